@@ -1,0 +1,227 @@
+"""Cards, their notation, the two-deck set of 108 cards and a seeded deal.
+
+Notation (RULES.md, binding decision 2): rank then suit, ranks ``2 3 4 5 6 7 8
+9 10 J Q K A``, suits ``S H D C``; the jokers are ``BJ`` (大王) and ``SJ`` (小王).
+The suit symbols ``♠♥♦♣`` are accepted on input.  Tokens are separated by
+white space (commas are tolerated).  Printing and parsing round-trip::
+
+    >>> format_cards(parse_cards("10H QS BJ ♠5"))
+    '10H QS BJ 5S'
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, Final
+
+from engine.errors import NotationError
+
+SUITS: Final = ("S", "H", "D", "C")
+"""The four suits, in the order ♠ ♥ ♦ ♣."""
+
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+"""Suit letter to its symbol."""
+
+RANK_NAMES: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""Rank names from 2 to A."""
+
+ACE: Final = 14
+SMALL_JOKER: Final = 15
+BIG_JOKER: Final = 16
+
+_RANK_OF_NAME: Final = {name: i for i, name in enumerate(RANK_NAMES, start=2)}
+_SYMBOL_TO_SUIT: Final = {v: k for k, v in SUIT_SYMBOLS.items()} | {
+    "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+}
+
+
+def rank_value(name: str) -> int:
+    """The ordinal (2…14) of a rank name such as ``"10"`` or ``"A"``.
+
+    Raises :class:`NotationError` for anything else.
+    """
+    try:
+        return _RANK_OF_NAME[name.upper()]
+    except KeyError:
+        raise NotationError(f"{name!r} is not a rank; ranks are {' '.join(RANK_NAMES)}.") from None
+
+
+def rank_name(value: int) -> str:
+    """The name of a rank ordinal (2…14)."""
+    return RANK_NAMES[value - 2]
+
+
+class Card:
+    """One card: a rank and a suit, or a joker.
+
+    Cards are interned: ``Card(5, "H") is Card(5, "H")``, so identity,
+    equality and hashing are cheap.  The two physical copies of a card in the
+    two decks are the same value.
+    """
+
+    __slots__ = ("rank", "suit", "_text", "points", "_key")
+    _interned: ClassVar[dict[tuple[int, str | None], Card]] = {}
+
+    rank: int
+    """2…14 for ordinary cards (14 is the ace), 15 for ``SJ``, 16 for ``BJ``."""
+    suit: str | None
+    """``"S" "H" "D" "C"``, or ``None`` for a joker."""
+    points: int
+    """Point value: 5 for a five, 10 for a ten or a king, else 0."""
+
+    def __new__(cls, rank: int, suit: str | None = None) -> Card:
+        key = (rank, suit)
+        card = cls._interned.get(key)
+        if card is not None:
+            return card
+        if rank in (SMALL_JOKER, BIG_JOKER):
+            if suit is not None:
+                raise NotationError("A joker has no suit.")
+            text = "SJ" if rank == SMALL_JOKER else "BJ"
+        elif 2 <= rank <= ACE and suit in SUITS:
+            text = rank_name(rank) + suit
+        else:
+            raise NotationError(f"There is no card with rank {rank!r} and suit {suit!r}.")
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "_text", text)
+        object.__setattr__(card, "points", 5 if rank == 5 else 10 if rank in (10, 13) else 0)
+        object.__setattr__(card, "_key", _sort_key(rank, suit))
+        cls._interned[key] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable.")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str | None]]:
+        return (Card, (self.rank, self.suit))
+
+    @classmethod
+    def parse(cls, token: str) -> Card:
+        """Parse one token such as ``"10H"``, ``"♠A"``, ``"qs"``, ``"BJ"``."""
+        text = token.strip()
+        upper = text.upper()
+        if upper in ("BJ", "SJ"):
+            return cls(BIG_JOKER if upper == "BJ" else SMALL_JOKER)
+        if len(text) >= 2:
+            if text[0] in _SYMBOL_TO_SUIT:  # symbol first: ♠A
+                suit, rank = _SYMBOL_TO_SUIT[text[0]], text[1:]
+            elif text[-1] in _SYMBOL_TO_SUIT:  # symbol last: A♠
+                suit, rank = _SYMBOL_TO_SUIT[text[-1]], text[:-1]
+            else:
+                suit, rank = upper[-1], upper[:-1]
+            if suit in SUITS and rank.upper() in _RANK_OF_NAME:
+                return cls(_RANK_OF_NAME[rank.upper()], suit)
+        raise NotationError(
+            f"{token!r} is not a card; write rank then suit like 10H, QS, 5♥, or BJ / SJ for the jokers."
+        )
+
+    @property
+    def is_joker(self) -> bool:
+        """True for ``BJ`` and ``SJ``."""
+        return self.suit is None
+
+    @property
+    def symbol(self) -> str:
+        """Short display form with a suit symbol: ``♠A``, ``♥10``, ``BJ``."""
+        if self.suit is None:
+            return self._text
+        return SUIT_SYMBOLS[self.suit] + rank_name(self.rank)
+
+    @property
+    def sort_key(self) -> int:
+        """A stable key that orders cards by suit, then rank (jokers last)."""
+        return self._key  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return self._text  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self._text!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self._key < other._key  # type: ignore[no-any-return]
+
+
+def _sort_key(rank: int, suit: str | None) -> int:
+    return (4 if suit is None else SUITS.index(suit)) * 20 + rank
+
+
+ALL_CARDS: Final[tuple[Card, ...]] = tuple(
+    [Card(r, s) for s in SUITS for r in range(2, ACE + 1)] + [Card(SMALL_JOKER), Card(BIG_JOKER)]
+)
+"""The 54 distinct cards of one deck."""
+
+DECK: Final[tuple[Card, ...]] = ALL_CARDS + ALL_CARDS
+"""The 108 cards of two decks, every card exactly twice."""
+
+TOTAL_POINTS: Final = sum(c.points for c in DECK)
+"""Point total of the two decks (200)."""
+
+RED_FIVE: Final = Card(5, "H")
+"""♥5, the red five (R5) of the red-five family."""
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse space- (or comma-) separated card tokens into a list of cards."""
+    return [Card.parse(tok) for tok in text.replace(",", " ").split()]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Format cards in the notation that :func:`parse_cards` reads back."""
+    return " ".join(str(c) for c in cards)
+
+
+def card_points(cards: Iterable[Card]) -> int:
+    """Total point value of some cards."""
+    return sum(c.points for c in cards)
+
+
+def shuffled_deck(seed: int) -> list[Card]:
+    """The 108 cards in an order that is a pure function of ``seed``."""
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def deal(seed: int, kitty_size: int = 8) -> tuple[list[list[Card]], list[Card]]:
+    """Deal four hands and a kitty from a seeded shuffle.
+
+    With the default kitty of 8 each hand has 25 cards; with ``kitty_size=0``
+    (the flag hand) each has 27.  The result is a pure function of the seed.
+    """
+    if kitty_size not in (0, 8):
+        raise ValueError("The kitty holds 8 cards, or none in the flag hand.")
+    deck = shuffled_deck(seed)
+    per_hand = (len(deck) - kitty_size) // 4
+    hands = [deck[i * per_hand:(i + 1) * per_hand] for i in range(4)]
+    return hands, deck[4 * per_hand:]
+
+
+def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
+    """Return ``hand`` without ``cards`` (one copy each).
+
+    Raises :class:`engine.errors.CardsNotHeldError` naming the missing cards.
+    """
+    from engine.errors import CardsNotHeldError
+
+    rest = list(hand)
+    missing: list[Card] = []
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            missing.append(card)
+    if missing:
+        raise CardsNotHeldError(missing)
+    return rest
+
+
+def holds(hand: Iterable[Card], cards: Iterable[Card]) -> bool:
+    """True if ``hand`` contains every one of ``cards`` (counting copies)."""
+    have = Counter(hand)
+    need = Counter(cards)
+    return all(have[c] >= n for c, n in need.items())
