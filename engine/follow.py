@@ -1,0 +1,162 @@
+"""Legal leads and legal follows (RULES.md §2.7–2.8, rules F1–F4).
+
+``check_follow`` raises :class:`IllegalPlayError` with a ``code`` naming the
+rule a player broke; ``is_legal_follow`` is its boolean form.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.cards import Card, format_cards, holds
+from engine.combos import Shape, classify, five_ten_king, tractors_in
+from engine.errors import CardsNotHeldError, IllegalPlayError
+from engine.trump import TRUMP, TrumpContext
+
+
+def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -> Shape:
+    """Check that ``cards`` may be led from ``hand``; return its shape.
+
+    Any non-empty set of cards of one suit-group may be led (several
+    components make a throw, whose validity is judged against the other
+    hands by :func:`engine.throws.resolve_throw`).
+    """
+    if not cards:
+        raise IllegalPlayError("Choose at least one card to lead.", code="empty_play")
+    if not holds(hand, cards):
+        missing = list((Counter(cards) - Counter(hand)).elements())
+        raise CardsNotHeldError(missing)
+    shape = classify(ctx, cards)
+    if shape is None:
+        raise IllegalPlayError(
+            f"{format_cards(cards)} mixes suits: a lead must be all of one suit, or all trumps.",
+            code="lead_mixed_suits", cards=format_cards(cards),
+        )
+    return shape
+
+
+def follow_profile(ctx: TrumpContext, lead: Shape, cards: Sequence[Card]) -> tuple[tuple[int, int], ...]:
+    """How well ``cards`` (all of the lead's group) match the lead's pairs and tractors.
+
+    For each lead tractor, longest first: ``(1, k)`` if a k-pair tractor can be
+    taken (cut from a longer one if need be), else ``(0, m)`` with m the pairs
+    taken instead (up to k).  Then ``(0, 1)`` or ``(0, 0)`` for each loose lead
+    pair.  A follow must match the profile of the follower's whole group.
+    """
+    want = lead.structure
+    counts = Counter(cards)
+    pairs = {c for c, n in counts.items() if n >= 2}
+    out: list[tuple[int, int]] = []
+    for k in want.tractors:
+        runs = [run for run, _top in tractors_in(ctx, pairs)]
+        fitting = [run for run in runs if len(run) >= k]
+        if fitting:
+            run = min(fitting, key=len)  # best fit keeps longer tractors for later
+            pairs -= set(run[:k])
+            out.append((1, k))
+            continue
+        # No tractor long enough: take pairs, loose ones before tractor members.
+        in_runs = {c for run in runs for c in run}
+        ordered = sorted(pairs, key=lambda c: (c in in_runs, ctx.order(c)))
+        taken = ordered[:k]
+        pairs -= set(taken)
+        out.append((0, len(taken)))
+    for _ in range(want.loose_pairs):
+        if pairs:
+            pairs.discard(min(pairs, key=ctx.order))
+            out.append((0, 1))
+        else:
+            out.append((0, 0))
+    return tuple(out)
+
+
+def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card]) -> None:
+    """Raise :class:`IllegalPlayError` unless ``play`` (from ``hand``) legally answers ``lead``.
+
+    ``hand`` is the follower's hand before playing and includes ``play``.
+    """
+    shape = classify(ctx, lead)
+    if shape is None:
+        raise IllegalPlayError("The lead is not a valid play.", code="bad_lead")
+    n = len(lead)
+    if len(play) != n:
+        raise IllegalPlayError(
+            f"Play exactly {n} card{'s' if n != 1 else ''}, as many as the lead.",
+            code="wrong_count", count=n,
+        )
+    if not holds(hand, play):
+        raise CardsNotHeldError(list((Counter(play) - Counter(hand)).elements()))
+    group = shape.group
+    hand_g = [c for c in hand if ctx.group(c) == group]
+    play_g = [c for c in play if ctx.group(c) == group]
+    suit_name = "trumps" if group == TRUMP else group
+    # F1: follow suit as far as possible.
+    if len(hand_g) >= n:
+        if len(play_g) != n:
+            raise IllegalPlayError(
+                f"You must follow with {n} {suit_name}.", code="must_follow_suit", group=group, count=n,
+            )
+    elif len(play_g) != len(hand_g):
+        raise IllegalPlayError(
+            f"You must play all your {suit_name} first.", code="must_follow_suit", group=group, count=len(hand_g),
+        )
+    if len(hand_g) < n:
+        return  # every card of the group is played; nothing more to ask
+    # F4: a trump-suit 5-10-K lead forces the highest trumps.
+    if shape.kind in ("ftk", "ftk2") and group == TRUMP and ctx.ruleset.ftk_forces_highest:
+        _check_forced_highest(ctx, shape, hand_g, play_g)
+        return
+    if shape.kind == "ftk":
+        return  # a plain 5-10-K asks only for the suit (F1)
+    # F2: pairs and tractors.
+    if ctx.ruleset.pairs_must_follow and shape.structure.pairs:
+        need = follow_profile(ctx, shape, hand_g)
+        got = follow_profile(ctx, shape, play_g)
+        for (need_t, need_n), (got_t, got_n) in zip(need, got):
+            if (got_t, got_n) < (need_t, need_n):
+                if need_t:
+                    raise IllegalPlayError(
+                        "You hold a tractor: you must follow with it.", code="must_follow_tractor",
+                    )
+                raise IllegalPlayError(
+                    "You hold pairs: you must follow with them.", code="must_follow_pair",
+                )
+
+
+def _check_forced_highest(ctx: TrumpContext, shape: Shape, hand_t: Sequence[Card], play_t: Sequence[Card]) -> None:
+    """F4: answer a trump 5-10-K with the other 5-10-K, or the highest trumps (pairs first for the pair form)."""
+    counts = Counter(hand_t)
+    if shape.kind == "ftk":
+        ftk_cards = [c for c in counts if c.suit == ctx.trump and c.rank in (5, 10, 13)]
+        ftk = sorted(ftk_cards, key=lambda c: c.rank)
+        if len(ftk) == 3 and five_ten_king(ctx, ftk) is not None:
+            if Counter(play_t) != Counter(ftk):
+                raise IllegalPlayError(
+                    "You hold the trump 5-10-K: you must play it.", code="must_play_ftk",
+                )
+            return
+        required = sorted(hand_t, key=lambda c: -ctx.order(c))[: len(shape.cards)]
+    else:
+        pairs = sorted((c for c, n in counts.items() if n >= 2), key=lambda c: -ctx.order(c))[:3]
+        rest = Counter(hand_t)
+        for c in pairs:
+            rest[c] -= 2
+        fill = sorted(rest.elements(), key=lambda c: -ctx.order(c))[: len(shape.cards) - 2 * len(pairs)]
+        required = [c for c in pairs for _ in (0, 1)] + fill
+        play_pairs = sum(1 for n in Counter(play_t).values() if n >= 2)
+        if play_pairs < len(pairs):
+            raise IllegalPlayError("You hold trump pairs: you must follow with them.", code="must_follow_pair")
+    if sorted(ctx.order(c) for c in play_t) != sorted(ctx.order(c) for c in required):
+        raise IllegalPlayError(
+            "A trump 5-10-K forces your highest trumps.", code="must_play_highest_trumps",
+        )
+
+
+def is_legal_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card]) -> bool:
+    """True if ``play`` (from ``hand``, which includes it) legally answers ``lead``."""
+    try:
+        check_follow(ctx, lead, hand, play)
+    except IllegalPlayError:
+        return False
+    return True

@@ -1,0 +1,69 @@
+"""Throws (甩牌): validity against the other hands, and failure (RULES.md §2.11).
+
+A throw is valid when no other player holds, in the thrown group, a single
+higher than one of its singles, a pair higher than one of its pairs, or a
+tractor at least as long and higher than one of its tractors (a longer one
+can be cut to length).  A failed throw plays only its forced component: the
+beatable one with the fewest cards, then the lowest, then the earliest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.combos import Component, Shape, tractors_in
+from engine.trump import TrumpContext
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowResult:
+    """The outcome of a throw: what is played and, for a failure, the penalty basis."""
+
+    played: tuple[Card, ...]
+    """The cards actually played: the whole throw, or the forced component."""
+    failed: bool
+    """True if some component could be beaten."""
+    penalty_cards: int
+    """Cards in the forced component (0 for a valid throw)."""
+
+
+def beats_component(ctx: TrumpContext, comp: Component, group: str, hand: Sequence[Card]) -> bool:
+    """True if ``hand`` holds, in ``group``, something that beats the thrown component."""
+    cards = [c for c in hand if ctx.group(c) == group]
+    if comp.kind == "single":
+        return any(ctx.order(c) > comp.top for c in cards)
+    counts = Counter(cards)
+    pairs = [c for c, n in counts.items() if n >= 2]
+    if comp.kind == "pair":
+        return any(ctx.order(c) > comp.top for c in pairs)
+    return any(len(run) >= comp.pairs and top > comp.top for run, top in tractors_in(ctx, pairs))
+
+
+def judge_throw(ctx: TrumpContext, shape: Shape, other_hands: Sequence[Sequence[Card]]) -> ThrowResult:
+    """Judge a lead against the other three hands.
+
+    A lead of one component (or a 5-10-K) is not a throw and always stands.
+    """
+    if shape.kind != "throw":
+        return ThrowResult(shape.cards, False, 0)
+    beatable = [
+        (comp.size, comp.top, index, comp)
+        for index, comp in enumerate(shape.components)
+        if any(beats_component(ctx, comp, shape.group, hand) for hand in other_hands)
+    ]
+    if not beatable:
+        return ThrowResult(shape.cards, False, 0)
+    forced = min(beatable, key=lambda item: item[:3])[3]
+    return ThrowResult(forced.cards, True, forced.size)
+
+
+def throw_penalty(per_card: int, cards: int, thrower_is_attacker: bool) -> int:
+    """The change to the attackers' score p for a failed throw (A21, A39).
+
+    An attacker's failure lowers p; a dealer-side failure raises it.
+    """
+    amount = per_card * cards
+    return -amount if thrower_is_attacker else amount

@@ -1,0 +1,93 @@
+"""Judging a trick: ruffs, over-ruffs and the winner (RULES.md §2.9–2.10).
+
+Plays are assumed legal: a follower who plays only trumps to a plain lead
+was void in the led suit, since rule F1 would have forced the suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.combos import Shape, classify, decompose, five_ten_king, is_tractor, structure_of
+from engine.trump import TRUMP, TrumpContext
+
+
+def is_ruff(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> bool:
+    """True if ``play`` ruffs (毙) a plain ``lead`` (RF1, RF2, RF5).
+
+    The ruff is all trumps; a 5-10-K lead is ruffed only by the trump
+    5-10-K of the same form; otherwise the ruff needs at least the lead's
+    tractors (each matched by one at least as long) and at least its pairs.
+    """
+    if lead.group == TRUMP or len(play) != len(lead.cards):
+        return False
+    if any(ctx.group(c) != TRUMP for c in play):
+        return False
+    if lead.kind in ("ftk", "ftk2"):
+        ftk = five_ten_king(ctx, play)
+        return ftk is not None and ftk[1] == TRUMP and ftk[2] == (1 if lead.kind == "ftk" else 2)
+    want = lead.structure
+    have = structure_of(decompose(ctx, play))
+    if len(have.tractors) < len(want.tractors):
+        return False
+    if any(h < w for h, w in zip(have.tractors, want.tractors)):
+        return False
+    return have.pairs >= want.pairs
+
+
+def ruff_key(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> tuple[int, ...]:
+    """Strength of a ruff (RF3): its longest tractor, else its highest pair, else its highest card.
+
+    What counts follows the lead: tractors if the lead has one, pairs if it
+    has pairs, otherwise single cards.
+    """
+    if lead.kind in ("ftk", "ftk2"):
+        return (0,)
+    comps = decompose(ctx, play)
+    want = lead.structure
+    if want.tractors:
+        tractors = [c for c in comps if c.kind == "tractor"]
+        best = max(tractors, key=lambda c: (c.pairs, c.top))
+        return (best.pairs, best.top)
+    if want.pairs:
+        return (max(ctx.order(c) for comp in comps if comp.kind != "single" for c in comp.cards),)
+    return (max(ctx.order(c) for c in play),)
+
+
+def _follow_key(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> int | None:
+    """Strength of a same-group follow that has the lead's shape, else None."""
+    if lead.kind == "single":
+        return ctx.order(play[0])
+    if lead.kind == "pair":
+        return ctx.order(play[0]) if play[0] is play[1] else None
+    if lead.kind == "tractor":
+        if not is_tractor(ctx, play):
+            return None
+        return decompose(ctx, play)[0].top
+    return None  # a throw or a 5-10-K cannot be beaten by following
+
+
+def trick_winner_in(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
+    """Index of the winning play (the lead is index 0); ties go to the earlier play."""
+    lead = classify(ctx, plays[0])
+    if lead is None:
+        raise ValueError("The lead of a trick must be all of one suit-group.")
+    if lead.group == TRUMP and lead.kind in ("ftk", "ftk2"):
+        return 0  # the trump 5-10-K is the highest play
+    best = 0
+    best_class = 0  # 0: the lead or a follow; 1: a ruff
+    best_key: tuple[int, ...] = (_follow_key(ctx, lead, plays[0]) or 0,) if lead.kind in ("single", "pair", "tractor") else (0,)
+    for index in range(1, len(plays)):
+        play = plays[index]
+        if all(ctx.group(c) == lead.group for c in play):
+            if best_class:
+                continue
+            key = _follow_key(ctx, lead, play)
+            if key is not None and (key,) > best_key:
+                best, best_key = index, (key,)
+        elif is_ruff(ctx, lead, play):
+            rkey = ruff_key(ctx, lead, play)
+            if not best_class or rkey > best_key:
+                best, best_class, best_key = index, 1, rkey
+    return best
