@@ -64,6 +64,8 @@ class Card:
     __slots__ = ("rank", "suit", "_text", "points", "_key")
     _interned: ClassVar[dict[tuple[int, str | None], Card]] = {}
 
+    _text: str
+    _key: int
     rank: int
     """2…14 for ordinary cards (14 is the ace), 15 for ``SJ``, 16 for ``BJ``."""
     suit: str | None
@@ -134,16 +136,16 @@ class Card:
     @property
     def sort_key(self) -> int:
         """A stable key that orders cards by suit, then rank (jokers last)."""
-        return self._key  # type: ignore[no-any-return]
+        return self._key
 
     def __str__(self) -> str:
-        return self._text  # type: ignore[no-any-return]
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({self._text!r})"
 
     def __lt__(self, other: Card) -> bool:
-        return self._key < other._key  # type: ignore[no-any-return]
+        return self._key < other._key
 
 
 def _sort_key(rank: int, suit: str | None) -> int:

@@ -250,9 +250,9 @@ def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
         return None
     ftk = five_ten_king(ctx, cards)
     if ftk is not None:
-        _suit, group, copies = ftk
+        _suit, ftk_group, copies = ftk
         comps = decompose(ctx, cards)
-        return Shape("ftk" if copies == 1 else "ftk2", group, tuple(cards), tuple(comps))
+        return Shape("ftk" if copies == 1 else "ftk2", ftk_group, tuple(cards), tuple(comps))
     group = group_of(ctx, cards)
     if group is None:
         return None

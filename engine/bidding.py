@@ -1,0 +1,158 @@
+"""Bids: declaring trump (亮主), overriding (反主), reinforcing (加固),
+look-back (回头望) and kitty steals (抄底) — RULES.md §2.6.1, §2.6.5, A2–A11, A40–A41.
+
+:func:`read_bid` names the ladder step that some cards make; :func:`overrides`
+says whether one step beats another under a ruleset.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, format_cards
+from engine.errors import IllegalActionError
+from engine.ruleset import Ruleset
+
+BidKind = Literal["declare", "override", "reinforce", "look_back", "steal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """One bid that was made: who, with which cards, the step, and the trump it names."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    step: str
+    """The ladder step (``"single"``, ``"S2"``, ``"SJ2"``, ``"R52"``, ``"LB"`` …)."""
+    trump: str | None
+    """The trump suit it names, or None for no-trump."""
+    kind: BidKind
+    order: int
+    """Position of the bid in the hand's bid history (0-based)."""
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form."""
+        return {"seat": self.seat, "cards": format_cards(self.cards), "step": self.step,
+                "trump": self.trump, "kind": self.kind, "order": self.order}
+
+
+def read_step(ruleset: Ruleset, level: int | None, cards: Sequence[Card]) -> str | None:
+    """The ladder step these cards make, or None if they make no bid at all.
+
+    A single level card (not the red five) makes ``"single"``; a pair of level
+    cards of suit X makes ``"X2"``; joker pairs ``"SJ2"``/``"BJ2"``; a red-five
+    pair ``"R52"`` in the red-five family.
+    """
+    if level is None:
+        return None
+    red5 = ruleset.red5_trump
+    if len(cards) == 1:
+        card = cards[0]
+        if card.rank == level and not card.is_joker and not (red5 and card is RED_FIVE):
+            return "single"
+        return None
+    if len(cards) != 2 or cards[0] is not cards[1]:
+        return None
+    card = cards[0]
+    if card.rank == SMALL_JOKER:
+        return "SJ2"
+    if card.rank == BIG_JOKER:
+        return "BJ2"
+    if red5 and card is RED_FIVE:
+        return "R52"
+    if card.rank == level and card.suit is not None:
+        return card.suit + "2"
+    return None
+
+
+def step_allowed(ruleset: Ruleset, step: str, *, steal: bool) -> bool:
+    """True if the step may be bid at all (in the bidding window, or as a steal)."""
+    if step == "single":
+        return ruleset.single_bid and not steal
+    if ruleset.bid_ladder is None:  # 安徽: level pairs, and joker pairs in steals
+        if step in ("SJ2", "BJ2"):
+            return steal
+        return len(step) == 2 and step[0] in SUITS
+    if step == "SJ2" and ruleset.small_joker_pair_bid == "steal_only" and not steal:
+        return False
+    if step == "BJ2" and ruleset.big_joker_pair_bid == "steal_only" and not steal:
+        return False
+    return step in ruleset.bid_ladder
+
+
+def overrides(ruleset: Ruleset, new: str, old: str) -> bool:
+    """True if a bid of step ``new`` beats a standing bid of step ``old``.
+
+    A single never beats a single; the look-back beats everything and nothing
+    beats it; 新炒地皮's ♣ pair also beats a big-joker pair; 安徽 has no ladder
+    and any pair beats the standing bid.
+    """
+    if old == "LB":
+        return False
+    if new == "LB":
+        return True
+    ladder = ruleset.bid_ladder
+    if ladder is None:
+        return new != "single"
+    if ruleset.club_pair_overrides_big_joker and new == "C2" and old == "BJ2":
+        return True
+    return ladder.index(new) > ladder.index(old)
+
+
+def ranks_above(ruleset: Ruleset, new: Bid, old: Bid) -> bool:
+    """True if ``new`` should stand over ``old`` when both were made (hidden bidding).
+
+    With a ladder the higher step stands (an equal step leaves the earlier);
+    without one (安徽) the later bid stands.
+    """
+    if ruleset.bid_ladder is None:
+        return new.order > old.order
+    return overrides(ruleset, new.step, old.step)
+
+
+def trump_of(ruleset: Ruleset, step: str, cards: Sequence[Card], choice: str | None) -> str | None:
+    """The trump a bid names; ``choice`` is the bidder's pick where the step lets them choose.
+
+    Raises :class:`IllegalActionError` when a needed choice is missing or not allowed.
+    """
+    if step in ("single", "LB") or (len(step) == 2 and step[0] in SUITS):
+        return cards[0].suit
+    if step == "SJ2":
+        return None
+    if step == "BJ2":
+        if ruleset.big_joker_pair_bid == "choose_suit":
+            if choice not in SUITS:
+                raise IllegalActionError(
+                    "A big-joker pair names a trump suit: choose ♠, ♥, ♦ or ♣.", code="choose_suit",
+                )
+            return choice
+        return None
+    if step == "R52":
+        if choice is not None and choice not in SUITS:
+            raise IllegalActionError(
+                "A red-five pair names a trump suit or no-trump.", code="choose_trump",
+            )
+        return choice
+    raise IllegalActionError(f"{step} is not a bid.", code="not_a_bid")
+
+
+def needs_choice(ruleset: Ruleset, step: str) -> bool:
+    """True if the bidder picks the trump for this step (R5 pair; 新炒地皮's BJ pair)."""
+    return step == "R52" or (step == "BJ2" and ruleset.big_joker_pair_bid == "choose_suit")
+
+
+def available(hand: Sequence[Card], shown: Counter[Card], cards: Sequence[Card], reuse: Card | None = None) -> bool:
+    """True if ``hand`` holds ``cards`` not yet shown in an earlier bid.
+
+    ``reuse`` is a card the bid may show again (reinforce, look-back).
+    """
+    have = Counter(hand)
+    need = Counter(cards)
+    for card, n in need.items():
+        free = have[card] - shown[card] + (1 if card is reuse and shown[card] else 0)
+        if free < n:
+            return False
+    return True

@@ -1,0 +1,749 @@
+"""One hand of 炒地皮 as a state machine (RULES.md §2.6, binding decisions 4–7).
+
+Phases: ``bidding`` → ``burying`` ⇄ ``stealing`` → ``playing`` → ``finished``
+(or ``redeal`` when hand 1 has no bid, ``abandoned`` when a player escapes).
+The flag hand (扛旗) starts in ``playing``.
+
+Every action has three forms, as in pokerkit: ``check_x`` raises a typed
+error with a reason a player can read, ``can_x`` answers yes or no, and
+``x`` applies it and returns the :class:`Event` that the log stores.  The
+state is a pure function of the setup (ruleset, seed, levels …) and the list
+of actions: :meth:`Hand.replay` rebuilds it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.bidding import Bid, available, overrides, ranks_above, read_step, step_allowed, trump_of
+from engine.cards import RED_FIVE, Card, card_points, deal, format_cards, parse_cards, remove_cards
+from engine.combos import Shape, classify
+from engine.errors import IllegalActionError
+from engine.follow import check_follow, check_lead
+from engine.hints import red_fives_forced
+from engine.ruleset import Ruleset
+from engine.scoring import kitty_multiplier_in, trick_points
+from engine.special import HandResult, score_hand
+from engine.throws import judge_throw, throw_penalty
+from engine.tricks import trick_winner_in
+from engine.trump import TrumpContext, trump_context
+
+Phase = Literal["bidding", "burying", "stealing", "playing", "finished", "redeal", "abandoned"]
+ActionKind = Literal["bid", "pass", "close", "bury", "steal", "pass_steal", "play", "escape"]
+KITTY_SIZE = 8
+
+
+def side_of(seat: int) -> int:
+    """The partnership of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return seat % 2
+
+
+def next_seat(seat: int) -> int:
+    """The next seat in turn order (counter-clockwise, decision 10)."""
+    return (seat + 1) % 4
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    """Everything a hand starts from besides its actions."""
+
+    ruleset: Ruleset
+    seed: int
+    number: int = 1
+    """Hand number within the match, from 1."""
+    levels: tuple[int, int] = (2, 2)
+    """Level rank of side 0 (seats 0, 2) and side 1 (seats 1, 3)."""
+    dealer_side: int | None = None
+    """The dealer side; None when the bids decide it (the first hand)."""
+    previous_dealer: int | None = None
+    """Last hand's dealer: first to flip, and the fall-back dealer."""
+    flag: bool = False
+    """The flag hand (扛旗): no-trump, no level rank, no kitty, θ = flag threshold."""
+    flag_dealer: int | None = None
+    """Who deals the flag hand."""
+
+    def __post_init__(self) -> None:
+        if self.dealer_side is None and self.levels[0] != self.levels[1] and not self.flag:
+            raise IllegalActionError(
+                "When the bids choose the dealer side, both sides must be at the same level.",
+                code="bad_setup",
+            )
+        if self.flag and self.flag_dealer is None:
+            raise IllegalActionError("A flag hand needs its dealer.", code="bad_setup")
+
+    @property
+    def level(self) -> int | None:
+        """The hand's level rank L (None in the flag hand)."""
+        if self.flag:
+            return None
+        return self.levels[self.dealer_side if self.dealer_side is not None else 0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {
+            "ruleset": self.ruleset.to_dict(), "seed": self.seed, "number": self.number,
+            "levels": list(self.levels), "dealer_side": self.dealer_side,
+            "previous_dealer": self.previous_dealer, "flag": self.flag, "flag_dealer": self.flag_dealer,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HandSetup:
+        """The inverse of :meth:`to_dict`."""
+        return cls(
+            ruleset=Ruleset.from_dict(data["ruleset"]), seed=int(data["seed"]), number=int(data["number"]),
+            levels=(int(data["levels"][0]), int(data["levels"][1])), dealer_side=data["dealer_side"],
+            previous_dealer=data["previous_dealer"], flag=bool(data["flag"]), flag_dealer=data["flag_dealer"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's (or the clock's) action: the input that the log replays."""
+
+    kind: ActionKind
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    trump: str | None = None
+    """The bidder's choice of trump for a red-five or big-joker pair (None: no-trump)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.cards:
+            out["cards"] = format_cards(self.cards)
+        if self.trump is not None:
+            out["trump"] = self.trump
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        """The inverse of :meth:`to_dict`."""
+        return cls(data["kind"], data.get("seat"), tuple(parse_cards(data.get("cards", ""))), data.get("trump"))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What one action did: the action itself and its consequences (``info``)."""
+
+    seq: int
+    """1-based position in the hand's log."""
+    action: Action
+    info: Mapping[str, Any] = field(default_factory=dict)
+    """Consequences, e.g. the cards a throw really played, a trick's winner, the close of bidding."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {"seq": self.seq, **self.action.to_dict(), "info": dict(self.info)}
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick."""
+
+    leader: int
+    plays: tuple[tuple[int, tuple[Card, ...]], ...]
+    """(seat, cards) in play order."""
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A signed change to the attackers' score p, with its reason."""
+
+    reason: Literal["throw", "failed_steal", "red5_forced", "red5_kept"]
+    seat: int
+    points: int
+
+
+class Hand:
+    """The state of one hand; drive it with actions, read it through views."""
+
+    def __init__(self, setup: HandSetup) -> None:
+        self.setup = setup
+        self.ruleset = setup.ruleset
+        self.level: int | None = setup.level
+        self.phase: Phase = "bidding"
+        hands, kitty = deal(setup.seed, 0 if setup.flag else KITTY_SIZE)
+        self.hands: list[list[Card]] = hands
+        self.kitty: list[Card] = kitty
+        self.dealer: int | None = None
+        self.dealer_side: int | None = setup.dealer_side
+        self.trump: str | None = None
+        self.trump_decided = False
+        self.bids: list[Bid] = []
+        self.shown: list[Counter[Card]] = [Counter() for _ in range(4)]
+        self.passed: set[int] = set()
+        self.standing: Bid | None = None
+        self.flipped: tuple[tuple[int | None, Card], ...] = ()
+        self.steals_allowed = self.ruleset.kitty_steal
+        self.threshold = self.ruleset.threshold
+        self.burier: int | None = None
+        self.buried = False
+        self.steal_queue: list[int] = []
+        self.leader: int | None = None
+        self.current: list[tuple[int, tuple[Card, ...]]] = []
+        self.tricks: list[Trick] = []
+        self.trick_points = 0
+        self.adjustments: list[Adjustment] = []
+        self._pending_red5: list[tuple[int, int]] = []
+        self.result: HandResult | None = None
+        self.escaped: int | None = None
+        self.events: list[Event] = []
+        if setup.flag:
+            self._start_flag_hand()
+
+    # --- derived state -----------------------------------------------------------
+    @property
+    def ctx(self) -> TrumpContext:
+        """The trump context of the hand (provisional until trump is decided)."""
+        return trump_context(self.ruleset, self.level, self.trump)
+
+    @property
+    def actions(self) -> list[Action]:
+        """The actions applied so far, in order."""
+        return [e.action for e in self.events]
+
+    @property
+    def attacker_points(self) -> int:
+        """The attackers' score p so far: trick points plus adjustments (the kitty comes at the end)."""
+        if self.result is not None:
+            return self.result.attacker_points
+        return self.trick_points + sum(a.points for a in self.adjustments)
+
+    def is_attacker(self, seat: int) -> bool:
+        """True if the seat is on the attacking side (once the dealer side is known)."""
+        return self.dealer_side is not None and side_of(seat) != self.dealer_side
+
+    @property
+    def turn(self) -> int | None:
+        """The one seat whose move it is, or None in bidding (everyone) and at the end."""
+        if self.phase == "burying":
+            return self.burier
+        if self.phase == "stealing":
+            return self.steal_queue[0]
+        if self.phase == "playing":
+            assert self.leader is not None
+            return (self.leader + len(self.current)) % 4
+        return None
+
+    def to_act(self) -> set[int]:
+        """The seats that may act now (all four in bidding)."""
+        if self.phase == "bidding":
+            return {0, 1, 2, 3}
+        turn = self.turn
+        return set() if turn is None else {turn}
+
+    @property
+    def over(self) -> bool:
+        """True once the hand is finished, redealt or abandoned."""
+        return self.phase in ("finished", "redeal", "abandoned")
+
+    @property
+    def cards_played(self) -> bool:
+        """True once any card has been played (escape before this is free)."""
+        return bool(self.tricks or self.current)
+
+    # --- generic check / apply ----------------------------------------------------
+    def check(self, action: Action) -> None:
+        """Raise a typed error with a reason if ``action`` is not allowed now."""
+        kind = action.kind
+        if kind == "close":
+            if self.phase != "bidding":
+                raise IllegalActionError("Bidding is not open.", code="wrong_phase")
+            return
+        seat = action.seat
+        if seat not in (0, 1, 2, 3):
+            raise IllegalActionError("There is no such seat.", code="bad_seat")
+        if self.over:
+            raise IllegalActionError("This hand is over.", code="hand_over")
+        if kind == "escape":
+            return
+        getattr(self, f"_check_{kind}")(seat, action)
+
+    def can(self, action: Action) -> bool:
+        """True if ``action`` is allowed now."""
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        except ValueError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> Event:
+        """Check and apply an action; return its event (also appended to :attr:`events`)."""
+        self.check(action)
+        info: dict[str, Any] = getattr(self, f"_do_{action.kind}")(action)
+        event = Event(len(self.events) + 1, action, info)
+        self.events.append(event)
+        return event
+
+    # --- named forms (check_x / can_x / x) -----------------------------------------
+    def check_bid(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> None:
+        """Raise unless the seat may bid (亮主/反主/加固/回头望) these cards now."""
+        self.check(Action("bid", seat, tuple(cards), trump))
+
+    def can_bid(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> bool:
+        """True if the seat may bid these cards now."""
+        return self.can(Action("bid", seat, tuple(cards), trump))
+
+    def bid(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> Event:
+        """Bid; ``trump`` is the choice for a red-five pair or a big-joker pair that names a suit."""
+        return self.apply(Action("bid", seat, tuple(cards), trump))
+
+    def check_pass(self, seat: int) -> None:
+        """Raise unless the seat may pass in the bidding now."""
+        self.check(Action("pass", seat))
+
+    def can_pass(self, seat: int) -> bool:
+        """True if the seat may pass in the bidding now."""
+        return self.can(Action("pass", seat))
+
+    def pass_bid(self, seat: int) -> Event:
+        """Pass in the bidding; the fourth pass since the last bid closes it."""
+        return self.apply(Action("pass", seat))
+
+    def close(self) -> Event:
+        """Close the bidding (the table's timer ran out)."""
+        return self.apply(Action("close"))
+
+    def check_bury(self, seat: int, cards: Sequence[Card]) -> None:
+        """Raise unless the seat may bury these 8 cards now."""
+        self.check(Action("bury", seat, tuple(cards)))
+
+    def can_bury(self, seat: int, cards: Sequence[Card]) -> bool:
+        """True if the seat may bury these cards now."""
+        return self.can(Action("bury", seat, tuple(cards)))
+
+    def bury(self, seat: int, cards: Sequence[Card]) -> Event:
+        """Bury 8 cards as the kitty (扣底)."""
+        return self.apply(Action("bury", seat, tuple(cards)))
+
+    def check_steal(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> None:
+        """Raise unless the seat may steal the kitty (抄底) with these cards now."""
+        self.check(Action("steal", seat, tuple(cards), trump))
+
+    def can_steal(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> bool:
+        """True if the seat may steal with these cards now."""
+        return self.can(Action("steal", seat, tuple(cards), trump))
+
+    def steal(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> Event:
+        """Steal the kitty with a bid; the stealer then buries."""
+        return self.apply(Action("steal", seat, tuple(cards), trump))
+
+    def check_pass_steal(self, seat: int) -> None:
+        """Raise unless it is the seat's turn to steal or pass."""
+        self.check(Action("pass_steal", seat))
+
+    def can_pass_steal(self, seat: int) -> bool:
+        """True if the seat may decline to steal now."""
+        return self.can(Action("pass_steal", seat))
+
+    def pass_steal(self, seat: int) -> Event:
+        """Decline to steal (不抄)."""
+        return self.apply(Action("pass_steal", seat))
+
+    def check_play(self, seat: int, cards: Sequence[Card]) -> None:
+        """Raise unless the seat may play (lead or follow with) these cards now."""
+        self.check(Action("play", seat, tuple(cards)))
+
+    def can_play(self, seat: int, cards: Sequence[Card]) -> bool:
+        """True if the seat may play these cards now."""
+        return self.can(Action("play", seat, tuple(cards)))
+
+    def play(self, seat: int, cards: Sequence[Card]) -> Event:
+        """Play cards to the current trick (a failed throw plays only its forced part)."""
+        return self.apply(Action("play", seat, tuple(cards)))
+
+    def escape(self, seat: int) -> Event:
+        """A player leaves mid-hand (逃跑): the hand is abandoned and scored by the escape rule."""
+        return self.apply(Action("escape", seat))
+
+    # --- bidding --------------------------------------------------------------------
+    def _classify_bid(self, seat: int, cards: Sequence[Card], choice: str | None, *, steal: bool) -> Bid:
+        """Work out what kind of bid this would be, or raise why it is refused."""
+        r = self.ruleset
+        step = read_step(r, self.level, cards)
+        if step is None:
+            raise IllegalActionError(
+                f"{format_cards(cards)} is not a bid: bid with level cards (one, or a pair), "
+                "a joker pair or a red-five pair.", code="not_a_bid", cards=format_cards(cards),
+            )
+        own = [b for b in self.bids if b.seat == seat]
+        last_own = own[-1] if own else None
+        someone_since = last_own is not None and any(b.seat != seat for b in self.bids[last_own.order + 1:])
+        kind: str = "steal" if steal else ("declare" if not self.bids else "override")
+        reuse: Card | None = None
+        if last_own is not None and last_own.step == "single" and len(cards) == 2 and cards[0] is last_own.cards[0]:
+            reuse = cards[0]
+            looked_back = any(b.seat == seat and b.kind == "look_back" for b in self.bids)
+            if r.look_back and someone_since and not looked_back:
+                kind, step = "look_back", "LB"
+            elif r.reinforce and not steal and not someone_since:
+                kind = "reinforce"
+            else:
+                reuse = None
+        if not available(self.hands[seat], self.shown[seat], cards, reuse):
+            if Counter(cards) - Counter(self.hands[seat]):
+                raise IllegalActionError(f"You do not hold {format_cards(cards)}.", code="cards_not_held",
+                                         cards=format_cards(cards))
+            raise IllegalActionError(
+                "Those cards were shown in an earlier bid and cannot bid again.", code="card_already_shown",
+            )
+        if kind not in ("look_back", "reinforce"):
+            if not step_allowed(r, step, steal=steal):
+                raise IllegalActionError(
+                    "That bid is not allowed here." if not steal else "That bid cannot steal the kitty.",
+                    code="bid_not_allowed", step=step,
+                )
+            if last_own is not None and not someone_since and not steal:
+                raise IllegalActionError(
+                    "You cannot override your own bid.", code="override_self",
+                )
+            if not r.hidden_bidding and self.standing is not None and not overrides(r, step, self.standing.step):
+                raise IllegalActionError(
+                    "Your bid must be higher than the standing bid.", code="bid_not_higher", step=step,
+                )
+        trump = trump_of(r, step, cards, choice)
+        return Bid(seat, tuple(cards), step, trump, kind, len(self.bids))  # type: ignore[arg-type]
+
+    def _check_bid(self, seat: int, action: Action) -> None:
+        if self.phase != "bidding":
+            raise IllegalActionError("Bidding is closed.", code="wrong_phase")
+        self._classify_bid(seat, action.cards, action.trump, steal=False)
+
+    def _record_bid(self, bid: Bid) -> None:
+        self.bids.append(bid)
+        shown = self.shown[bid.seat]
+        for card, n in Counter(bid.cards).items():
+            shown[card] = max(shown[card], n)
+        r = self.ruleset
+        if self.standing is None or not r.hidden_bidding or ranks_above(r, bid, self.standing):
+            self.standing = bid
+
+    def _do_bid(self, action: Action) -> dict[str, Any]:
+        assert action.seat is not None
+        bid = self._classify_bid(action.seat, action.cards, action.trump, steal=False)
+        self._record_bid(bid)
+        self.passed = {action.seat}
+        return {"bid": bid.kind}
+
+    def _check_pass(self, seat: int, action: Action) -> None:
+        if self.phase != "bidding":
+            raise IllegalActionError("Bidding is closed.", code="wrong_phase")
+
+    def _do_pass(self, action: Action) -> dict[str, Any]:
+        assert action.seat is not None
+        self.passed.add(action.seat)
+        if len(self.passed) == 4:
+            return self._close_bidding()
+        return {}
+
+    def _do_close(self, action: Action) -> dict[str, Any]:
+        return self._close_bidding()
+
+    def _close_bidding(self) -> dict[str, Any]:
+        r = self.ruleset
+        if self.standing is not None:
+            bid = self.standing
+            self.trump = bid.trump
+            if self.dealer_side is None:
+                first = self.bids[0].seat if r.first_dealer == "first_bidder" else bid.seat
+                self.dealer = first
+                self.dealer_side = side_of(first)
+            else:
+                self.dealer = self._dealer_from(bid.seat)
+            self.trump_decided = not r.hidden_bidding
+            self._give_kitty(self.dealer)
+            return {"closed": True, "dealer": self.dealer}
+        if self.dealer_side is None and r.first_hand_no_bid == "redeal":
+            self.phase = "redeal"
+            return {"closed": True, "redeal": True}
+        return self._flip_kitty()
+
+    def _dealer_from(self, seat: int) -> int:
+        """自放自打 / 上放下打 (A32): the setter deals if on the dealer side, else the next seat."""
+        assert self.dealer_side is not None
+        return seat if side_of(seat) == self.dealer_side else next_seat(seat)
+
+    def _flip_kitty(self) -> dict[str, Any]:
+        """Trump from the kitty when nobody bid (§2.6.2, A12, A13); no steals follow."""
+        r = self.ruleset
+        level = self.level
+        assert level is not None
+        kitty = self.kitty
+        first = self.setup.previous_dealer if self.setup.previous_dealer is not None else 0
+        decider: int | None = None  # index into kitty
+        trump: str | None
+        if r.later_no_bid == "flip_in_turn" or (self.dealer_side is None and r.first_hand_no_bid == "flip_in_turn"):
+            decider = next((i for i, c in enumerate(kitty) if c.rank == level and not c.is_joker), None)
+            if decider is None:
+                plain = [(i, c) for i, c in enumerate(kitty) if not c.is_joker]
+                decider = max(plain, key=lambda ic: (ic[1].rank, -ic[0]))[0]
+            trump = kitty[decider].suit
+            flips: tuple[tuple[int | None, Card], ...] = tuple(
+                ((first + i) % 4, c) for i, c in enumerate(kitty[: decider + 1]))
+            setter = (first + decider) % 4
+        elif r.later_no_bid == "first_card":
+            card = kitty[0]
+            trump = card.suit
+            decider = 0
+            flips = ((None, card),)
+            if card.is_joker and r.flipped_joker_threshold is not None:
+                self.threshold = r.flipped_joker_threshold
+            setter = first
+        else:  # first_level_card
+            red5 = r.red5_trump
+            decider = next((i for i, c in enumerate(kitty)
+                            if c.is_joker or (c.rank == level and not (red5 and c is RED_FIVE))), None)
+            if decider is None:
+                decider = next(i for i, c in enumerate(kitty) if not (red5 and c is RED_FIVE))
+            trump = kitty[decider].suit
+            flips = tuple((None, c) for c in kitty[: decider + 1])
+            setter = first
+        self.flipped = flips
+        self.trump = trump
+        self.trump_decided = True
+        self.steals_allowed = False
+        if self.dealer_side is None:
+            self.dealer = setter
+            self.dealer_side = side_of(setter)
+        else:
+            self.dealer = self._dealer_from(setter)
+        self._give_kitty(self.dealer)
+        return {"closed": True, "flipped": format_cards(c for _, c in flips), "dealer": self.dealer,
+                "trump": trump}
+
+    def _give_kitty(self, seat: int) -> None:
+        self.hands[seat] = self.hands[seat] + self.kitty
+        self.kitty = []
+        self.burier = seat
+        self.phase = "burying"
+
+    # --- bury and steal ----------------------------------------------------------------
+    def _check_bury(self, seat: int, action: Action) -> None:
+        if self.phase != "burying":
+            raise IllegalActionError("It is not time to bury.", code="wrong_phase")
+        if seat != self.burier:
+            raise IllegalActionError("It is not your turn to bury.", code="not_your_turn")
+        if len(action.cards) != KITTY_SIZE:
+            raise IllegalActionError(f"Bury exactly {KITTY_SIZE} cards.", code="bury_count", count=KITTY_SIZE)
+        remove_cards(self.hands[seat], action.cards)
+
+    def _do_bury(self, action: Action) -> dict[str, Any]:
+        seat = action.seat
+        assert seat is not None
+        self.hands[seat] = remove_cards(self.hands[seat], action.cards)
+        self.kitty = list(action.cards)
+        self.buried = True
+        if self.steals_allowed:
+            self.phase = "stealing"
+            self.steal_queue = [(seat + i) % 4 for i in (1, 2, 3)]
+            return {}
+        return self._start_play()
+
+    def _check_steal(self, seat: int, action: Action) -> None:
+        if self.phase != "stealing":
+            raise IllegalActionError("It is not time to steal the kitty.", code="wrong_phase")
+        if seat != self.steal_queue[0]:
+            raise IllegalActionError("It is not your turn to steal or pass.", code="not_your_turn")
+        self._classify_bid(seat, action.cards, action.trump, steal=True)
+
+    def _do_steal(self, action: Action) -> dict[str, Any]:
+        seat = action.seat
+        assert seat is not None
+        bid = self._classify_bid(seat, action.cards, action.trump, steal=True)
+        self._record_bid(bid)
+        if not self.ruleset.hidden_bidding:
+            self.trump = self.standing.trump if self.standing else bid.trump
+        self.hands[seat] = self.hands[seat] + self.kitty
+        self.kitty = []
+        self.burier = seat
+        self.phase = "burying"
+        return {"bid": bid.kind}
+
+    def _check_pass_steal(self, seat: int, action: Action) -> None:
+        if self.phase != "stealing":
+            raise IllegalActionError("It is not time to steal the kitty.", code="wrong_phase")
+        if seat != self.steal_queue[0]:
+            raise IllegalActionError("It is not your turn to steal or pass.", code="not_your_turn")
+
+    def _do_pass_steal(self, action: Action) -> dict[str, Any]:
+        self.steal_queue.pop(0)
+        if not self.steal_queue:
+            return self._start_play()
+        return {}
+
+    def _start_play(self) -> dict[str, Any]:
+        info: dict[str, Any] = {}
+        r = self.ruleset
+        if not self.trump_decided:
+            # Reveal (暗炒): the highest bid of the hand sets trump; failed steals are scored (A11).
+            assert self.standing is not None
+            self.trump = self.standing.trump
+            self.trump_decided = True
+            info["revealed"] = [b.to_dict() for b in self.bids]
+            best: Bid | None = None
+            for bid in self.bids:
+                if bid.kind == "steal" and best is not None and r.failed_steal_points and \
+                        not overrides(r, bid.step, best.step):
+                    delta = r.failed_steal_points if side_of(bid.seat) == self.dealer_side else -r.failed_steal_points
+                    self.adjustments.append(Adjustment("failed_steal", bid.seat, delta))
+                if best is None or ranks_above(r, bid, best):
+                    best = bid
+        self.phase = "playing"
+        self.leader = self.dealer
+        info["trump"] = self.trump
+        return info
+
+    def _start_flag_hand(self) -> None:
+        self.dealer = self.setup.flag_dealer
+        assert self.dealer is not None
+        self.dealer_side = side_of(self.dealer)
+        self.threshold = self.ruleset.flag_threshold
+        self.trump = None
+        self.trump_decided = True
+        self.steals_allowed = False
+        self.phase = "playing"
+        self.leader = self.dealer
+
+    # --- play ------------------------------------------------------------------------
+    def lead_shape(self) -> Shape | None:
+        """The shape of the current trick's lead, or None before it is led."""
+        if not self.current:
+            return None
+        return classify(self.ctx, self.current[0][1])
+
+    def _check_play(self, seat: int, action: Action) -> None:
+        if self.phase != "playing":
+            raise IllegalActionError("It is not time to play cards.", code="wrong_phase")
+        if seat != self.turn:
+            raise IllegalActionError("It is not your turn.", code="not_your_turn")
+        if not self.current:
+            check_lead(self.ctx, self.hands[seat], action.cards)
+        else:
+            check_follow(self.ctx, self.current[0][1], self.hands[seat], action.cards)
+
+    def _do_play(self, action: Action) -> dict[str, Any]:
+        seat = action.seat
+        assert seat is not None and self.dealer_side is not None
+        ctx = self.ctx
+        hand = self.hands[seat]
+        info: dict[str, Any] = {}
+        played = action.cards
+        if not self.current:
+            shape = check_lead(ctx, hand, played)
+            others = [self.hands[s] for s in range(4) if s != seat]
+            judged = judge_throw(ctx, shape, others)
+            if judged.failed:
+                played = judged.played
+                delta = throw_penalty(self.ruleset.throw_penalty, judged.penalty_cards, self.is_attacker(seat))
+                self.adjustments.append(Adjustment("throw", seat, delta))
+                info.update(throw_failed=True, played=format_cards(played), penalty=delta)
+            lead_cards: tuple[Card, ...] | None = None
+        else:
+            lead_cards = self.current[0][1]
+        if self.ruleset.red5_bonus:
+            forced = red_fives_forced(ctx, lead_cards, hand, played)
+            if forced:
+                self._pending_red5.append((seat, forced))
+        self.hands[seat] = remove_cards(hand, played)
+        self.current.append((seat, tuple(played)))
+        if len(self.current) == 4:
+            info.update(self._finish_trick())
+        return info
+
+    def _finish_trick(self) -> dict[str, Any]:
+        assert self.leader is not None and self.dealer_side is not None
+        ctx = self.ctx
+        plays = [cards for _seat, cards in self.current]
+        index = trick_winner_in(ctx, plays)
+        winner = self.current[index][0]
+        points = trick_points(plays)
+        if self.is_attacker(winner):
+            self.trick_points += points
+        for seat, count in self._pending_red5:
+            if side_of(seat) != side_of(winner):
+                amount = self.ruleset.red5_bonus * count
+                self.adjustments.append(Adjustment("red5_forced", seat, -amount if self.is_attacker(seat) else amount))
+        self._pending_red5 = []
+        trick = Trick(self.leader, tuple(self.current), winner, points)
+        self.tricks.append(trick)
+        self.current = []
+        self.leader = winner
+        info: dict[str, Any] = {"trick": len(self.tricks), "winner": winner, "points": points}
+        if not any(self.hands):
+            self._finish_hand()
+            info["hand_over"] = True
+        return info
+
+    def _finish_hand(self) -> None:
+        assert self.dealer_side is not None and self.dealer is not None
+        ctx = self.ctx
+        last = self.tricks[-1]
+        lead = classify(ctx, last.plays[0][1])
+        assert lead is not None
+        winning = dict(last.plays)[last.winner]
+        kitty_points = card_points(self.kitty)
+        multiplier = 0
+        if self.is_attacker(last.winner) and self.kitty:
+            multiplier = kitty_multiplier_in(ctx, lead, winning)
+        lead_seat, lead_cards = last.plays[0]
+        if self.ruleset.red5_bonus and lead_cards and all(ctx.is_red_five(c) for c in lead_cards):
+            amount = self.ruleset.red5_bonus * len(lead_cards)
+            self.adjustments.append(Adjustment("red5_kept", lead_seat, amount if self.is_attacker(lead_seat) else -amount))
+        self.result = score_hand(
+            ctx, dealer_side=self.dealer_side, threshold=self.threshold, trick_points=self.trick_points,
+            kitty=tuple(self.kitty), kitty_multiplier=multiplier, adjustments=tuple(self.adjustments),
+            last_winner=last.winner, last_lead=lead, winning_play=winning, levels=self.setup.levels,
+        )
+        self.phase = "finished"
+
+    # --- escape -------------------------------------------------------------------------
+    def _do_escape(self, action: Action) -> dict[str, Any]:
+        from engine.special import score_escape
+
+        seat = action.seat
+        assert seat is not None
+        self.escaped = seat
+        self.result = score_escape(
+            self.ruleset, seat=seat, dealer_side=self.dealer_side, threshold=self.threshold,
+            attacker_points=self.attacker_points, cards_played=self.cards_played, levels=self.setup.levels,
+        )
+        self.phase = "abandoned"
+        return {"escaped": seat}
+
+    # --- replay -----------------------------------------------------------------------
+    @classmethod
+    def replay(cls, setup: HandSetup, actions: Sequence[Action]) -> Hand:
+        """Rebuild a hand from its setup and actions (the event log)."""
+        hand = cls(setup)
+        for action in actions:
+            hand.apply(action)
+        return hand
+
+    def to_dict(self) -> dict[str, Any]:
+        """Setup and actions as JSON-ready data; :meth:`from_dict` replays them."""
+        return {"version": 1, "setup": self.setup.to_dict(), "actions": [a.to_dict() for a in self.actions]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Hand:
+        """Replay a hand from :meth:`to_dict` data."""
+        if data.get("version") != 1:
+            raise IllegalActionError("Unknown hand format version.", code="bad_version")
+        return cls.replay(HandSetup.from_dict(data["setup"]), [Action.from_dict(a) for a in data["actions"]])
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything that defines the state, for comparing a replay with the original."""
+        return (
+            self.phase, [tuple(h) for h in self.hands], tuple(self.kitty), self.dealer, self.dealer_side,
+            self.trump, tuple(self.bids), tuple(self.tricks), tuple(self.current), tuple(self.adjustments),
+            self.trick_points, self.result, tuple(self.events), tuple(self.steal_queue), self.burier,
+        )
+

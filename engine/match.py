@@ -1,0 +1,273 @@
+"""A match: both sides' levels (and laps), hand after hand, to the preset's end (RULES.md §2.14–2.15).
+
+Level movement lives here: must-play levels stop a jump (A29), 盐城's laps
+wrap A to 2 of the next lap, the flag hand (扛旗) follows passing A where the
+preset says, 上天入地 and J到底 set levels outright, and 安徽 pays its end
+bonus.  A :class:`Match` is rebuilt from its start and the actions of its
+hands, like a hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.cards import ACE
+from engine.errors import IllegalActionError
+from engine.hand import Action, Hand, HandSetup, next_seat, side_of
+from engine.ruleset import Ruleset
+from engine.special import HandResult
+
+RANKS_PER_LAP = 13
+
+
+@dataclass(frozen=True, slots=True)
+class SideLevel:
+    """One side's position: lap (from 1) and level rank (2…14), and whether it owes a flag hand."""
+
+    lap: int = 1
+    rank: int = 2
+    at_flag: bool = False
+
+    def index(self) -> int:
+        """Absolute position counting laps: 0 is lap 1 level 2."""
+        return (self.lap - 1) * RANKS_PER_LAP + self.rank - 2
+
+    @classmethod
+    def at(cls, index: int, at_flag: bool = False) -> SideLevel:
+        """The level at an absolute position."""
+        lap, offset = divmod(index, RANKS_PER_LAP)
+        return cls(lap + 1, offset + 2, at_flag)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Where a match starts: both sides' levels, and (to continue a league) who deals."""
+
+    sides: tuple[SideLevel, SideLevel] = (SideLevel(), SideLevel())
+    dealer_side: int | None = None
+    previous_dealer: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {"sides": [[s.lap, s.rank, s.at_flag] for s in self.sides],
+                "dealer_side": self.dealer_side, "previous_dealer": self.previous_dealer}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchStart:
+        """The inverse of :meth:`to_dict`."""
+        a, b = (SideLevel(int(s[0]), int(s[1]), bool(s[2])) for s in data["sides"])
+        return cls((a, b), data["dealer_side"], data["previous_dealer"])
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A hand played in the match, with the levels before and after it."""
+
+    number: int
+    seed: int
+    setup: HandSetup
+    result: HandResult | None
+    """None for a redeal."""
+    before: tuple[SideLevel, SideLevel]
+    after: tuple[SideLevel, SideLevel]
+    bonus: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """安徽's end-of-game bonus paid with this hand."""
+
+
+class Match:
+    """A match of hands; the current hand is :attr:`hand`."""
+
+    def __init__(self, ruleset: Ruleset, seed: int, start: MatchStart | None = None) -> None:
+        self.ruleset = ruleset
+        self.seed = seed
+        self.start = start or MatchStart()
+        for side in self.start.sides:
+            if side.lap > ruleset.laps or not 2 <= side.rank <= ACE:
+                raise IllegalActionError("A starting level is outside this preset's laps or ranks.", code="bad_setup")
+        self.sides: tuple[SideLevel, SideLevel] = self.start.sides
+        self.dealer_side: int | None = self.start.dealer_side
+        self.previous_dealer: int | None = self.start.previous_dealer
+        self.previous_last_winner: int | None = None
+        self.records: list[HandRecord] = []
+        self.scores = [0, 0, 0, 0]
+        self.winner_side: int | None = None
+        self.deals = 0
+        self.past_actions: list[list[Action]] = []
+        """The actions of every finished hand (redeals and escapes included)."""
+        self.hand: Hand = self._deal()
+
+    @property
+    def over(self) -> bool:
+        """True once a side has won the match."""
+        return self.winner_side is not None
+
+    def hand_seed(self, index: int) -> int:
+        """The seed of the index-th deal of the match (redeals included)."""
+        return random.Random(f"{self.seed}/{index}").getrandbits(63)
+
+    def _deal(self) -> Hand:
+        seed = self.hand_seed(self.deals)
+        self.deals += 1
+        number = len([r for r in self.records if r.result is not None]) + 1
+        levels = (self.sides[0].rank, self.sides[1].rank)
+        flag = self.dealer_side is not None and self.sides[self.dealer_side].at_flag
+        flag_dealer = None
+        if flag:
+            assert self.dealer_side is not None
+            flag_dealer = self._flag_dealer(self.dealer_side)
+        setup = HandSetup(self.ruleset, seed, number, levels, self.dealer_side, self.previous_dealer,
+                          flag, flag_dealer)
+        return Hand(setup)
+
+    def _flag_dealer(self, side: int) -> int:
+        """A30: the side's winner of the last trick, else the previous dealer (or the seat after)."""
+        if self.previous_last_winner is not None and side_of(self.previous_last_winner) == side:
+            return self.previous_last_winner
+        prev = self.previous_dealer if self.previous_dealer is not None else side
+        return prev if side_of(prev) == side else next_seat(prev)
+
+    def apply(self, action: Action) -> list[Any]:
+        """Apply an action to the current hand; when the hand ends, settle it and deal the next.
+
+        Returns the hand's event, followed by the :class:`HandRecord` if the hand ended.
+        """
+        if self.over:
+            raise IllegalActionError("The match is over.", code="match_over")
+        event = self.hand.apply(action)
+        out: list[Any] = [event]
+        if self.hand.over:
+            self.past_actions.append(self.hand.actions)
+            out.append(self._settle(self.hand))
+            if not self.over:
+                self.hand = self._deal()
+        return out
+
+    # --- settlement -------------------------------------------------------------------
+    def _settle(self, hand: Hand) -> HandRecord:
+        before = self.sides
+        setup = hand.setup
+        result = hand.result
+        bonus = (0, 0, 0, 0)
+        if hand.phase == "redeal":
+            record = HandRecord(setup.number, setup.seed, setup, None, before, before)
+            self.records.append(record)
+            return record
+        assert result is not None
+        for seat in range(4):
+            self.scores[seat] += result.scores[seat]
+        if hand.phase == "abandoned":
+            record = HandRecord(setup.number, setup.seed, setup, result, before, before)
+            self.records.append(record)
+            return record
+        assert hand.dealer_side is not None and result.outcome is not None
+        dealer_side = hand.dealer_side
+        attackers = 1 - dealer_side
+        outcome = result.outcome
+        self.previous_dealer = hand.dealer
+        self.previous_last_winner = hand.tricks[-1].winner if hand.tricks else None
+        sides = list(self.sides)
+        next_dealer_side = dealer_side if outcome.dealer_keeps else attackers
+        passed_ace: int | None = None
+        if setup.flag:
+            if outcome.dealer_keeps:
+                self.winner_side = dealer_side
+            # A failed flag side keeps owing the flag hand; the attackers take over at their level.
+        elif result.heaven_and_earth_side is not None:
+            winners = result.heaven_and_earth_side
+            sides[winners] = SideLevel(self.ruleset.laps, ACE)
+            sides[1 - winners] = SideLevel(1, 2)
+            next_dealer_side = winners
+        elif result.demoted_to is not None:
+            sides[dealer_side] = replace(sides[dealer_side], rank=result.demoted_to)
+            if not outcome.dealer_keeps:
+                sides[attackers], _ = self._rise(sides[attackers], outcome.levels, as_dealer=False)
+        elif outcome.dealer_keeps:
+            sides[dealer_side], passed = self._rise(sides[dealer_side], outcome.levels, as_dealer=True)
+            if passed:
+                passed_ace = dealer_side
+        else:
+            sides[attackers], _ = self._rise(sides[attackers], outcome.levels, as_dealer=False)
+        if passed_ace is not None:
+            after_ace = self.ruleset.after_ace
+            if after_ace == "flag_hand":
+                sides[passed_ace] = replace(sides[passed_ace], at_flag=True)
+            else:
+                self.winner_side = passed_ace
+                if after_ace == "anhui_bonus":
+                    bonus = self._anhui_bonus(passed_ace, sides[1 - passed_ace].rank)
+                    for seat in range(4):
+                        self.scores[seat] += bonus[seat]
+        self.sides = (sides[0], sides[1])
+        self.dealer_side = next_dealer_side
+        record = HandRecord(setup.number, setup.seed, setup, result, before, self.sides, bonus)
+        self.records.append(record)
+        return record
+
+    def _must_play(self) -> set[int]:
+        """Absolute positions that a jump may not pass."""
+        r = self.ruleset
+        stops = {(lap - 1) * RANKS_PER_LAP + m - 2 for lap in range(1, r.laps + 1) for m in r.must_play}
+        if r.laps > 1:
+            stops.add(r.laps * RANKS_PER_LAP - 1)  # A of the last lap
+        return stops
+
+    def _rise(self, side: SideLevel, levels: int, *, as_dealer: bool) -> tuple[SideLevel, bool]:
+        """Move a side up; return its new level and whether it passed the last A.
+
+        A jump stops at the first must-play level above the start; a side that
+        takes over at an unpassed must-play level stays there; only the dealer
+        side passes the last A, by winning while at it or by a jump beyond it
+        where A is not must-play.
+        """
+        last = self.ruleset.laps * RANKS_PER_LAP - 1
+        start = side.index()
+        stops = self._must_play()
+        if not as_dealer and start in stops:
+            return side, False
+        target = start + levels
+        stop = min((m for m in stops if start < m), default=None)
+        if stop is not None and target > stop:
+            target = stop
+        if as_dealer and levels > 0 and (start == last or target > last):
+            return SideLevel.at(last, side.at_flag), True
+        return SideLevel.at(min(target, last), side.at_flag), False
+
+    @staticmethod
+    def _anhui_bonus(winners: int, loser_rank: int) -> tuple[int, int, int, int]:
+        """安徽's end bonus by the losers' level: 2 → 5, 3–6 → 4, 7–10 → 3, J–K → 2, A → 1 (A37)."""
+        if loser_rank == 2:
+            amount = 5
+        elif loser_rank <= 6:
+            amount = 4
+        elif loser_rank <= 10:
+            amount = 3
+        elif loser_rank < ACE:
+            amount = 2
+        else:
+            amount = 1
+        return tuple(amount if seat % 2 == winners else -amount for seat in range(4))  # type: ignore[return-value]
+
+    # --- persistence --------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Ruleset, seed, start and every hand's actions: enough to replay the match."""
+        hands = self.past_actions + ([] if self.over else [self.hand.actions])
+        return {"version": 1, "ruleset": self.ruleset.to_dict(), "seed": self.seed,
+                "start": self.start.to_dict(), "hands": [[a.to_dict() for a in h] for h in hands]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Match:
+        """Replay a match from :meth:`to_dict` data."""
+        if data.get("version") != 1:
+            raise IllegalActionError("Unknown match format version.", code="bad_version")
+        match = cls(Ruleset.from_dict(data["ruleset"]), int(data["seed"]), MatchStart.from_dict(data["start"]))
+        match.replay([[Action.from_dict(a) for a in hand] for hand in data["hands"]])
+        return match
+
+    def replay(self, hands: Sequence[Sequence[Action]]) -> None:
+        """Apply the actions of each hand in turn (the current hand last)."""
+        for actions in hands:
+            for action in actions:
+                self.apply(action)

@@ -1,0 +1,163 @@
+"""What one seat may see of a hand, and what a spectator (the group) may see.
+
+Hidden information lives here and nowhere else: other players' hands, the
+kitty (only its last burier sees it, everyone once the hand is over), and,
+under hidden bidding (暗炒), the cards and trump of other players' bids until
+the reveal.  Rendering works from these views only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card, format_cards
+from engine.hand import Adjustment, Hand, Phase, Trick
+from engine.special import HandResult
+
+
+@dataclass(frozen=True, slots=True)
+class BidView:
+    """A bid as the viewer may see it: ``cards``, ``step`` and ``trump`` are None when hidden."""
+
+    seat: int
+    kind: str
+    cards: tuple[Card, ...] | None
+    step: str | None
+    trump: str | None
+    hidden: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One viewer's view of a hand (``viewer`` None: a spectator, the group)."""
+
+    viewer: int | None
+    preset: str
+    number: int
+    phase: Phase
+    flag: bool
+    level: int | None
+    levels: tuple[int, int]
+    dealer: int | None
+    dealer_side: int | None
+    trump: str | None
+    trump_known: bool
+    """False while hidden bids keep trump secret (暗炒 before the reveal)."""
+    my_bid_trump: str | None
+    """Under hidden bidding, the trump named by the viewer's own latest bid."""
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, int, int, int]
+    bids: tuple[BidView, ...]
+    flipped: tuple[Card, ...]
+    kitty: tuple[Card, ...] | None
+    """The kitty, for its burier and at the end; None otherwise."""
+    kitty_holder: int | None
+    """Who buried (or is burying) the kitty."""
+    to_act: tuple[int, ...]
+    turn: int | None
+    passed: tuple[int, ...]
+    current: tuple[tuple[int, tuple[Card, ...]], ...]
+    tricks: tuple[Trick, ...]
+    trick_points: int
+    adjustments: tuple[Adjustment, ...]
+    threshold: int
+    result: HandResult | None
+    escaped: int | None
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The most recent finished trick."""
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def attacker_points(self) -> int:
+        """p as far as it is public: trick points plus adjustments (the result's p at the end)."""
+        if self.result is not None:
+            return self.result.attacker_points
+        return self.trick_points + sum(a.points for a in self.adjustments)
+
+    def visible_cards(self) -> list[Card]:
+        """Every card this view shows, for tests that nothing hidden leaks."""
+        out: list[Card] = list(self.hand) + list(self.flipped)
+        for bid in self.bids:
+            out += list(bid.cards or ())
+        out += list(self.kitty or ())
+        for _seat, cards in self.current:
+            out += list(cards)
+        for trick in self.tricks:
+            for _seat, cards in trick.plays:
+                out += list(cards)
+        if self.result is not None:
+            out += list(self.result.kitty)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {
+            "viewer": self.viewer, "preset": self.preset, "number": self.number, "phase": self.phase,
+            "flag": self.flag, "level": self.level, "levels": list(self.levels), "dealer": self.dealer,
+            "dealer_side": self.dealer_side, "trump": self.trump, "trump_known": self.trump_known,
+            "my_bid_trump": self.my_bid_trump, "hand": format_cards(self.hand), "hand_sizes": list(self.hand_sizes),
+            "bids": [{"seat": b.seat, "kind": b.kind, "cards": None if b.cards is None else format_cards(b.cards),
+                      "step": b.step, "trump": b.trump, "hidden": b.hidden} for b in self.bids],
+            "flipped": format_cards(self.flipped),
+            "kitty": None if self.kitty is None else format_cards(self.kitty),
+            "kitty_holder": self.kitty_holder, "to_act": list(self.to_act), "turn": self.turn,
+            "passed": list(self.passed),
+            "current": [[s, format_cards(c)] for s, c in self.current],
+            "tricks": [{"leader": t.leader, "winner": t.winner, "points": t.points,
+                        "plays": [[s, format_cards(c)] for s, c in t.plays]} for t in self.tricks],
+            "trick_points": self.trick_points,
+            "adjustments": [{"reason": a.reason, "seat": a.seat, "points": a.points} for a in self.adjustments],
+            "threshold": self.threshold, "result": None if self.result is None else self.result.to_dict(),
+            "escaped": self.escaped,
+        }
+
+
+def view_for(hand: Hand, viewer: int | None) -> HandView:
+    """The view of ``viewer`` (a seat), or of a spectator when ``viewer`` is None."""
+    hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
+    bids = tuple(
+        BidView(b.seat, b.kind, None, None, None, True)
+        if hidden and b.seat != viewer else
+        BidView(b.seat, b.kind, b.cards, b.step, b.trump, False)
+        for b in hand.bids
+    )
+    own = [b for b in hand.bids if b.seat == viewer]
+    over = hand.over
+    kitty: tuple[Card, ...] | None = None
+    if over and hand.phase != "redeal":
+        kitty = tuple(hand.kitty)
+    elif hand.buried and viewer is not None and viewer == hand.burier and hand.phase in ("stealing", "playing"):
+        kitty = tuple(hand.kitty)
+    return HandView(
+        viewer=viewer,
+        preset=hand.ruleset.name,
+        number=hand.setup.number,
+        phase=hand.phase,
+        flag=hand.setup.flag,
+        level=hand.level,
+        levels=hand.setup.levels,
+        dealer=hand.dealer,
+        dealer_side=hand.dealer_side,
+        trump=hand.trump if hand.trump_decided else None,
+        trump_known=hand.trump_decided,
+        my_bid_trump=own[-1].trump if own else None,
+        hand=tuple(hand.hands[viewer]) if viewer is not None else (),
+        hand_sizes=(len(hand.hands[0]), len(hand.hands[1]), len(hand.hands[2]), len(hand.hands[3])),
+        bids=bids,
+        flipped=tuple(c for _seat, c in hand.flipped),
+        kitty=kitty,
+        kitty_holder=hand.burier,
+        to_act=tuple(sorted(hand.to_act())),
+        turn=hand.turn,
+        passed=tuple(sorted(hand.passed)) if hand.phase == "bidding" else (),
+        current=tuple(hand.current),
+        tricks=tuple(hand.tricks),
+        trick_points=hand.trick_points,
+        adjustments=tuple(hand.adjustments),
+        threshold=hand.threshold,
+        result=hand.result,
+        escaped=hand.escaped,
+    )
