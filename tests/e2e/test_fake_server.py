@@ -127,8 +127,13 @@ async def test_command_reaches_handler_and_reply_is_recorded(fake_telegram: Fake
         assert reply.labels == [["入座", "观战"]]
         assert alice.sees(table)[-1] == reply
 
-        # /cmd@ourbot is for us; /cmd@otherbot never reaches us under privacy mode.
-        await alice.send(table, "/newgame@chaodipi_test_bot daily")
+        assert reply.reply_to_message_id == sent.message_id  # PTB quotes in groups
+
+        # /cmd@ourbot is for us (as the command menu writes it in a group);
+        # /cmd@otherbot never reaches us under privacy mode.
+        picked = await alice.command(table, "newgame", "daily")
+        assert picked.text == "/newgame@chaodipi_test_bot daily"
+        assert picked.entities[0]["length"] == len("/newgame@chaodipi_test_bot")
         await fake_telegram.wait_for(lambda: table.last_bot_message().text == "新局 · daily")
         before = len(fake_telegram.state.updates.delivered)
         await alice.send(table, "/newgame@some_other_bot x")
@@ -192,6 +197,7 @@ async def test_deep_link_start(fake_telegram: FakeTelegram, bot: telegram.Bot) -
         reply = await fake_telegram.wait_for(lambda: dave.bot_private_messages() and dave.last_private_message())
         assert reply.text == "welcome seat_1-abc"
         assert dave.user.has_started_bot
+        await bot.send_message(dave.id, "quiet", disable_notification=True)
         assert [m.text for m in dave.notifications()] == ["welcome seat_1-abc"]
     with pytest.raises(DeepLinkError):
         await dave.open_link(f"https://t.me/{fake_telegram.bot.username}?start=bad payload!")

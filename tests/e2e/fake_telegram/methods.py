@@ -300,6 +300,7 @@ class BotApi:
                 "entities": entities,
                 "reply_markup": markup,
                 "reply_to_message_id": None if reply_to is None else int(reply_to),
+                "silent": p.get_bool("disable_notification"),
             },
             self.clock(),
         )

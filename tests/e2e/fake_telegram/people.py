@@ -52,6 +52,7 @@ class MessageView:
     buttons: tuple[tuple[Button, ...], ...]
     edited: bool
     deleted: bool
+    reply_to_message_id: int | None
 
     @classmethod
     def of(cls, message: Message) -> MessageView:
@@ -73,6 +74,7 @@ class MessageView:
             buttons=rows,
             edited=message.edit_date is not None,
             deleted=message.deleted,
+            reply_to_message_id=message.reply_to_message_id,
         )
 
     @property
@@ -268,6 +270,17 @@ class Person:
         state.on_change()
         return MessageView.of(message)
 
+    async def command(self, chat: Group | int | None, command: str, *args: str) -> MessageView:
+        """Pick ``command`` from the bot's command menu and send it with ``args``.
+
+        In a group the client writes ``/command@botname``, in private ``/command``.
+        """
+        chat_id = self._chat_id(chat)
+        name = command.removeprefix("/")
+        if self.server.state.chats[chat_id].is_group:
+            name = f"{name}@{self.server.bot.username}"
+        return await self.send(chat, " ".join([f"/{name}", *args]))
+
     def _bot_receives(self, chat: Chat, message: Message) -> bool:
         if chat.type == "private" or not self.server.privacy_mode:
             return True
@@ -446,14 +459,14 @@ class Person:
         ]
 
     def notifications(self) -> list[MessageView]:
-        """Bot messages that would have notified this person: new (not edited) private
-        messages, and group messages that mention them by @username or text mention.
-        Deleted messages are included: the push notification already went out."""
+        """Bot messages that would have notified this person: new (not edited, not
+        silent) private messages, and group messages that mention them by @username
+        or text mention. Deleted ones count: the notification already went out."""
         found: list[MessageView] = []
         for chat_id, messages in self.server.state.messages.items():
             chat = self.server.state.chats[chat_id]
             for message in messages.values():
-                if not message.from_bot:
+                if not message.from_bot or message.silent:
                     continue
                 if chat_id == self.id or (chat.is_group and self._mentioned(message)):
                     found.append(MessageView.of(message))

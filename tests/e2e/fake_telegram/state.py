@@ -126,6 +126,8 @@ class Message:
     reply_to_message_id: int | None = None
     edit_date: int | None = None
     deleted: bool = False
+    silent: bool = False
+    """Sent with ``disable_notification``: arrives without a sound or push."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Service fields such as ``migrate_to_chat_id``, copied into the API object as is."""
     history: list[MessageVersion] = field(default_factory=list)
