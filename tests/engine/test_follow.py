@@ -389,8 +389,12 @@ def follow_case(draw):
     level = draw(st.integers(2, 14))
     trump = draw(st.sampled_from(("S", None)))
     suit = draw(st.sampled_from(("C", "H")))
-    start = draw(st.integers(1, 9))
-    window = [r for r in range(start, start + 8) if 2 <= r <= 14]
+    start = draw(st.integers(2, 9))
+    window = draw(st.sampled_from([
+        [r for r in range(start, start + 8) if r <= 14],
+        [14, 2, 3, 4, 5, 6, 7],               # the ace both high and low (AA22…, KKAA)
+        [12, 13, 14, 2, 3, 4],
+    ]))
     red5 = R(name).red5_trump
     pool = [Card(rk, suit) for rk in window for _ in (0, 1)] + [Card(3, "D"), Card(9, "S"), Card(16)]
     group_ranks = sorted({c.rank for c in pool
