@@ -419,7 +419,7 @@ def follow_case(draw):
     return name, level, trump, suit, lead, hand
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(follow_case())
 def test_is_legal_follow_matches_independent_enumeration(case) -> None:
     if case is None:
@@ -441,3 +441,77 @@ def test_is_legal_follow_matches_independent_enumeration(case) -> None:
         play = tuple(sorted(str(hand[i]) for i in combo))
         if play not in f1:
             assert not is_legal_follow(r, level_s, trump, lead_s, hand_s, " ".join(play))
+
+
+# Trump-group leads: the same independent matcher, but with the engine's own tractor positions
+# (ctx.positions, checked on their own in test_combos.py) since trump adjacency has many pieces
+# (level pairs at face value, joker pairs, 安徽's chain with several cards on one position).
+
+@st.composite
+def trump_follow_case(draw):
+    name = draw(st.sampled_from(("yancheng", "yangzhou", "nantong", "anhui")))
+    level = draw(st.sampled_from((2, 6, 9, 13, 14)))
+    trump = draw(st.sampled_from(("S", "H", None)))
+    t = ctx(name, rank_name(level), trump)
+    trumps = sorted((c for c in _all_cards() if t.is_trump(c)), key=lambda c: -t.order(c))
+    top = trumps[: draw(st.integers(6, 14))]
+    pool = [c for c in top for _ in (0, 1)] + [Card(3, "D"), Card(4, "C")]
+    distinct = list(dict.fromkeys(top))
+    pair_cards = draw(st.lists(st.sampled_from(distinct), max_size=3, unique=True))
+    lead = [c for c in pair_cards for _ in (0, 1)]
+    single_choices = [c for c in distinct if c not in pair_cards]
+    lead += draw(st.lists(st.sampled_from(single_choices), min_size=0 if lead else 1, max_size=2, unique=True))
+    rest = list(pool)
+    for c in lead:
+        rest.remove(c)
+    if len(rest) < max(6, len(lead)):
+        return None
+    hand = draw(st.permutations(rest))[: draw(st.integers(max(6, len(lead)), min(12, len(rest))))]
+    return name, level, trump, lead, hand
+
+
+def _all_cards() -> list[Card]:
+    from engine.cards import ALL_CARDS
+
+    return list(ALL_CARDS)
+
+
+def rank_name(level: int) -> str:
+    from engine.cards import rank_name as _rn
+
+    return _rn(level)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trump_follow_case())
+def test_trump_lead_follow_matches_independent_matching(case) -> None:
+    if case is None:
+        return
+    name, level, trump, lead, hand = case
+    t = ctx(name, rank_name(level), trump)
+    from engine.combos import classify
+
+    if classify(t, lead).kind in ("ftk", "ftk2"):
+        return  # F4, tested by scenario above
+
+    def pos_of(c: Card) -> list[int]:
+        return list(t.positions(c))
+
+    lead_pairs = frozenset(c for c, k in Counter(lead).items() if k == 2)
+    lead_tractors = _lead_structure(lead_pairs, pos_of)
+    group = [c for c in hand if t.is_trump(c)]
+    n = len(lead)
+    if len(group) < n:
+        return
+    plays = {tuple(sorted(combo, key=str)) for combo in combinations(group, n)}
+    scores = {}
+    for play in plays:
+        pairs = frozenset(c for c, k in Counter(play).items() if k == 2)
+        scores[play] = (_max_tractors(pairs, lead_tractors, pos_of), min(len(pairs), len(lead_pairs)))
+    best = max(scores.values())
+    r = R(name)
+    for play, score in scores.items():
+        expected = score == best if lead_pairs else True
+        got = is_legal_follow(r, rank_name(level), trump, lead, hand, list(play))
+        assert got == expected, (name, level, trump, [str(c) for c in lead], [str(c) for c in hand],
+                                 [str(c) for c in play])

@@ -230,7 +230,7 @@ trick_params = st.tuples(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(trick_params, st.randoms(use_true_random=False))
 def test_winner_ignores_card_order_within_plays(params, rnd) -> None:
     seed, name, level, trump = params
@@ -242,7 +242,7 @@ def test_winner_ignores_card_order_within_plays(params, rnd) -> None:
     assert trick_winner(r, level, trump, shuffled) == w
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(trick_params)
 def test_a_later_equal_play_never_takes_the_trick(params) -> None:
     seed, name, level, trump = params
@@ -267,7 +267,7 @@ def _all_cards() -> list[Card]:
     return list(ALL_CARDS)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(trick_params, st.randoms(use_true_random=False))
 def test_all_discards_leave_the_trick_to_the_lead(params, rnd) -> None:
     seed, name, level, trump = params
