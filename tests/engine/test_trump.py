@@ -194,3 +194,17 @@ def test_level_and_trump_arguments() -> None:
         ctx("yancheng", None, "S")  # the flag hand is no-trump
     with pytest.raises(ValueError):
         trick_winner(R("yancheng"), "1", "S", ["AS", "KS"])
+
+
+@pytest.mark.parametrize("name", R5_PRESETS)
+def test_r5_family_level_five_no_trump(name: str) -> None:
+    # ♥5 stays R5 at level 5; the other three 5s are equal level cards.
+    _check_tiers(name, "5", None, ["5H", "BJ", "SJ", "5S 5D 5C"], "T")
+    _check_by_tricks(name, "5", None, ["5H", "BJ", "SJ", "5S 5D 5C"])
+    _check_tiers(name, "5", None, ["AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H", "4H", "3H", "2H"], "H")
+
+
+@pytest.mark.parametrize("name", PLAIN_PRESETS)
+def test_plain_family_level_five_heart_trump(name: str) -> None:
+    # Plain family: ♥5 is simply the trump-suit level card.
+    _check_tiers(name, "5", "H", ["BJ", "SJ", "5H", "5S 5D 5C", "AH", "KH"], "T")
