@@ -45,11 +45,11 @@ async def start_game(
     """A chat with a playing table, its four seats, a match and its first hand."""
     await storage.upsert_chat(db, chat_id, f"chat {chat_id}")
     human = [p for p in players if p is not None]
-    for user_id in human:
-        await storage.upsert_user(db, user_id, f"player{user_id}")
+    for person in human:
+        await storage.upsert_user(db, person, f"player{person}")
     table = await storage.create_table(db, chat_id, creator_id=human[0] if human else None)
-    for seat, user_id in enumerate(players):
-        await storage.set_seat(db, table.table_id, seat, user_id=user_id, is_ai=user_id is None)
+    for seat, occupant in enumerate(players):
+        await storage.set_seat(db, table.table_id, seat, user_id=occupant, is_ai=occupant is None)
     table = await storage.update_table(db, table.table_id, status="playing")
     match = await storage.create_match(db, table.table_id, preset="yancheng", ruleset=RULESET)
     hand = await storage.create_hand(db, match.match_id, seed=seed, ruleset=RULESET)

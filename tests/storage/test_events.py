@@ -163,8 +163,8 @@ async def test_snapshots_cache_a_state_but_never_run_ahead_of_the_log(db: Databa
     await storage.save_snapshot(db, hand_id, 1, 1, {"phase": "bidding"})
     saved = await storage.save_snapshot(db, hand_id, 2, 1, {"phase": "bidding", "bids": 1})
     loaded = await storage.load_snapshot(db, hand_id)
-    assert loaded == saved
-    assert (loaded.seq, loaded.version, loaded.state) == (2, 1, {"phase": "bidding", "bids": 1})  # type: ignore[union-attr]
+    assert loaded is not None and loaded == saved
+    assert (loaded.seq, loaded.version, loaded.state) == (2, 1, {"phase": "bidding", "bids": 1})
 
 
 async def test_records_do_not_print_payloads_or_seeds(db: Database) -> None:
