@@ -86,7 +86,17 @@ class Database:
         return db
 
     async def close(self) -> None:
-        """Close the connection; committed data is already on disk."""
+        """Close the connection; committed data is already on disk.
+
+        Always close: an aiosqlite connection left open can keep its thread,
+        and so the process, alive at exit.
+        """
+        try:
+            # SQLite's advice for long-lived connections: refresh the planner's
+            # statistics where they are stale (cheap when nothing changed).
+            await self._conn.execute_fetchall("PRAGMA optimize")
+        except sqlite3.Error:
+            log.warning("PRAGMA optimize failed on %s", self.path, exc_info=True)
         await self._conn.close()
 
     async def __aenter__(self) -> Database:

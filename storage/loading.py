@@ -73,15 +73,14 @@ async def _load(db: Database, table_id: int | None) -> list[ActiveTable]:
         hand_rows = await db.fetchall(
             f"SELECT h.* FROM {_FROM_HANDS} WHERE h.status = 'active'{only}", params
         )
+        # IN (subquery), not a join: a join lets the planner scan the whole
+        # events table, every finished hand of every league included.
+        active_hands = f"SELECT h.hand_id FROM {_FROM_HANDS} WHERE h.status = 'active'{only}"
         event_rows = await db.fetchall(
-            f"""SELECT e.* FROM {_FROM_HANDS} JOIN events AS e ON e.hand_id = h.hand_id
-                WHERE h.status = 'active'{only} ORDER BY e.hand_id, e.seq""",
-            params,
+            f"SELECT * FROM events WHERE hand_id IN ({active_hands}) ORDER BY hand_id, seq", params
         )
         snapshot_rows = await db.fetchall(
-            f"""SELECT sn.* FROM {_FROM_HANDS} JOIN snapshots AS sn ON sn.hand_id = h.hand_id
-                WHERE h.status = 'active'{only}""",
-            params,
+            f"SELECT * FROM snapshots WHERE hand_id IN ({active_hands})", params
         )
 
     seats: defaultdict[int, list[SeatRecord]] = defaultdict(list)
