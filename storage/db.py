@@ -124,6 +124,10 @@ class Database:
         nested in the same task becomes a ``SAVEPOINT``: if it raises, only its
         own writes are undone and the outer block may go on.  ``write=False``
         opens a plain ``BEGIN`` for a consistent read of several queries.
+
+        Other tasks wait for the block to end before they touch the database,
+        so a block must not await another task that uses this database: that
+        task would wait for the block, and the block for it.
         """
         if self.in_transaction():
             name = f"sp{self._depth}"
