@@ -236,14 +236,18 @@ async def migrate(db: Database, *, target: int | None = None) -> int:
     current = await schema_version(db)
     if current > SCHEMA_VERSION:
         raise SchemaTooNew(str(db.path), current, SCHEMA_VERSION)
-    if current == 0:
-        await _refuse_foreign_database(db)
     for migration in MIGRATIONS[current:target]:
         async with db.transaction():
-            await db.execute(_BOOKKEEPING)
+            # Read again under the write lock: another process may have
+            # migrated since, and its tables must not look foreign.
             now = await schema_version(db)
+            if now > SCHEMA_VERSION:
+                raise SchemaTooNew(str(db.path), now, SCHEMA_VERSION)
+            if now == 0:
+                await _refuse_foreign_database(db)
             if now >= migration.version:
                 continue
+            await db.execute(_BOOKKEEPING)
             for statement in migration.statements:
                 await db.execute(statement)
             await db.execute(
