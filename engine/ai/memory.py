@@ -10,16 +10,17 @@ the unseen cards pooled together, which is conservative.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.cards import DECK, Card
+from engine.cards import ALL_CARDS, Card
 from engine.combos import tractors_in
 from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView
 
-_DECK_COUNTS: Counter[Card] = Counter(DECK)
+GROUPS = (TRUMP, "S", "H", "D", "C")
+"""Every suit-group name."""
 
 
 def partner_of(seat: int) -> int:
@@ -32,16 +33,25 @@ def same_side(a: int, b: int) -> bool:
     return a % 2 == b % 2
 
 
+@lru_cache(maxsize=256)
+def card_table(ctx: TrumpContext) -> dict[Card, tuple[str, int]]:
+    """Each card's suit-group and order under a trump context (a plain dict: the AI's hot path)."""
+    return {c: (ctx.group(c), ctx.order(c)) for c in ALL_CARDS}
+
+
 def lead_group(ctx: TrumpContext, lead: Sequence[Card]) -> str:
     """The suit-group followers must follow for a lead.
 
     A lead is all of one group, except the plain-hearts 5-10-K completed by
     the red five (a trump), which is followed in hearts.
     """
-    first = ctx.group(lead[0])
-    if all(ctx.group(c) == first for c in lead):
-        return first
-    return next(ctx.group(c) for c in lead if ctx.group(c) != TRUMP)
+    table = card_table(ctx)
+    first = table[lead[0]][0]
+    for c in lead:
+        group = table[c][0]
+        if group != first:
+            return group if first == TRUMP else first
+    return first
 
 
 @dataclass(slots=True)
@@ -51,36 +61,36 @@ class Memory:
     ctx: TrumpContext
     seat: int
     hand: tuple[Card, ...]
-    unseen: Counter[Card]
-    """Cards that may be in another hand or an unknown kitty, with copies."""
+    unseen: dict[Card, int]
+    """Cards that may be in another hand or an unknown kitty, with copies (only positive counts)."""
     voids: tuple[frozenset[str], ...]
     """For each seat, the suit-groups it has shown it no longer holds."""
-
-    def unseen_in(self, group: str) -> list[Card]:
-        """Unseen cards of one suit-group (copies repeated)."""
-        ctx = self.ctx
-        return [c for c, n in self.unseen.items() if ctx.group(c) == group for _ in range(n)]
+    counts: dict[str, int]
+    """Unseen cards per suit-group."""
+    top: dict[str, int]
+    """Highest order among unseen cards per group (-1 if none)."""
+    top_pair: dict[str, int]
+    """Highest order of an unseen card with both copies unseen, per group (-1 if none)."""
 
     def unseen_count(self, group: str) -> int:
         """How many unseen cards are of this group."""
-        ctx = self.ctx
-        return sum(n for c, n in self.unseen.items() if ctx.group(c) == group)
+        return self.counts[group]
 
     def max_unseen_order(self, group: str) -> int:
         """The highest order among unseen cards of a group (-1 if none)."""
-        ctx = self.ctx
-        return max((ctx.order(c) for c in self.unseen if ctx.group(c) == group), default=-1)
+        return self.top[group]
 
     def max_unseen_pair_order(self, group: str) -> int:
         """The highest order of a card of this group with both copies unseen (-1 if none)."""
-        ctx = self.ctx
-        return max((ctx.order(c) for c, n in self.unseen.items() if n >= 2 and ctx.group(c) == group), default=-1)
+        return self.top_pair[group]
 
     def unseen_tractor_beats(self, group: str, pairs: int, top: int) -> bool:
         """True if the unseen cards hold a tractor of at least ``pairs`` pairs topping ``top``."""
-        ctx = self.ctx
-        pair_cards = [c for c, n in self.unseen.items() if n >= 2 and ctx.group(c) == group]
-        return any(len(run) >= pairs and t > top for run, t in tractors_in(ctx, pair_cards))
+        table = card_table(self.ctx)
+        pair_cards = [c for c, n in self.unseen.items() if n >= 2 and table[c][0] == group]
+        if len(pair_cards) < pairs:
+            return False
+        return any(len(run) >= pairs and t > top for run, t in tractors_in(self.ctx, pair_cards))
 
     def may_be_void(self, seat: int, group: str, need: int = 1) -> bool:
         """True if ``seat`` may be unable to follow ``need`` cards of ``group``.
@@ -90,43 +100,56 @@ class Memory:
         """
         if group in self.voids[seat]:
             return True
-        left = self.unseen_count(group)
-        return left < 3 * need
+        return self.counts[group] < 3 * need
 
     def may_hold(self, seat: int, group: str) -> bool:
         """False only if the seat has shown a void in the group, or no unseen card is in it."""
         if group in self.voids[seat]:
             return False
-        return self.unseen_count(group) > 0
+        return self.counts[group] > 0
 
 
 def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
-    """Work out unseen cards and shown voids from a seat's view."""
+    """Work out unseen cards, shown voids and per-group figures from a seat's view."""
     assert view.viewer is not None
-    unseen = _DECK_COUNTS.copy()
-    unseen.subtract(view.hand)
+    table = card_table(ctx)
+    unseen = dict.fromkeys(ALL_CARDS, 2)
+    for c in view.hand:
+        unseen[c] -= 1
     voids: list[set[str]] = [set(), set(), set(), set()]
     tricks: list[Sequence[tuple[int, Sequence[Card]]]] = [t.plays for t in view.tricks]
     if view.current:
         tricks.append(view.current)
     for plays in tricks:
-        lead = plays[0][1]
-        group = lead_group(ctx, lead)
-        for index, (seat, cards) in enumerate(plays):
-            unseen.subtract(cards)
-            if index and any(ctx.group(c) != group for c in cards):
-                voids[seat].add(group)
+        group = lead_group(ctx, plays[0][1])
+        first = True
+        for seat, cards in plays:
+            for c in cards:
+                unseen[c] -= 1
+                if not first and table[c][0] != group:
+                    voids[seat].add(group)
+            first = False
     if view.kitty is not None and view.kitty_holder == view.viewer:
-        unseen.subtract(view.kitty)
-    # The hand the seat holds cannot be elsewhere; negative counts would be a bug in the view.
-    clean = Counter({c: n for c, n in unseen.items() if n > 0})
+        for c in view.kitty:
+            unseen[c] -= 1
     for seat in range(4):
         if view.hand_sizes[seat] == 0 and seat != view.viewer:
-            voids[seat].update(_ALL_GROUPS)
-    return Memory(ctx, view.viewer, view.hand, clean, tuple(frozenset(v) for v in voids))
-
-
-_ALL_GROUPS = (TRUMP, "S", "H", "D", "C")
+            voids[seat].update(GROUPS)
+    counts = dict.fromkeys(GROUPS, 0)
+    top = dict.fromkeys(GROUPS, -1)
+    top_pair = dict.fromkeys(GROUPS, -1)
+    left: dict[Card, int] = {}
+    for c, n in unseen.items():
+        if n <= 0:
+            continue
+        left[c] = n
+        group, order = table[c]
+        counts[group] += n
+        if order > top[group]:
+            top[group] = order
+        if n >= 2 and order > top_pair[group]:
+            top_pair[group] = order
+    return Memory(ctx, view.viewer, view.hand, left, tuple(frozenset(v) for v in voids), counts, top, top_pair)
 
 
 def points_of(cards: Iterable[Card]) -> int:

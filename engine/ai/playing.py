@@ -125,11 +125,15 @@ def _winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Car
     group = shape.group
     n = len(lead)
     mine = [c for c in hand if ctx.group(c) == group]
-    out: list[list[Card]] = []
+    best = plays[trick_winner_in(ctx, plays)]
+    ruffed = any(ctx.group(c) != group for c in best)
     if len(mine) >= n:
-        if shape.kind in ("throw", "ftk", "ftk2"):
-            return []  # a follow never beats a throw or a 5-10-K
+        if ruffed or shape.kind in ("throw", "ftk", "ftk2"):
+            return []  # a follow never beats a ruff, a throw or a 5-10-K
         cands = _shaped_candidates(ctx, shape, mine)
+        if shape.kind in ("single", "pair"):
+            floor = ctx.order(best[0])
+            cands = [c for c in cands if ctx.order(c[0]) > floor]
     elif mine or group == TRUMP:
         return []  # a part-follow is a discard; no trumps to follow trumps
     else:
@@ -137,10 +141,12 @@ def _winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Car
         if len(trumps) < n:
             return []
         cands = _ruff_candidates(ctx, shape, trumps)
+        if ruffed and shape.kind in ("single", "pair"):
+            floor = ruff_key(ctx, shape, best)[0]
+            cands = [c for c in cands if ctx.order(c[0]) > floor]
     index = len(plays)
+    out: list[list[Card]] = []
     for cand in cands:
-        if trick_winner_in(ctx, plays + [cand]) != index:
-            continue
         full = _complete(ctx, lead, hand, cand)
         if full is not None and trick_winner_in(ctx, plays + [full]) == index:
             out.append(full)
