@@ -110,6 +110,7 @@ class Tally:
     steals: int = 0
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     ai_wins: int = 0
+    ai_score: int = 0
     ai_wins_as_dealer: int = 0
     ai_dealer_hands: int = 0
     seconds: float = 0.0
@@ -206,8 +207,12 @@ def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None)
     return tally
 
 
-def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None) -> Tally:
-    """Play ``hands`` independent hands, AI against the random player, roles balanced (see the module doc)."""
+def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Player,
+         emit: Emit | None = None, names: tuple[str, str] = ("ai", "random")) -> Tally:
+    """Play ``hands`` independent hands, ``player`` against ``opponent``, roles balanced (see the module doc).
+
+    The tally's ``ai_wins`` counts the hands ``player``'s side won.
+    """
     tally = Tally()
     rng = random.Random(derived_seed(seed, "rng"))
     started = time.perf_counter()
@@ -218,21 +223,27 @@ def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None)
         level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)
         setup = HandSetup(ruleset, derived_seed(seed, "hand", i // 4), number=2, levels=(level, level),
                           dealer_side=dealer_side, previous_dealer=dealer_side)
-        players: list[Player] = [choose_action if s % 2 == ai_side else random_action for s in range(4)]
+        players: list[Player] = [player if s % 2 == ai_side else opponent for s in range(4)]
         hand = play_hand(Hand(setup), players, rng)
         assert hand.result is not None
         tally.add(hand)
         won = hand.result.scores[ai_side] > 0
         tally.ai_wins += won
+        tally.ai_score += hand.result.scores[ai_side]
         if dealer_side == ai_side:
             tally.ai_dealer_hands += 1
             tally.ai_wins_as_dealer += won
         if emit is not None:
             t = time.perf_counter()
-            emit(hand_record(hand, ["ai" if s % 2 == ai_side else "random" for s in range(4)]))
+            emit(hand_record(hand, [names[0] if s % 2 == ai_side else names[1] for s in range(4)]))
             spent_emitting += time.perf_counter() - t
     tally.seconds = time.perf_counter() - started - spent_emitting
     return tally
+
+
+def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None) -> Tally:
+    """The AI against the random legal player: :func:`duel` with names ``"ai"`` and ``"random"``."""
+    return duel(ruleset, hands, seed, choose_action, random_action, emit)
 
 
 def win_rate_line(tally: Tally, preset: str) -> str:

@@ -329,6 +329,8 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
             base = {"tractor": 90.0, "pair": 75.0, "single": 55.0}[comp.kind]
             if not plain:
                 base -= 25.0  # sure trump winners are better kept to draw trumps later
+                if comp.kind == "single" and comp.top >= _BIG:
+                    base -= 30.0  # a lone top trump guards the end; lead it only for want of better
             options.append((base + comp.size + points_of(comp.cards) / 5, list(comp.cards)))
         ftk = _five_ten_king_in(ctx, cards)
         if ftk is not None:
