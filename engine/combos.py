@@ -262,12 +262,32 @@ def group_of(ctx: TrumpContext, cards: Sequence[Card]) -> str | None:
     return groups.pop() if len(groups) == 1 else None
 
 
+_SHAPES: dict[tuple[TrumpContext, tuple[Card, ...]], Shape | None] = {}
+_SHAPES_LIMIT = 20_000
+
+
 def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
     """Classify a lead; None if it is empty or spans several suit-groups.
 
     A lead of exactly a 5-10-K (or its pair form) is that combination, never a
     throw; several components of one group make a throw.
     """
+    # The same lead is classified again and again within a trick (each
+    # follow check, the trick winner, hints); the answer is a pure function
+    # of the context and the card sequence, and a Shape is immutable.
+    key = (ctx, tuple(cards))
+    try:
+        return _SHAPES[key]
+    except KeyError:
+        pass
+    shape = _classify(ctx, key[1])
+    if len(_SHAPES) >= _SHAPES_LIMIT:
+        _SHAPES.clear()
+    _SHAPES[key] = shape
+    return shape
+
+
+def _classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
     if not cards:
         return None
     ftk = five_ten_king(ctx, cards)

@@ -1,0 +1,157 @@
+"""What one seat knows during play, worked out from its view alone.
+
+The AI never sees a :class:`engine.hand.Hand`; everything here comes from a
+:class:`engine.views.HandView`: the seat's own cards, the cards played so
+far, its own buried kitty, and who showed a void.  "Unseen" cards are the
+ones that may still be in another player's hand (or in a kitty the seat did
+not bury): every decision that asks "could someone beat this?" asks it of
+the unseen cards pooled together, which is conservative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.cards import ALL_CARDS, Card
+from engine.combos import tractors_in
+from engine.trump import TRUMP, TrumpContext
+from engine.views import HandView
+
+GROUPS = (TRUMP, "S", "H", "D", "C")
+"""Every suit-group name."""
+
+
+def partner_of(seat: int) -> int:
+    """The seat opposite (the partner)."""
+    return (seat + 2) % 4
+
+
+def same_side(a: int, b: int) -> bool:
+    """True if two seats are partners (or the same seat)."""
+    return a % 2 == b % 2
+
+
+@lru_cache(maxsize=256)
+def card_table(ctx: TrumpContext) -> dict[Card, tuple[str, int]]:
+    """Each card's suit-group and order under a trump context (a plain dict: the AI's hot path)."""
+    return {c: (ctx.group(c), ctx.order(c)) for c in ALL_CARDS}
+
+
+def lead_group(ctx: TrumpContext, lead: Sequence[Card]) -> str:
+    """The suit-group followers must follow for a lead.
+
+    A lead is all of one group, except the plain-hearts 5-10-K completed by
+    the red five (a trump), which is followed in hearts.
+    """
+    table = card_table(ctx)
+    first = table[lead[0]][0]
+    for c in lead:
+        group = table[c][0]
+        if group != first:
+            return group if first == TRUMP else first
+    return first
+
+
+@dataclass(slots=True)
+class Memory:
+    """A seat's knowledge in the play phase."""
+
+    ctx: TrumpContext
+    seat: int
+    hand: tuple[Card, ...]
+    unseen: dict[Card, int]
+    """Cards that may be in another hand or an unknown kitty, with copies (only positive counts)."""
+    voids: tuple[frozenset[str], ...]
+    """For each seat, the suit-groups it has shown it no longer holds."""
+    counts: dict[str, int]
+    """Unseen cards per suit-group."""
+    top: dict[str, int]
+    """Highest order among unseen cards per group (-1 if none)."""
+    top_pair: dict[str, int]
+    """Highest order of an unseen card with both copies unseen, per group (-1 if none)."""
+
+    def unseen_count(self, group: str) -> int:
+        """How many unseen cards are of this group."""
+        return self.counts[group]
+
+    def max_unseen_order(self, group: str) -> int:
+        """The highest order among unseen cards of a group (-1 if none)."""
+        return self.top[group]
+
+    def max_unseen_pair_order(self, group: str) -> int:
+        """The highest order of a card of this group with both copies unseen (-1 if none)."""
+        return self.top_pair[group]
+
+    def unseen_tractor_beats(self, group: str, pairs: int, top: int) -> bool:
+        """True if the unseen cards hold a tractor of at least ``pairs`` pairs topping ``top``."""
+        table = card_table(self.ctx)
+        pair_cards = [c for c, n in self.unseen.items() if n >= 2 and table[c][0] == group]
+        if len(pair_cards) < pairs:
+            return False
+        return any(len(run) >= pairs and t > top for run, t in tractors_in(self.ctx, pair_cards))
+
+    def may_be_void(self, seat: int, group: str, need: int = 1) -> bool:
+        """True if ``seat`` may be unable to follow ``need`` cards of ``group``.
+
+        Known voids count; so does a group that has nearly run out, since
+        its few unseen cards may all sit elsewhere.
+        """
+        if group in self.voids[seat]:
+            return True
+        return self.counts[group] < 3 * need
+
+    def may_hold(self, seat: int, group: str) -> bool:
+        """False only if the seat has shown a void in the group, or no unseen card is in it."""
+        if group in self.voids[seat]:
+            return False
+        return self.counts[group] > 0
+
+
+def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
+    """Work out unseen cards, shown voids and per-group figures from a seat's view."""
+    assert view.viewer is not None
+    table = card_table(ctx)
+    unseen = dict.fromkeys(ALL_CARDS, 2)
+    for c in view.hand:
+        unseen[c] -= 1
+    voids: list[set[str]] = [set(), set(), set(), set()]
+    tricks: list[Sequence[tuple[int, Sequence[Card]]]] = [t.plays for t in view.tricks]
+    if view.current:
+        tricks.append(view.current)
+    for plays in tricks:
+        group = lead_group(ctx, plays[0][1])
+        first = True
+        for seat, cards in plays:
+            for c in cards:
+                unseen[c] -= 1
+                if not first and table[c][0] != group:
+                    voids[seat].add(group)
+            first = False
+    if view.kitty is not None and view.kitty_holder == view.viewer:
+        for c in view.kitty:
+            unseen[c] -= 1
+    for seat in range(4):
+        if view.hand_sizes[seat] == 0 and seat != view.viewer:
+            voids[seat].update(GROUPS)
+    counts = dict.fromkeys(GROUPS, 0)
+    top = dict.fromkeys(GROUPS, -1)
+    top_pair = dict.fromkeys(GROUPS, -1)
+    left: dict[Card, int] = {}
+    for c, n in unseen.items():
+        if n <= 0:
+            continue
+        left[c] = n
+        group, order = table[c]
+        counts[group] += n
+        if order > top[group]:
+            top[group] = order
+        if n >= 2 and order > top_pair[group]:
+            top_pair[group] = order
+    return Memory(ctx, view.viewer, view.hand, left, tuple(frozenset(v) for v in voids), counts, top, top_pair)
+
+
+def points_of(cards: Iterable[Card]) -> int:
+    """Point value of some cards."""
+    return sum(c.points for c in cards)

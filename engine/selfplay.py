@@ -1,0 +1,294 @@
+"""Self-play: whole hands with four AI seats, or the AI against a random legal player.
+
+Run ``python -m engine.selfplay --preset NAME --hands N --seed S [--json] [--vs-random]``.
+
+Plain self-play plays N full hands as they come in matches: a
+:class:`engine.match.Match` deals hand after hand (levels rise, 盐城's laps
+turn, 扛旗's flag hand comes, 安徽 pays its bonus), and when a match ends
+the next one starts from a seed derived from S.  Redeals (hand 1 with no
+bid) are counted but are not among the N hands.  That way the figures are
+those of real play, flag hands and must-play levels included.
+
+``--vs-random`` plays N independent hands instead, so that roles can be
+balanced: each deal (from a seed derived from S, at a level drawn from
+2…A) is played four times, with the AI on either side and either side
+dealing, so the AI is the dealer side in half the hands and the attackers
+in the other half, on both pairs of seats, with the same cards.  A hand is won by the side whose 积分
+for it is positive (HandResult.scores); the AI's win rate is the share of
+hands its side won.
+
+With ``--json`` each full hand is printed to stdout as one JSON object per
+line, ``{"seed", "ruleset": {"name", "options"}, "setup", "players",
+"events", "result"}``, and the summary goes to stderr; ``setup`` and the
+actions in ``events`` replay the hand with
+``Hand.replay(HandSetup.from_dict(setup), [Action.from_dict(e) for e in events])``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from engine.ai import Player, choose_action, random_action
+from engine.hand import Action, Hand, HandSetup
+from engine.match import Match
+from engine.ruleset import RULESETS, Ruleset, get_ruleset
+from engine.views import view_for
+
+_BID_POLL_LIMIT = 400
+"""Bidding polls before the clock closes the window (a guard: bids are bounded by the cards anyway)."""
+
+
+def derived_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed that is a pure function of ``seed`` and ``parts``."""
+    return random.Random("/".join(str(p) for p in ("selfplay", seed, *parts))).getrandbits(63)
+
+
+def actions(hand: Hand, players: Sequence[Player], rng: random.Random) -> Iterator[Action]:
+    """The players' actions for a hand, one at a time, until it is over.
+
+    The caller applies each action before asking for the next.  In the
+    bidding window the seats are asked in turn order (starting after the
+    previous dealer, or at seat 0), skipping those who have passed since
+    the last bid; a seat's answer is a bid or a pass.
+    """
+    ruleset = hand.ruleset
+    prev = hand.setup.previous_dealer
+    start = 0 if prev is None else (prev + 1) % 4
+    asked = 0
+    polls = 0
+    while not hand.over:
+        if hand.phase == "bidding":
+            seat = (start + asked) % 4
+            asked += 1
+            if seat in hand.passed:
+                continue
+            polls += 1
+            if polls > _BID_POLL_LIMIT:
+                yield Action("close")
+                continue
+        else:
+            turn = hand.turn
+            assert turn is not None
+            seat = turn
+        yield players[seat](view_for(hand, seat), ruleset, rng)
+
+
+def play_hand(hand: Hand, players: Sequence[Player], rng: random.Random) -> Hand:
+    """Play a hand to its end with these players (seat order) and return it."""
+    for action in actions(hand, players, rng):
+        hand.apply(action)
+    return hand
+
+
+@dataclass
+class Tally:
+    """Figures over many hands."""
+
+    hands: int = 0
+    redeals: int = 0
+    matches_finished: int = 0
+    dealer_holds: int = 0
+    p_total: int = 0
+    level_changes: int = 0
+    levels_gained: int = 0
+    kitty_captures: int = 0
+    kitty_bonus: int = 0
+    heaven_and_earth: int = 0
+    j_to_bottom: int = 0
+    flag_hands: int = 0
+    failed_throws: int = 0
+    failed_steals: int = 0
+    red5_forced: int = 0
+    red5_kept: int = 0
+    steals: int = 0
+    scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    ai_wins: int = 0
+    ai_score: int = 0
+    ai_wins_as_dealer: int = 0
+    ai_dealer_hands: int = 0
+    seconds: float = 0.0
+
+    def add(self, hand: Hand) -> None:
+        """Count one finished hand."""
+        result = hand.result
+        assert result is not None and result.outcome is not None
+        self.hands += 1
+        self.dealer_holds += result.outcome.dealer_keeps
+        self.p_total += result.attacker_points
+        self.levels_gained += result.outcome.levels
+        if result.kitty_multiplier:
+            self.kitty_captures += 1
+            self.kitty_bonus += result.kitty_bonus
+        self.heaven_and_earth += result.heaven_and_earth_side is not None
+        self.j_to_bottom += result.demoted_to is not None
+        self.flag_hands += hand.setup.flag
+        for adj in result.adjustments:
+            self.failed_throws += adj.reason == "throw"
+            self.failed_steals += adj.reason == "failed_steal"
+            self.red5_forced += adj.reason == "red5_forced"
+            self.red5_kept += adj.reason == "red5_kept"
+        self.steals += sum(1 for b in hand.bids if b.kind == "steal")
+        for seat in range(4):
+            self.scores[seat] += result.scores[seat]
+
+    def summary(self, title: str) -> str:
+        """A human-readable summary."""
+        n = max(self.hands, 1)
+        rate = self.hands / self.seconds if self.seconds else 0.0
+        lines = [
+            title,
+            f"  hands {self.hands}, redeals {self.redeals}, matches finished {self.matches_finished}, "
+            f"flag hands {self.flag_hands}",
+            f"  dealer side held {self.dealer_holds / n:.1%}; mean p {self.p_total / n:.1f}; "
+            f"levels gained per hand {self.levels_gained / n:.2f}; hands that moved a level {self.level_changes}",
+            f"  kitty captures {self.kitty_captures} (bonus {self.kitty_bonus}); 上天入地 {self.heaven_and_earth}; "
+            f"J到底 {self.j_to_bottom}; failed throws {self.failed_throws}; steals {self.steals} "
+            f"(failed {self.failed_steals}); 逼红5 {self.red5_forced}; 保红5 {self.red5_kept}",
+            f"  积分 per seat {self.scores}",
+            f"  {rate:.1f} hands per second ({self.seconds:.2f} s)",
+        ]
+        return "\n".join(lines)
+
+
+def hand_record(hand: Hand, players: Sequence[str]) -> dict[str, Any]:
+    """The JSON line for a finished hand."""
+    assert hand.result is not None
+    return {
+        "seed": hand.setup.seed,
+        "ruleset": {"name": hand.ruleset.name, "options": hand.ruleset.to_dict()},
+        "setup": hand.setup.to_dict(),
+        "players": list(players),
+        "events": [e.to_dict() for e in hand.events],
+        "result": hand.result.to_dict(),
+    }
+
+
+Emit = Callable[[dict[str, Any]], None]
+
+
+def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None) -> Tally:
+    """Play ``hands`` full hands of matches with four AI seats."""
+    tally = Tally()
+    players: list[Player] = [choose_action] * 4
+    rng = random.Random(derived_seed(seed, "rng"))
+    match_index = 0
+    match = Match(ruleset, derived_seed(seed, "match", match_index))
+    started = time.perf_counter()
+    spent_emitting = 0.0
+    while tally.hands < hands:
+        hand = match.hand
+        record = None
+        for action in actions(hand, players, rng):
+            out = match.apply(action)
+            if len(out) > 1:
+                record = out[1]
+        assert record is not None
+        if hand.phase == "redeal":
+            tally.redeals += 1
+        else:
+            tally.add(hand)
+            tally.level_changes += record.before != record.after
+            if emit is not None:
+                t = time.perf_counter()
+                emit(hand_record(hand, ["ai"] * 4))
+                spent_emitting += time.perf_counter() - t
+        if match.over:
+            tally.matches_finished += 1
+            match_index += 1
+            match = Match(ruleset, derived_seed(seed, "match", match_index))
+    tally.seconds = time.perf_counter() - started - spent_emitting
+    return tally
+
+
+def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Player,
+         emit: Emit | None = None, names: tuple[str, str] = ("ai", "random")) -> Tally:
+    """Play ``hands`` independent hands, ``player`` against ``opponent``, roles balanced (see the module doc).
+
+    The tally's ``ai_wins`` counts the hands ``player``'s side won.
+    """
+    tally = Tally()
+    rng = random.Random(derived_seed(seed, "rng"))
+    started = time.perf_counter()
+    spent_emitting = 0.0
+    for i in range(hands):
+        ai_side = i % 2
+        dealer_side = (i // 2) % 2
+        level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)
+        setup = HandSetup(ruleset, derived_seed(seed, "hand", i // 4), number=2, levels=(level, level),
+                          dealer_side=dealer_side, previous_dealer=dealer_side)
+        players: list[Player] = [player if s % 2 == ai_side else opponent for s in range(4)]
+        hand = play_hand(Hand(setup), players, rng)
+        assert hand.result is not None
+        tally.add(hand)
+        won = hand.result.scores[ai_side] > 0
+        tally.ai_wins += won
+        tally.ai_score += hand.result.scores[ai_side]
+        if dealer_side == ai_side:
+            tally.ai_dealer_hands += 1
+            tally.ai_wins_as_dealer += won
+        if emit is not None:
+            t = time.perf_counter()
+            emit(hand_record(hand, [names[0] if s % 2 == ai_side else names[1] for s in range(4)]))
+            spent_emitting += time.perf_counter() - t
+    tally.seconds = time.perf_counter() - started - spent_emitting
+    return tally
+
+
+def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None) -> Tally:
+    """The AI against the random legal player: :func:`duel` with names ``"ai"`` and ``"random"``."""
+    return duel(ruleset, hands, seed, choose_action, random_action, emit)
+
+
+def win_rate_line(tally: Tally, preset: str) -> str:
+    """The AI's win rate as one sentence, with the definition."""
+    n = max(tally.hands, 1)
+    dealer = max(tally.ai_dealer_hands, 1)
+    attack = max(tally.hands - tally.ai_dealer_hands, 1)
+    return (f"AI won {tally.ai_wins / n:.1%} of {tally.hands} hands ({preset}) against the random player "
+            f"(a hand is won by the side with positive 积分): "
+            f"{tally.ai_wins_as_dealer / dealer:.1%} as dealer side, "
+            f"{(tally.ai_wins - tally.ai_wins_as_dealer) / attack:.1%} as attackers")
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """The command line; returns the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    parser = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="yancheng",
+                        help=f"a preset name or alias ({', '.join(RULESETS)}), or 'all'")
+    parser.add_argument("--hands", type=int, default=100, help="full hands to play (per preset)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed every deal derives from")
+    parser.add_argument("--json", action="store_true", help="print each hand as a JSON line (summary to stderr)")
+    parser.add_argument("--vs-random", action="store_true",
+                        help="AI against the random legal player, roles balanced; print the AI's win rate")
+    args = parser.parse_args(argv)
+    if args.hands < 1:
+        parser.error("--hands must be at least 1")
+    names = list(RULESETS) if args.preset == "all" else [get_ruleset(args.preset).name]
+    report = err if args.json else out
+
+    def emit(record: dict[str, Any]) -> None:
+        out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    for name in names:
+        ruleset = RULESETS[name]
+        if args.vs_random:
+            tally = vs_random(ruleset, args.hands, args.seed, emit if args.json else None)
+            print(tally.summary(f"{name}: AI (one side) against random (the other), seed {args.seed}"), file=report)
+            print("  " + win_rate_line(tally, name), file=report)
+        else:
+            tally = self_play(ruleset, args.hands, args.seed, emit if args.json else None)
+            print(tally.summary(f"{name}: four AI seats, seed {args.seed}"), file=report)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
