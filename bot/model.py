@@ -100,6 +100,8 @@ class Seat:
     nudge_message_id: int | None = None
     timed_out: bool = False
     """The AI is playing for this person after a timeout (until they act again)."""
+    last_active: float = 0.0
+    """When this person last pressed a button at this table (unix time)."""
 
 
 @dataclass(slots=True)
@@ -119,8 +121,11 @@ class Table:
     hand_id: int | None = None
     message_id: int | None = None
     deadline: float | None = None
+    turn_key: tuple[Any, ...] | None = None
     reminded: bool = False
     selection: dict[int, Counter[Card]] = field(default_factory=dict)
+    pending: dict[int, tuple[int | None, str]] = field(default_factory=dict)
+    """People sent to the private chat to press Start before they can sit: seat wanted, name."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_result: Any = None
 

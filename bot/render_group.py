@@ -51,9 +51,9 @@ def render_lobby(tr: Translator, table: Table, bot_username: str) -> tuple[str, 
     pace = {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")}[s.pace]
     timeout = tr("the AI plays for you") if s.on_timeout == "ai" else tr("escape rules")
     lines.append(tr("Pace: {pace} · on timeout: {timeout}", pace=pace, timeout=timeout))
-    waiting = [seat for seat in table.seats if seat is not None and not seat.is_ai and not seat.reachable]
+    waiting = [name for _seat, name in table.pending.values()]
     if waiting:
-        names = ", ".join(name_html(w.name) for w in waiting)
+        names = ", ".join(name_html(name) for name in waiting)
         lines.append("")
         lines.append(tr("⚠️ {names}: open a private chat with me and press Start, so I can send you your cards.",
                         names=names))
@@ -173,7 +173,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         if view.current:
             out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
         if view.turn is not None:
-            out.append(tr("{who} to play.", who=seat_name(tr, table, view.turn)) + _deadline(tr, table, now))
+            out.append(tr("{who} to play", who=seat_name(tr, table, view.turn)) + _deadline(tr, table, now))
         last = view.last_trick
         if last is not None:
             out.append(tr("Last trick: {plays} · {seat} won {points} points",
@@ -215,7 +215,7 @@ def render_result(tr: Translator, table: Table, record: HandRecord) -> str:
         lines.append(tr("{who} left the table (escape): {points} 积分.",
                         who=seat_name(tr, table, result.escaped), points=signed(result.scores[result.escaped])))
         return "\n".join(lines)
-    lines.append(tr("Attackers scored {p} points (tricks {t}).", p=result.attacker_points, t=result.trick_points))
+    lines.append(tr("Attackers scored {p} points ({t} from tricks).", p=result.attacker_points, t=result.trick_points))
     if result.kitty:
         kitty = cards_label(result.kitty, lang)
         if result.kitty_multiplier:
