@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -218,10 +219,30 @@ async def configure(conn: aiosqlite.Connection) -> None:
     process dies, only possibly the last ones on a power cut, and saves an
     fsync per move; foreign keys are off by default in SQLite.
     """
-    rows = list(await conn.execute_fetchall("PRAGMA journal_mode=WAL"))
-    mode = str(rows[0][0]).lower() if rows else ""
+    await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    mode = await _enable_wal(conn)
     if mode != "wal":
         raise StorageError(f"SQLite refused WAL journal mode (got {mode!r}).")
     await conn.execute_fetchall("PRAGMA foreign_keys=ON")
     await conn.execute_fetchall("PRAGMA synchronous=NORMAL")
-    await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+
+
+async def _enable_wal(conn: aiosqlite.Connection) -> str:
+    """Switch the file to WAL and return the journal mode it ends up in.
+
+    Switching needs an exclusive lock and SQLite does not wait for it (the
+    busy timeout does not apply), so two processes opening a fresh file at
+    the same moment would see "database is locked": retry for as long as the
+    busy timeout would have waited.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            rows = list(await conn.execute_fetchall("PRAGMA journal_mode=WAL"))
+            return str(rows[0][0]).lower() if rows else ""
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.1)
