@@ -32,7 +32,23 @@ def _parser() -> argparse.ArgumentParser:
     restore_cmd.add_argument("path", help="the backup to restore")
     restore_cmd.add_argument("--db", help=db_help)
 
-    commands.add_parser("run", help="run the bot")
+    commands.add_parser(
+        "run", help="run the bot (polling; a webhook when CHAODIPI_WEBHOOK_URL is set)",
+        description="Run the bot. Settings come from the environment: TELEGRAM_BOT_TOKEN (required), "
+                    "TELEGRAM_BASE_URL, CHAODIPI_DB, CHAODIPI_WEBHOOK_URL … (see the README).",
+    )
+
+    demo = commands.add_parser(
+        "demo", help="watch four AI seats play in the terminal, as a group would see it (no token needed)"
+    )
+    demo.add_argument("--preset", default="yancheng",
+                      help="yancheng (default), yangzhou, yangzhong, nantong, xin, chizhou, anhui; "
+                           "Chinese names and 暗炒/扛旗/明炒 work too")
+    demo.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the messages")
+    demo.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
+    demo.add_argument("--match", action="store_true", help="play a whole match to its end instead")
+    demo.add_argument("--seed", type=int, help="seed of the deal, to see the same game again")
+    demo.add_argument("--pause", type=float, default=0.0, help="seconds to pause after each trick")
     return parser
 
 
@@ -52,9 +68,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StorageError as exc:
         print(f"chaodipi {args.command}: {exc}", file=sys.stderr)
         return 1
-    # "run": the bot package does not exist yet.
-    print("chaodipi run: the bot is not available yet in this version.", file=sys.stderr)
-    return 2
+    if args.command == "demo":
+        return _demo(args)
+    return _run()
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import play
+    from engine.ruleset import get_ruleset
+
+    try:
+        preset = get_ruleset(args.preset).name
+    except ValueError as exc:
+        print(f"chaodipi demo: {exc}", file=sys.stderr)
+        return 2
+    play(preset=preset, lang=args.lang, hands=max(1, args.hands), seed=args.seed, pause=args.pause,
+         whole_match=args.match)
+    return 0
+
+
+def _run() -> int:
+    from bot.app import run
+    from bot.config import ConfigError, Settings
+
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"chaodipi run: {exc}", file=sys.stderr)
+        return 2
+    run(settings)
+    return 0
 
 
 if __name__ == "__main__":
