@@ -228,8 +228,12 @@ def _event(out: Any) -> Event:
 
 
 def drive(hand: Hand, rng: random.Random, *, apply: Apply | None = None, checks: bool = True,
-          escape_rate: float = 0.0, bid_rate: float = 0.35, steal_rate: float = 0.25) -> dict[str, Any]:
-    """Play ``hand`` to its end with random legal actions; check invariants after each one."""
+          escape_rate: float = 0.0, bid_rate: float = 0.35, steal_rate: float = 0.25,
+          replay_at: int | None = None) -> dict[str, Any]:
+    """Play ``hand`` to its end with random legal actions; check invariants after each one.
+
+    ``replay_at``: also check the replay and JSON round trip after that many actions.
+    """
     do: Apply = apply or hand.apply
     stats: dict[str, Any] = {"steps": 0}
 
@@ -239,6 +243,8 @@ def drive(hand: Hand, rng: random.Random, *, apply: Apply | None = None, checks:
         if checks:
             check_conservation(hand)
             check_views(hand)
+            if stats["steps"] == replay_at:
+                check_replay(hand)
         return ev
 
     bidding_steps = 0
