@@ -479,3 +479,22 @@ def test_match_to_dict_from_dict_replays(preset: str) -> None:
     data = json.loads(json.dumps(m.to_dict()))
     again = Match.from_dict(data)
     assert _state(again) == _state(m)
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug (spec reading): 上天入地 fires in the flag hand, which has no "
+                                       "kitty (§2.6: the flag hand skips KITTY_CAPTURE; the 扬州 trigger is "
+                                       "「…抠底」, a kitty capture); the flag side holds and wins the match yet "
+                                       "its players get −16 for the hand")
+def test_flag_hand_has_no_heaven_and_earth() -> None:
+    m = start("yangzhou", 14, 9, dealer_side=0, previous_dealer=0)
+    play_p(m, 30, dealer=0)
+    hand = m.hand
+    assert hand.setup.flag and hand.dealer == 0  # A30: the flag side's last-trick winner, else the last dealer
+    rig(hand, [cards(x) for x in ("3D 3H 4H 6H", "AD 5C 10C KC", "4D 7H 8H 9H", "6D JH QH AH")], [])
+    play_tricks(hand, ["3D", "AD", "4D", "6D"], ["5C 10C KC", "7H 8H 9H", "JH QH AH", "3H 4H 6H"], apply=m.apply)
+    res = hand.result
+    assert res is not None and res.attacker_points == 25
+    assert m.over and m.winner_side == 0  # p < 100: the flag side holds
+    # Table B with θ = 100: the flag side rises ⌈75/10⌉ = 8, 积分 ±8 — not the attackers' 上天入地 16.
+    assert res.heaven_and_earth_side is None
+    assert res.scores == side_scores(0, 8, -8)

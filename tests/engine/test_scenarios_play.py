@@ -157,3 +157,19 @@ def test_red_five_rules_are_yancheng_only(preset: str) -> None:
     h = mini_hand(preset, plays=plays, kitty=ZERO_KITTY, bid="2S", dealer=0)
     play_tricks(h, ["5H", "5H", "7D", "8D"], ["3C", "4C", "6C", "8C"], ["9C", "3S", "6D", "7C"])
     assert h.phase == "finished" and _adjust(h) == []
+
+
+def test_t18a_red_fives_forced_by_the_pair_rule() -> None:
+    """Decision 7 with F2: a joker tractor is led; the attacker holds no tractor, and R5 R5 is their only
+    pair, so every legal follow holds both red fives; the trick goes to the dealer: p −= 100."""
+    plays = ["BJ BJ SJ SJ 3C 4C", "5H 5H 3S 4S 6S 7S", "6C 7C 8C 9C JC QC", "3D 4D 6D 7D 8D 9D"]
+    h = mini_hand("yancheng", plays=plays, kitty=ZERO_KITTY, bid="2S", dealer=0)
+    h.play(0, cards("BJ BJ SJ SJ"))
+    assert not h.can_play(1, cards("3S 4S 6S 7S"))  # holding a pair, a pair must follow (F2)
+    h.play(1, cards("5H 5H 3S 4S"))
+    h.play(2, cards("6C 7C 8C 9C"))
+    h.play(3, cards("3D 4D 6D 7D"))
+    assert h.tricks[-1].winner == 0
+    play_tricks(h, ["3C", "6S", "JC", "8D"], ["7S", "QC", "9D", "4C"])
+    assert h.phase == "finished"
+    assert _adjust(h) == [("red5_forced", 1, -100)]
