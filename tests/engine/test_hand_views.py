@@ -100,11 +100,10 @@ def test_flag_hand_view() -> None:
     assert v.threshold == 100
 
 
-def test_played_cards_are_public_and_nothing_else() -> None:
+def test_failed_throw_shows_the_forced_component_in_the_trick() -> None:
     plays = ["3S AD QD QD 3H", "KD KD AC QC 4H", "3D 4D KC 6H 7H", "6D 7D 8C 9C 8H"]
     h = mini_hand("yancheng", plays=plays, kitty="2S 9H JH QH 4H 6H 7H 8H", bid="2S", dealer=0)
-    h.play(0, cards("AD QD QD"))  # a failed throw: only ♦QQ is shown
+    h.play(0, cards("AD QD QD"))  # a failed throw: the trick holds ♦QQ (A21: the rest returns to the hand)
     v = view_for(h, None)
     assert v.current == ((0, tuple(cards("QD QD"))),)
-    shown = set(v.visible_cards())
-    assert cards("AD")[0] not in shown  # the ♦A went back to the thrower's hand, unseen
+    assert cards("AD")[0] in view_for(h, 0).hand
