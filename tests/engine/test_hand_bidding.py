@@ -477,3 +477,29 @@ def test_later_hand_level_is_the_dealer_sides_level() -> None:
     assert h.level == 9
     assert not h.can_bid(0, cards("4S 4S"))
     assert h.can_bid(2, cards("9H 9H"))
+
+
+def test_hidden_single_after_single_does_not_stand() -> None:
+    """A8 under 暗炒: the second single is accepted (hidden) but never outranks the first."""
+    h = new_hand("yancheng", deal=full_deal({0: "2D", 1: "2H"}))
+    h.bid(0, cards("2D"))
+    h.bid(1, cards("2H"))
+    h.close()
+    assert h.dealer == 0
+
+
+@pytest.mark.parametrize("preset", ["yancheng", "nantong", "yangzhou"])
+def test_red_five_is_no_level_card_bid_at_level_five(preset: str) -> None:
+    """Decision 3 / A5: at level 5 the ♥5 stays the red five: no single bid with it; its pair is R5²."""
+    h = new_hand(preset, levels=(5, 5), deal=full_deal({0: "5H 5H 5S"}))
+    assert not h.can_bid(0, cards("5H"))
+    assert h.can_bid(0, cards("5S"))
+    h.bid(0, cards("5H 5H"), "C")
+    assert h.standing is not None and h.standing.step == "R52"
+
+
+def test_plain_family_heart_five_is_a_level_card() -> None:
+    h = new_hand("xin", levels=(5, 5), deal=full_deal({0: "5H"}))
+    h.bid(0, cards("5H"))
+    h.close()
+    assert h.trump == "H"

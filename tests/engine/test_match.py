@@ -498,3 +498,9 @@ def test_flag_hand_has_no_heaven_and_earth() -> None:
     # Table B with θ = 100: the flag side rises ⌈75/10⌉ = 8, 积分 ±8 — not the attackers' 上天入地 16.
     assert res.heaven_and_earth_side is None
     assert res.scores == side_scores(0, 8, -8)
+
+
+def test_start_with_unequal_levels_needs_a_dealer_side() -> None:
+    """Hand 1's dealer comes from the bids only when both sides stand at the same level."""
+    with pytest.raises(EngineError):
+        start("nantong", 5, 9)

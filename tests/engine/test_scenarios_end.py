@@ -259,3 +259,34 @@ def test_chizhou_demotion_without_eighty() -> None:
     assert res.attacker_points == 40 and res.demoted_to == 2
     assert res.outcome is not None and res.outcome.dealer_keeps
     assert res.scores == side_scores(0, -9, 9)
+
+
+# --- 5-10-K leads (decision 12) ---------------------------------------------------------------------------
+
+def test_five_ten_king_lead_is_never_a_throw() -> None:
+    """Decision 12: exactly a 5-10-K is that combination, not a throw — no validity check, no penalty;
+    only a trump 5-10-K beats a plain one (RF5), so the ♣A Q J follow loses."""
+    plays = ["5C 10C KC", "3D 4D 6D", "AC QC JC", "7D 8D 9D"]
+    h, res = finish("nantong", plays, ZERO_KITTY, [plays])
+    assert h.events[-4].info.get("throw_failed") is None
+    assert h.tricks[-1].winner == 0 and res.adjustments == ()
+
+
+@pytest.mark.parametrize("preset,hae", [("yancheng", None), ("nantong", 1)])
+def test_five_ten_king_pair_form_captures_times_four(preset: str, hae: int | None) -> None:
+    """Decision 12: a 5-10-K pair form counts as pairs in the kitty multiplier (×4)."""
+    plays = ["3D 3H 4H 6H 7H 8H 9H", "AD 5C 5C 10C 10C KC KC", "4D 6D 7D 8D 9D JD QD", "6D 3H 4H 6H 7H 8H 9H"]
+    tricks = [["3D", "AD", "4D", "6D"],
+              ["5C 5C 10C 10C KC KC", "6D 7D 8D 9D JD QD", "3H 4H 6H 7H 8H 9H", "3H 4H 6H 7H 8H 9H"]]
+    h, res = finish(preset, plays, "2S KH KH 10H JH QH AH JS", tricks)
+    assert h.tricks[-1].winner == 1
+    assert res.kitty_multiplier == 4 and res.attacker_points == 50 + 120
+    assert res.heaven_and_earth_side == hae
+
+
+def test_five_ten_king_single_form_captures_times_two() -> None:
+    plays = ["5C 10C KC", "5S 10S KS", "7D 8D 9D", "JD QD AD"]
+    h, res = finish("yancheng", plays, KITTY30, [plays])
+    assert res.kitty_multiplier == 2 and res.attacker_points == 50 + 60
+    assert res.heaven_and_earth_side == 1  # A23 i: the kitty still counts
+    assert res.scores == side_scores(0, -16, 16)  # table: p = 110 gives 4 < 16
