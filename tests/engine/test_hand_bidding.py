@@ -13,7 +13,7 @@ import pytest
 
 from engine.errors import IllegalActionError
 from engine.views import view_for
-from tests.engine.rig import cards, full_deal, new_hand, run
+from tests.engine.rig import cards, full_deal, new_hand
 
 OPEN_LADDER_PRESETS = ("yangzhou", "yangzhong", "nantong", "xin", "chizhou")
 
