@@ -109,7 +109,8 @@ def ranks_above(ruleset: Ruleset, new: Bid, old: Bid) -> bool:
     without one (安徽) the later bid stands.
     """
     if ruleset.bid_ladder is None:
-        return new.order > old.order
+        # 安徽: the latest pair stands; a single never stands over another bid (A41, A8).
+        return new.step != "single" and new.order > old.order
     return overrides(ruleset, new.step, old.step)
 
 

@@ -481,10 +481,6 @@ def test_match_to_dict_from_dict_replays(preset: str) -> None:
     assert _state(again) == _state(m)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (spec reading): 上天入地 fires in the flag hand, which has no "
-                                       "kitty (§2.6: the flag hand skips KITTY_CAPTURE; the 扬州 trigger is "
-                                       "「…抠底」, a kitty capture); the flag side holds and wins the match yet "
-                                       "its players get −16 for the hand")
 def test_flag_hand_has_no_heaven_and_earth() -> None:
     m = start("yangzhou", 14, 9, dealer_side=0, previous_dealer=0)
     play_p(m, 30, dealer=0)
