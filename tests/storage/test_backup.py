@@ -137,7 +137,11 @@ async def test_the_command_line_backs_up_a_running_database(db: Database, tmp_pa
     assert _check(restored) == [(game.hand.hand_id, 1)]
 
 
-def test_run_says_the_bot_is_not_there_yet() -> None:
-    done = _cli("run")
+def test_run_without_a_token_says_how_to_get_one() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    done = subprocess.run([sys.executable, "-m", "chaodipi_cli", "run"], cwd=REPO, capture_output=True, text=True,
+                          env={**env, "PYTHONPATH": str(REPO)}, timeout=60)
     assert done.returncode == 2
-    assert "not available yet" in done.stderr
+    assert "TELEGRAM_BOT_TOKEN is not set" in done.stderr
+    assert "chaodipi demo" in done.stderr
+    assert "Traceback" not in done.stderr
