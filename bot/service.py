@@ -281,7 +281,18 @@ class Tables:
         await self._announce(table, render_result(self._tr(table), table, record))
         if match.over:
             table.status = "finished"
+            table.deadline = None
             await self._announce(table, render_match_over(self._tr(table), table))
+            await self._close(table)
+
+    async def _close(self, table: Table) -> None:
+        """Show the table message one last time (without buttons) and forget the table."""
+        if self.publisher is not None:
+            slot = self.publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval,
+                                       table.message_id)
+            slot.render = lambda: self.render_group_message(table)
+            await self.publisher.flush(slot)
+        self._unregister(table)
 
     async def escape(self, table: Table, seat: int) -> None:
         """A player leaves mid-match: the hand is scored by the escape rule and the AI takes the seat."""
