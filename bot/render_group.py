@@ -34,7 +34,7 @@ def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
     ruleset = table.settings.ruleset()
     mode = tr("hidden bids") if ruleset.hidden_bidding else tr("open bids")
-    parts = [tr("Chao Di Pi"), f"{preset_label(tr, ruleset)} ({mode})"]
+    parts = [tr("Chao Di Pi"), tr("{preset} ({mode})", preset=preset_label(tr, ruleset), mode=mode)]
     if table.match is not None:
         parts.append(tr("hand {n}", n=table.match.hand.setup.number))
     return "<b>" + " · ".join(parts) + "</b>"
@@ -120,11 +120,11 @@ def _levels_lines(tr: Translator, table: Table, view: HandView) -> list[str]:
         text = f"{seat_label(tr, a)} {seat_name(tr, table, a)} ─ {seat_label(tr, b)} {seat_name(tr, table, b)}   "
         text += tr("at {level}", level=level_label(level.rank))
         if laps > 1:
-            text += " " + tr("(lap {lap})", lap=level.lap)
+            text += tr(" (lap {lap})", lap=level.lap)
         if level.at_flag:
             text += " 🚩"
         if view.dealer_side == side:
-            text += " " + tr("(dealer side)")
+            text += tr(" (dealer side)")
         out.append(text)
     return out
 
