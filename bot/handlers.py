@@ -449,9 +449,8 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
             elif op == "start":
                 if table.seat_of(user.id) is None and user.id != table.creator_id:
                     raise TableError("Only someone seated at the table can start it.")
-                if table.pending:
-                    raise TableError("Someone still has to press Start in my private chat.")
                 await tables.start(table)
+                table.pending.clear()
                 tables.after_change(table)
         except TableError as exc:
             popup = exc.text(tr)
