@@ -43,7 +43,6 @@ def utf16_len(text: str) -> int:
 def assert_telegram_html(text: str) -> str:
     """Check ``text`` is valid for ``parse_mode=HTML``; return it as the reader sees it."""
     assert text, "empty message"
-    assert utf16_len(text) <= MAX_TEXT, f"message of {utf16_len(text)} units"
     stack: list[str] = []
     plain: list[str] = []
     i = 0
@@ -75,7 +74,10 @@ def assert_telegram_html(text: str) -> str:
             plain.append(ch)
             i += 1
     assert not stack, f"unclosed tags {stack}"
-    return "".join(plain)
+    seen = "".join(plain)
+    # Telegram's limit counts the text after entity parsing, in UTF-16 code units.
+    assert 1 <= utf16_len(seen.strip()) <= MAX_TEXT, f"message of {utf16_len(seen)} units"
+    return seen
 
 
 def labels(cards: Iterable[Card], lang: str) -> Counter[str]:

@@ -546,3 +546,19 @@ def test_card_labels_are_short() -> None:
     assert card_label(Card.parse("AS"), "zh") == "♠A"
     assert card_label(Card.parse("10H"), "en") == "♥10"
     assert [card_label(Card.parse(j), lang) for j in ("BJ", "SJ") for lang in ("zh", "en")] == ["大王", "BJ", "小王", "SJ"]
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_longest_names_still_fit(lang: str) -> None:
+    """Telegram names are at most 64 characters; full of characters to escape, every text stays valid."""
+    table, record = T.finished("yancheng")
+    longest = "&<>" * 21 + "x"
+    for seat in (0, 2, 3):
+        table.seats[seat].name = longest  # type: ignore[union-attr]
+    table.seats[0].timed_out = True  # type: ignore[union-attr]
+    _raw, plain = render_table(translator(lang), table)[0], None
+    assert_telegram_html(_raw)
+    assert longest + " 🤖" in assert_telegram_html(_raw)
+    assert_telegram_html(render_result(translator(lang), table, record))
+    T.advance(table, lambda h: h.phase == "playing" and len(h.current) == 3)
+    assert_telegram_html(render_table(translator(lang), table)[0])
