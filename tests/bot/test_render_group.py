@@ -556,9 +556,35 @@ def test_longest_names_still_fit(lang: str) -> None:
     for seat in (0, 2, 3):
         table.seats[seat].name = longest  # type: ignore[union-attr]
     table.seats[0].timed_out = True  # type: ignore[union-attr]
-    _raw, plain = render_table(translator(lang), table)[0], None
-    assert_telegram_html(_raw)
-    assert longest + " 🤖" in assert_telegram_html(_raw)
+    plain = assert_telegram_html(render_table(translator(lang), table)[0])
+    assert longest + " 🤖" in plain  # the AI plays for a person who timed out
     assert_telegram_html(render_result(translator(lang), table, record))
     T.advance(table, lambda h: h.phase == "playing" and len(h.current) == 3)
     assert_telegram_html(render_table(translator(lang), table)[0])
+
+
+@pytest.mark.parametrize("preset", T.PRESETS)
+def test_every_result_of_a_whole_match(preset: str) -> None:
+    """A whole match with the AI: every hand's announcement (flag hands, J到底, 安徽's bonus …) and the end."""
+    table = T.make_table(preset, 1)
+    match = table.match
+    assert match is not None
+    for _ in range(20000):
+        if match.over:
+            break
+        for x in T.step(table):
+            if not isinstance(x, HandRecord):
+                continue
+            for lang in T.LANGS:
+                plain = assert_telegram_html(render_result(translator(lang), table, x))
+                if x.result is None:
+                    continue
+                shown = card_labels(plain)
+                assert shown == labels(x.result.kitty, lang)  # the kitty, and no other card
+                if x.result.demoted_to is not None:
+                    assert "J到底" in plain
+                if x.setup.flag:
+                    assert not x.result.kitty
+    assert match.over
+    for lang in T.LANGS:
+        assert_telegram_html(render_match_over(translator(lang), table))
