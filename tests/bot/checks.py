@@ -100,6 +100,15 @@ def buttons(markup: InlineKeyboardMarkup) -> list[InlineKeyboardButton]:
     return [b for row in markup.inline_keyboard for b in row]
 
 
+def decode_button(button: InlineKeyboardButton) -> callbacks.Callback:
+    """The decoded callback_data of a button (which must have one)."""
+    data = button.callback_data
+    assert isinstance(data, str)
+    decoded = callbacks.decode(data)
+    assert decoded is not None, data
+    return decoded
+
+
 def assert_keyboard_limits(markup: InlineKeyboardMarkup, table_id: int | None = None) -> list[callbacks.Callback]:
     """≤ 8 buttons a row, ≤ 100 in all, every callback_data ≤ 64 bytes and decodable; returns them decoded."""
     rows = markup.inline_keyboard

@@ -97,9 +97,9 @@ def level_bids(hand: Hand, seat: int, *, pair: bool) -> list[tuple[Card, ...]]:
     """Bids of level cards (a pair, or a single) this seat could make."""
     ruleset = hand.ruleset
     counts = Counter(hand.hands[seat])
-    out = []
+    out: list[tuple[Card, ...]] = []
     for card, n in sorted(counts.items(), key=lambda cn: str(cn[0])):
-        cards = (card, card) if pair else (card,)
+        cards: tuple[Card, ...] = (card, card) if pair else (card,)
         if pair and n < 2:
             continue
         step_ = read_step(ruleset, hand.level, cards)
@@ -268,7 +268,7 @@ def redeal(preset: str = "yancheng", seed: int = 1) -> tuple[Table, HandRecord]:
     """Hand 1 where everyone passed: redealt."""
     table = make_table(preset, seed)
     assert table.match is not None
-    out = []
+    out: list[tuple[Card, ...]] = []
     for seat in range(4):
         out = table.match.apply(Action("pass", seat))
     record = out[-1]

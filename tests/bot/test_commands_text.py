@@ -187,7 +187,9 @@ def test_leaderboard(lang: str) -> None:
     ]
     raw = leaderboard_text(translator(lang), PLAYERS, pairs)
     text = lines_of(raw)
-    hw = (lambda h, w: f"{h} 局，赢 {w} 局") if lang == "zh" else (lambda h, w: f"{h} hands, {w} won")
+    def hw(h: int, w: int) -> str:
+        return f"{h} 局，赢 {w} 局" if lang == "zh" else f"{h} hands, {w} won"
+
     assert text == [
         "排行榜" if lang == "zh" else "League table",
         f"1. Alice · +12 · {hw(10, 5)}",

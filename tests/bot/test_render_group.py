@@ -19,6 +19,7 @@ from bot.i18n import translator
 from bot.labels import card_label, cards_label
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
+from engine.cards import Card
 from engine.hand import Hand
 from engine.match import HandRecord
 from engine.ruleset import RULESETS
@@ -58,7 +59,7 @@ def play_line(plays: object, lang: str) -> str:
 def secret_labels(hand: Hand, lang: str) -> set[str]:
     """Labels of cards the group must not see now: in the hands, the kitty, hidden bids — and not public."""
     public = set(labels(view_for(hand, None).visible_cards(), lang))
-    hidden: list = [c for h in hand.hands for c in h]
+    hidden: list[Card] = [c for h in hand.hands for c in h]
     if not hand.over:
         hidden += hand.kitty
     if hand.ruleset.hidden_bidding and not hand.trump_decided:
@@ -348,7 +349,7 @@ def sweep(table: Table) -> set[str]:
     """Render the group message after every action until the hand ends (and its result); returns the phases seen."""
     assert table.match is not None
     number = T.hand_of(table).setup.number
-    phases = set()
+    phases: set[str] = set()
     for _ in range(400):
         hand = T.hand_of(table)
         if hand.setup.number != number or table.match.over:
@@ -542,7 +543,6 @@ def test_settings_panel(preset: str, lang: str) -> None:
 
 def test_card_labels_are_short() -> None:
     """The labels the UX asks for: ♠A ♥10 大王/BJ 小王/SJ."""
-    from engine.cards import Card
     assert card_label(Card.parse("AS"), "zh") == "♠A"
     assert card_label(Card.parse("10H"), "en") == "♥10"
     assert [card_label(Card.parse(j), lang) for j in ("BJ", "SJ") for lang in ("zh", "en")] == ["大王", "BJ", "小王", "SJ"]

@@ -14,7 +14,7 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.labels import card_label, cards_label
 from bot.model import Table
 from bot.render_private import peek_text, render_hand
@@ -25,7 +25,8 @@ from engine.trump import TRUMP, trump_context
 from engine.views import view_for
 from tests.bot import tables as T
 from tests.bot.checks import (
-    CARD_ROW, SUIT, assert_keyboard_limits, assert_telegram_html, buttons, card_labels, labels, without_cards,
+    CARD_ROW, SUIT, assert_keyboard_limits, assert_telegram_html, buttons, card_labels, decode_button, labels,
+    without_cards,
 )
 
 SEATS = {"zh": ("北", "东", "南", "西"), "en": ("N", "E", "S", "W")}
@@ -39,7 +40,7 @@ SELECTED = {"zh": "已选：", "en": "Selected: "}
 GROUP_ORDER = ("T", "S", "H", "C", "D")
 
 
-def tr_(lang: str):  # type: ignore[no-untyped-def]
+def tr_(lang: str) -> Translator:
     return translator(lang)
 
 
@@ -70,12 +71,12 @@ def card_rows(markup: InlineKeyboardMarkup) -> list[list[tuple[str, Card, int]]]
     """The rows of card buttons as (label without ✓, card, copy)."""
     rows = []
     for row in markup.inline_keyboard:
-        decoded = [callbacks.decode(b.callback_data) for b in row]  # type: ignore[arg-type]
-        kinds = {c.op == "sel" for c in decoded if c is not None}
+        decoded = [decode_button(b) for b in row]
+        kinds = {c.op == "sel" for c in decoded}
         assert len(kinds) == 1, "a row mixes cards and actions"
         if kinds == {True}:
             rows.append([(b.text.removeprefix("✓"), Card.parse(c.arg[:-1]), int(c.arg[-1]))
-                         for b, c in zip(row, decoded) if c is not None])
+                         for b, c in zip(row, decoded)])
     return rows
 
 
@@ -101,20 +102,19 @@ def check_card_buttons(table: Table, seat: int, lang: str, markup: InlineKeyboar
     order = [g for i, g in enumerate(groups) if i == 0 or groups[i - 1] != g]
     assert len(order) == len(set(order)), f"a suit-group split: {order}"
     assert order == sorted(order, key=GROUP_ORDER.index)
-    for a, b in zip(flat, flat[1:]):
-        if ctx.group(a[1]) == ctx.group(b[1]):
-            assert ctx.order(a[1]) >= ctx.order(b[1])
+    for (_la, first, _na), (_lb, second, _nb) in zip(flat, flat[1:]):
+        if ctx.group(first) == ctx.group(second):
+            assert ctx.order(first) >= ctx.order(second)
     # The selection is marked, the first copies first.
     selected = table.selected(seat)
-    marked = Counter(card for row in markup.inline_keyboard for b in row
-                     if b.text.startswith("✓") for card in [Card.parse(callbacks.decode(b.callback_data).arg[:-1])])  # type: ignore[arg-type, union-attr]
+    marked: Counter[Card] = Counter()
+    for button in buttons(markup):
+        c = decode_button(button)
+        if c.op == "sel":
+            card, n = Card.parse(c.arg[:-1]), int(c.arg[-1])
+            assert button.text.startswith("✓") == (n < selected[card])
+            marked[card] += button.text.startswith("✓")
     assert marked == +selected
-    for row in markup.inline_keyboard:
-        for b in row:
-            c = callbacks.decode(b.callback_data)  # type: ignore[arg-type]
-            if c is not None and c.op == "sel":
-                card, n = Card.parse(c.arg[:-1]), int(c.arg[-1])
-                assert b.text.startswith("✓") == (n < selected[card])
 
 
 def secret_labels(hand: Hand, seat: int, lang: str) -> set[str]:
@@ -165,7 +165,7 @@ def actions(decoded: list[callbacks.Callback]) -> list[str]:
 
 
 def action_texts(markup: InlineKeyboardMarkup) -> list[str]:
-    return [b.text for b in buttons(markup) if callbacks.decode(b.callback_data).op != "sel"]  # type: ignore[arg-type, union-attr]
+    return [b.text for b in buttons(markup) if decode_button(b).op != "sel"]
 
 
 # --- bidding ------------------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ def test_selecting_one_copy_of_a_pair_marks_one_button(lang: str) -> None:
     _raw, _plain, markup, _decoded = private(table, 0, lang)
     marked = [b for b in buttons(markup) if b.text.startswith("✓")]
     assert [b.text for b in marked] == ["✓" + card_label(card, lang)]
-    assert marked[0].callback_data.endswith(f":sel:{card}0")  # type: ignore[union-attr]
+    assert decode_button(marked[0]).arg == f"{card}0"
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -221,9 +221,8 @@ def test_a_pair_that_names_its_trump_offers_the_choices(preset: str, card: str, 
     _raw, _plain, markup, decoded = private(table, seat, lang)
     pair = cards_label([Card.parse(card)] * 2, lang)
     verb = "亮主" if lang == "zh" else "Bid"
-    trump_buttons = [(b.text, callbacks.decode(b.callback_data)) for b in buttons(markup)
-                     if callbacks.decode(b.callback_data).op == "trump"]  # type: ignore[arg-type, union-attr]
-    assert [c.arg for _t, c in trump_buttons] == [f"bid-{x}" for x in choices]  # type: ignore[union-attr]
+    trump_buttons = [(b.text, decode_button(b)) for b in buttons(markup) if decode_button(b).op == "trump"]
+    assert [c.arg for _t, c in trump_buttons] == [f"bid-{x}" for x in choices]
     assert [t for t, _c in trump_buttons] == [
         f"{verb} {pair} → {SYM[x] if x != 'NT' else NO_TRUMP[lang]}" for x in choices]
     assert actions(decoded)[-2:] == ["pass", "clear"]
@@ -248,7 +247,7 @@ def test_a_pair_without_a_choice_bids_directly(preset: str, card: str, lang: str
 def test_hidden_bids_are_seen_by_their_bidder_only(preset: str, hidden: bool | None, lang: str) -> None:
     table, bid = T.bidding_with_bid(preset, hidden=hidden, second=True)
     hand = T.hand_of(table)
-    first, second = hand.bids
+    assert len(hand.bids) == 2
     for seat in range(4):
         _raw, plain, markup, _decoded = private(table, seat, lang)
         text = plain.split("\n")
@@ -270,19 +269,21 @@ def test_hidden_bids_are_seen_by_their_bidder_only(preset: str, hidden: bool | N
 def test_the_bidder_sorts_by_the_trump_of_their_own_hidden_bid(lang: str) -> None:
     table, bid = T.bidding_with_bid("yancheng")
     suit = bid[0].suit
-    _raw, _plain, markup, _decoded = private(table, 0, lang)
-    first = card_rows(markup)[0]
     hand = T.hand_of(table)
-    plain_suit = [c for c in hand.hands[0] if c.suit == suit and c.rank != 2 and c.rank != 5]
-    assert plain_suit
-    trumps = [c for row in card_rows(markup) for _l, c, _n in row][:len(first)]
-    assert trumps[0] is not None
+    _raw, _plain, markup, _decoded = private(table, 0, lang)
+    flat = [c for row in card_rows(markup) for _l, c, _n in row]
     # Every card of the bid's suit sits among the trumps, before any plain suit.
     ctx = trump_context(hand.ruleset, 2, suit)
-    flat = [c for row in card_rows(markup) for _l, c, _n in row]
     n_trumps = sum(ctx.is_trump(c) for c in flat)
     assert all(ctx.is_trump(c) for c in flat[:n_trumps])
-    assert all(c in flat[:n_trumps] for c in plain_suit)
+    of_suit = [c for c in hand.hands[0] if c.suit == suit]
+    assert of_suit and all(c in flat[:n_trumps] for c in of_suit)
+    # Seat 2, who has not bid, sorts with no trump suit: the bid's suit is a plain suit there.
+    _raw, _plain, markup, _decoded = private(table, 2, lang)
+    flat = [c for row in card_rows(markup) for _l, c, _n in row]
+    plain_ctx = trump_context(hand.ruleset, 2, None)
+    n_trumps = sum(plain_ctx.is_trump(c) for c in flat)
+    assert all(plain_ctx.is_trump(c) for c in flat[:n_trumps])
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
