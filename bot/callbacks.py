@@ -24,7 +24,7 @@ LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "pre
 HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "hint",
                              "trump", "peek"})
 
-_TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,24}$")
+_TOKEN = re.compile(r"[A-Za-z0-9_.\-]{1,24}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ def decode(data: str | None) -> Callback | None:
     if not data or len(data.encode()) > MAX_BYTES:
         return None
     parts = data.split(":")
-    if any(not _TOKEN.match(p) for p in parts) or len(parts) < 2:
+    if any(not _TOKEN.fullmatch(p) for p in parts) or len(parts) < 2:
         return None
     kind = parts[0]
     if not parts[1].isdigit():

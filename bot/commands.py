@@ -109,7 +109,7 @@ def leaderboard_text(tr: Translator, players: Sequence[PlayerStanding],
         lines.append("")
         lines.append("<b>" + tr("Partnerships") + "</b>")
         for index, pair in enumerate(pairs[:5], start=1):
-            names = " & ".join(name_html(n) for n in pair.display_names)
+            names = " &amp; ".join(name_html(n) for n in pair.display_names)
             lines.append(f"{index}. {names} · {signed(pair.jifen)} · "
                          + tr("{h} hands, {w} won", h=pair.hands, w=pair.hands_won))
     return "\n".join(lines)

@@ -253,7 +253,7 @@ def render_match_over(tr: Translator, table: Table) -> str:
     """The announcement of the match's end."""
     assert table.match is not None and table.match.winner_side is not None
     side = table.match.winner_side
-    names = f"{seat_name(tr, table, side)} & {seat_name(tr, table, side + 2)}"
+    names = f"{seat_name(tr, table, side)} &amp; {seat_name(tr, table, side + 2)}"
     scores = "  ".join(f"{seat_label(tr, s)} {signed(table.match.scores[s])}" for s in range(4))
     return "\n".join([
         "🏆 <b>" + tr("{names} win the match!", names=names) + "</b>",
