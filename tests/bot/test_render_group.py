@@ -109,7 +109,9 @@ def test_header_names_preset_mode_and_hand_number(preset: str, lang: str) -> Non
     r = RULESETS[preset]
     preset_name = r.zh_name if lang == "zh" else r.en_name
     number = "第 1 局" if lang == "zh" else "hand 1"
-    assert raw.split("\n")[0] == f"<b>{TITLE[lang]} · {preset_name} ({MODE[lang][r.hidden_bidding]}) · {number}</b>"
+    mode = MODE[lang][r.hidden_bidding]
+    preset_mode = f"{preset_name}（{mode}）" if lang == "zh" else f"{preset_name} ({mode})"
+    assert raw.split("\n")[0] == f"<b>{TITLE[lang]} · {preset_mode} · {number}</b>"
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -124,7 +126,7 @@ def test_header_counts_hands(lang: str) -> None:
 def test_a_table_choice_of_hidden_bids_shows_in_the_header(lang: str) -> None:
     table = T.bidding_fresh("xin", hidden=True)
     _raw, plain = group(table, lang)
-    assert f"({MODE[lang][1]})" in plain.split("\n")[0]
+    assert (f"（{MODE[lang][1]}）" if lang == "zh" else f"({MODE[lang][1]})") in plain.split("\n")[0]
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -337,7 +339,7 @@ def test_flag_hand(lang: str) -> None:
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
     text = plain.split("\n")
-    assert text[1].endswith(" 🚩 （庄家方）" if lang == "zh" else " 🚩 (dealer side)")
+    assert text[1].endswith(" 🚩（庄家方）" if lang == "zh" else " 🚩 (dealer side)")
     assert "🚩" not in text[2]
     assert text[3].startswith(f"主 {NO_TRUMP['zh']} · " if lang == "zh" else f"Trump {NO_TRUMP['en']} · ")
     assert hand.setup.flag and hand.trump is None
