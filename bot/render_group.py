@@ -30,6 +30,13 @@ def seat_name(tr: Translator, table: Table, seat: int) -> str:
     return name_html(info.name) + (" 🤖" if info.timed_out else "")
 
 
+def who(tr: Translator, table: Table, seat: int) -> str:
+    """A seat's name where no seat label stands beside it: AI seats get theirs (``东 🤖 AI``)."""
+    info = table.seats[seat]
+    name = seat_name(tr, table, seat)
+    return f"{seat_label(tr, seat)} {name}" if info is not None and info.is_ai else name
+
+
 def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
     ruleset = table.settings.ruleset()
@@ -139,12 +146,12 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
     out: list[str] = []
     if view.phase == "bidding":
         for bid in view.bids:
-            who = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
+            bidder = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
             if bid.hidden:
-                out.append(tr("{who} made a bid.", who=who))
+                out.append(tr("{who} made a bid.", who=bidder))
             else:
                 assert bid.cards is not None
-                out.append(tr("{who} bid {cards} → trump {trump}.", who=who, cards=cards_label(bid.cards, lang),
+                out.append(tr("{who} bid {cards} → trump {trump}.", who=bidder, cards=cards_label(bid.cards, lang),
                               trump=trump_label(tr, bid.trump)))
         waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
         out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
@@ -154,26 +161,26 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             out.append(tr("Nobody bid: the kitty turned up {cards}.", cards=cards_label(view.flipped, lang)))
         for bid in view.bids:
             if bid.kind == "steal":
-                who = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
-                out.append(tr("{who} stole the kitty.", who=who) if bid.hidden else
-                           tr("{who} stole the kitty with {cards}.", who=who, cards=cards_label(bid.cards or (), lang)))
+                bidder = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
+                out.append(tr("{who} stole the kitty.", who=bidder) if bid.hidden else
+                           tr("{who} stole the kitty with {cards}.", who=bidder, cards=cards_label(bid.cards or (), lang)))
         if view.trump_known:
             out.append(tr("Trump {trump}", trump=trump_label(tr, view.trump)))
         if view.phase == "burying":
             assert view.kitty_holder is not None
-            out.append(tr("{who} is burying the kitty.", who=seat_name(tr, table, view.kitty_holder)))
+            out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
         else:
             assert view.turn is not None
-            out.append(tr("Kitty buried. {who} may steal it or pass.", who=seat_name(tr, table, view.turn)))
+            out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
     elif view.phase == "playing":
-        dealer = seat_name(tr, table, view.dealer) if view.dealer is not None else "?"
+        dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
         out.append(tr("Trump {trump} · dealer {dealer} · attackers {points} points",
                       trump=trump_label(tr, view.trump), dealer=dealer, points=view.attacker_points))
         number = len(view.tricks) + 1
         if view.current:
             out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
         if view.turn is not None:
-            out.append(tr("{who} to play", who=seat_name(tr, table, view.turn)) + _deadline(tr, table, now))
+            out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
         last = view.last_trick
         if last is not None:
             out.append(tr("Last trick: {plays} · {seat} won {points} points",

@@ -48,6 +48,13 @@ def name(table: Table, seat: int) -> str:
     return AI if info.is_ai else info.name
 
 
+def who(table: Table, seat: int, lang: str) -> str:
+    """A seat's name where no seat label stands beside it: an AI seat gets its seat (东 🤖 AI)."""
+    info = table.seats[seat]
+    assert info is not None
+    return f"{SEATS[lang][seat]} {AI}" if info.is_ai else info.name
+
+
 def trump_sym(trump: str | None, lang: str) -> str:
     return SYM[trump] if trump is not None else NO_TRUMP[lang]
 
@@ -229,9 +236,9 @@ def test_stealing_names_the_seat_in_turn(preset: str, lang: str) -> None:
     table = T.stealing(preset)
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
-    who = name(table, hand.turn)  # type: ignore[arg-type]
-    assert plain.split("\n")[-1] == (f"扣底完毕，等待 {who} 抄底或不抄。" if lang == "zh"
-                                     else f"Kitty buried. {who} may steal it or pass.")
+    who_ = who(table, hand.turn, lang)  # type: ignore[arg-type]
+    assert plain.split("\n")[-1] == (f"扣底完毕，等待 {who_} 抄底或不抄。" if lang == "zh"
+                                     else f"Kitty buried. {who_} may steal it or pass.")
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -278,14 +285,14 @@ def test_playing_shows_trump_dealer_points_trick_turn_and_last_trick(preset: str
     _raw, plain = group(table, lang)
     text = plain.split("\n")
     trump = trump_sym(hand.trump, lang)
-    dealer = name(table, hand.dealer)  # type: ignore[arg-type]
+    dealer = who(table, hand.dealer, lang)  # type: ignore[arg-type]
     p = view.attacker_points
     assert text[3] == (f"主 {trump} · 庄家 {dealer} · 抓分方 {p} 分" if lang == "zh"
                        else f"Trump {trump} · dealer {dealer} · attackers {p} points")
     n = len(hand.tricks) + 1
     current = play_line(hand.current, lang)
     assert text[4] == (f"第 {n} 墩：{current} …" if lang == "zh" else f"Trick {n}: {current} …")
-    turn = name(table, hand.turn)  # type: ignore[arg-type]
+    turn = who(table, hand.turn, lang)  # type: ignore[arg-type]
     assert text[5] == (f"轮到 {turn}" if lang == "zh" else f"{turn} to play")
     last = hand.tricks[-1]
     won, pts = SEATS[lang][last.winner], last.points
@@ -327,7 +334,7 @@ def test_turn_line_shows_the_time_left(left: float, zh: str, en: str, lang: str)
     now = 1_700_000_000.0
     table.deadline = now + left
     _raw, plain = group(table, lang, now)
-    turn = name(table, T.hand_of(table).turn)  # type: ignore[arg-type]
+    turn = who(table, T.hand_of(table).turn, lang)  # type: ignore[arg-type]
     line = plain.split("\n")[5]
     # (zh puts a space before the full-width parenthesis: "轮到 Carol （还剩 41 秒）".)
     assert line.replace(" （", "（") == (f"轮到 {turn}{zh}" if lang == "zh" else f"{turn} to play {en}")
