@@ -21,6 +21,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 import storage
+from bot import logs
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import PACES, Seat, Table, TableSettings
@@ -209,6 +210,8 @@ class Tables:
         table.match, table.match_id, table.hand_id = match, record.match_id, hand.hand_id
         table.status = "playing"
         self.lobby_panels.discard(table.id)
+        logs.bind(table=table.id, hand=table.hand_id)
+        log.info("match started (%s)", ruleset.name)
 
     async def stop(self, table: Table) -> None:
         """Stop a table (its creator or a chat admin asked)."""
@@ -225,6 +228,7 @@ class Tables:
         The caller holds ``table.lock``.  Raises the engine's typed errors
         (nothing is stored or changed then).
         """
+        logs.bind(table=table.id, hand=table.hand_id)
         match = table.match
         if match is None or table.status != "playing":
             raise TableError("No hand is being played at this table.")
@@ -237,9 +241,11 @@ class Tables:
             await self.reload(table)
             raise TableError("The table moved on; here is where it stands now.") from None
         outputs = match.apply(action)
+        log.debug("event %d: %s by seat %s", seq, action.kind, action.seat)  # never the cards
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
                 await self._hand_over(table, output)
+                logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
         return outputs
 
     async def _hand_over(self, table: Table, record: HandRecord) -> None:
@@ -247,6 +253,7 @@ class Tables:
         match = table.match
         assert match is not None and table.hand_id is not None and table.match_id is not None
         result = record.result
+        log.info("hand over: %s", "aborted" if result is None else f"attackers took {result.attacker_points}")
         async with self.db.transaction():
             if result is None:
                 await storage.update_hand(self.db, table.hand_id, status="aborted")
@@ -358,6 +365,7 @@ class Tables:
         while True:
             await asyncio.sleep(self.config.ai_delay)
             async with table.lock:
+                logs.bind(table=table.id, hand=table.hand_id)
                 action = self.ai_action(table)
                 if action is None:
                     return
@@ -419,6 +427,7 @@ class Tables:
             self._timer_tasks[table.id] = asyncio.create_task(self._timer(table, table.deadline))
 
     async def _timer(self, table: Table, deadline: float) -> None:
+        logs.bind(table=table.id, hand=table.hand_id)
         pace = PACES[table.settings.pace]
         remind_at = deadline - pace.reminder
         if not table.reminded and remind_at > time.time():
