@@ -66,6 +66,9 @@ class Tables:
         self.group_titles: dict[int, str] = {}
         self.lobby_panels: set[int] = set()
         """Tables whose lobby message shows the settings panel."""
+        self.closing = False
+        """Set by :meth:`close`: no AI move or timer starts any more."""
+        self._background: set[asyncio.Task[None]] = set()
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -357,6 +360,8 @@ class Tables:
 
     def kick_ai(self, table: Table) -> None:
         """Make sure AI seats move when it is their turn."""
+        if self.closing:
+            return
         task = self._ai_tasks.get(table.id)
         if task is None or task.done():
             self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table))
@@ -375,6 +380,30 @@ class Tables:
                     log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
                     return
                 self.after_change(table)
+
+    # --- background work and shut-down --------------------------------------------------
+    def _spawn(self, work: Any) -> None:
+        """Run ``work`` (a coroutine) in the background; :meth:`close` waits for it."""
+        task: asyncio.Task[None] = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def close(self) -> None:
+        """Shut-down: let each move in progress be stored, then stop every AI loop and timer.
+
+        Each table's lock is taken in turn, so a move being checked and stored
+        completes; after that no AI move or timer starts (stored deadlines are
+        re-armed at the next start).  Waits for background writes too.
+        """
+        self.closing = True
+        for table in list(self.by_id.values()):
+            async with table.lock:
+                tasks = [task for task in (self._ai_tasks.pop(table.id, None), self._timer_tasks.pop(table.id, None))
+                         if task is not None]
+                for task in tasks:
+                    task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*list(self._background), return_exceptions=True)
 
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:
@@ -397,7 +426,7 @@ class Tables:
         if not waiting:
             if table.deadline is not None:
                 table.deadline = None
-                asyncio.create_task(self._store_deadline(table, None))
+                self._spawn(self._store_deadline(table, None))
                 self._set_timer(table)
             table.turn_key = key
             return []
@@ -409,7 +438,7 @@ class Tables:
         table.deadline = time.time() + span
         table.turn_key = key
         table.reminded = False
-        asyncio.create_task(self._store_deadline(table, table.deadline))
+        self._spawn(self._store_deadline(table, table.deadline))
         self._set_timer(table)
         return waiting
 
@@ -423,7 +452,7 @@ class Tables:
         task = self._timer_tasks.pop(table.id, None)
         if task is not None:
             task.cancel()
-        if table.deadline is not None:
+        if table.deadline is not None and not self.closing:
             self._timer_tasks[table.id] = asyncio.create_task(self._timer(table, table.deadline))
 
     async def _timer(self, table: Table, deadline: float) -> None:
@@ -547,7 +576,7 @@ class Tables:
         self.refresh(table, urgent=sorted(urgent))
         for seat in started:
             if seat != actor:
-                asyncio.create_task(self.nudge(table, seat))
+                self._spawn(self.nudge(table, seat))
         self.kick_ai(table)
 
     async def nudge(self, table: Table, seat: int) -> None:
