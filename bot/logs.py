@@ -92,10 +92,9 @@ def _dash(value: object) -> str:
 class TextFormatter(logging.Formatter):
     """``<UTC time> <LEVEL> <logger> table=<id> hand=<id>[ update=<id>]: <message>``, cards masked."""
 
-    converter = time.gmtime
-
     def __init__(self) -> None:
         super().__init__(datefmt=TIME_FORMAT)
+        self.converter = time.gmtime
 
     def format(self, record: logging.LogRecord) -> str:
         where = f"table={_dash(getattr(record, 'table', None))} hand={_dash(getattr(record, 'hand', None))}"
@@ -114,10 +113,9 @@ class TextFormatter(logging.Formatter):
 class JsonFormatter(logging.Formatter):
     """One JSON object a line: time, level, logger, table, hand, update, message (and exc), cards masked."""
 
-    converter = time.gmtime
-
     def __init__(self) -> None:
         super().__init__(datefmt=TIME_FORMAT)
+        self.converter = time.gmtime
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, object] = {
