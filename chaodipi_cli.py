@@ -180,7 +180,7 @@ def _health(db_path: str | Path, max_age: float) -> int:
 
 
 def _run() -> int:
-    from telegram.error import InvalidToken, NetworkError, TelegramError
+    from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
     from bot.app import run
     from bot.config import ConfigError, Settings
@@ -196,6 +196,9 @@ def _run() -> int:
         print("chaodipi run: Telegram refused TELEGRAM_BOT_TOKEN; copy it again from @BotFather.",
               file=sys.stderr)
         return 2
+    except BadRequest as exc:  # a NetworkError for PTB, but Telegram did answer
+        print(f"chaodipi run: Telegram refused a start-up call: {exc}", file=sys.stderr)
+        return 1
     except NetworkError as exc:
         where = settings.base_url or "api.telegram.org"
         print(f"chaodipi run: cannot reach Telegram ({where}): {exc}", file=sys.stderr)

@@ -91,7 +91,7 @@ class WebhookServer:
         try:
             data = await request.json()
             update = Update.de_json(data, self.application.bot)
-        except (ValueError, TypeError, KeyError):
+        except Exception:  # anything that does not parse as an update is the sender's mistake
             return web.Response(status=400, text="not an update")
         if update is None:
             return web.Response(status=400, text="not an update")
@@ -135,9 +135,11 @@ async def serve_webhook(application: Application, config: Settings,  # type: ign
     server = WebhookServer(application, listen=config.webhook_listen, port=config.webhook_port,
                            secret=secret, health=health)
     await application.initialize()
+    initialised = False
     try:
         if application.post_init is not None:
             await application.post_init(application)
+        initialised = True
         await server.start()
         await application.bot.set_webhook(config.webhook_url.rstrip("/") + WEBHOOK_PATH, secret_token=secret,
                                           allowed_updates=Update.ALL_TYPES)
@@ -150,8 +152,10 @@ async def serve_webhook(application: Application, config: Settings,  # type: ign
         try:
             if application.running:
                 await application.stop()
-                if application.post_stop is not None:
-                    await application.post_stop(application)
+            if initialised and application.post_stop is not None:
+                # Also after a failed start (e.g. setWebhook refused): the tables' work
+                # ends while the bot can still send, as after a normal stop.
+                await application.post_stop(application)
             await application.shutdown()
         finally:
             if application.post_shutdown is not None:

@@ -175,3 +175,19 @@ async def test_sigterm_in_webhook_mode(fake_telegram: FakeTelegram, tmp_path: Pa
     assert registered[0]["secret_token"], "a webhook without a secret token"
     assert_stopped_cleanly(bot, await bot.terminate())
     assert server.calls.count("getUpdates") == 0
+
+
+async def test_a_refused_webhook_stops_cleanly_with_a_message(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    accept_set_webhook(server)
+    bot = BotProcess(server, tmp_path / "chaodipi.db", CHAODIPI_WEBHOOK_URL="http://bot.example",
+                     CHAODIPI_WEBHOOK_LISTEN="127.0.0.1", CHAODIPI_WEBHOOK_PORT=str(free_port()))
+    await bot.start()
+    assert bot.process is not None
+    status = await asyncio.wait_for(bot.process.wait(), STOP_WITHIN)
+    assert status == 1, bot.log
+    assert "chaodipi run: Telegram refused a start-up call: Bad webhook: an https url must be provided" in bot.log
+    assert "Traceback" not in bot.log, bot.log
+    assert "database closed" in bot.log
+    assert not bot.db.with_name(bot.db.name + ".heartbeat").exists()
+    assert not bot.db.with_name(bot.db.name + "-wal").exists()
