@@ -9,46 +9,128 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from storage.backup import backup_file, restore
 from storage.config import DB_ENV_VAR, default_db_path
 from storage.errors import StorageError
 
 
+RUN_SETTINGS = """\
+settings (environment variables):
+  TELEGRAM_BOT_TOKEN        the bot's token from @BotFather (required)
+  TELEGRAM_BASE_URL         a self-hosted Bot API server, e.g. http://127.0.0.1:8081/bot
+  CHAODIPI_DB               the SQLite database file (default ./chaodipi.db)
+  CHAODIPI_WEBHOOK_URL      public HTTPS base URL: serve a webhook at <url>/telegram
+                            instead of polling (plain HTTP here, a TLS proxy in front)
+  CHAODIPI_WEBHOOK_LISTEN   address the webhook server binds (default 0.0.0.0)
+  CHAODIPI_WEBHOOK_PORT     port of the webhook server (default 8443); GET /health there
+  CHAODIPI_WEBHOOK_SECRET   secret token Telegram sends with each call (default: random per start)
+  CHAODIPI_AI_DELAY         seconds between AI moves (default 0.8)
+  CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
+  CHAODIPI_LOG_LEVEL        DEBUG, INFO (default), WARNING, ERROR
+  CHAODIPI_LOG_FORMAT       text (default) or json (one JSON object a line)
+
+SIGTERM or Ctrl-C stops the bot gracefully: no new updates, the moves in
+progress are stored, pending edits are sent, the database is closed.
+While it runs, `chaodipi health` checks that it is alive.
+Without a token, try `chaodipi demo`.
+"""
+
+DEMO_EXAMPLES = """\
+examples:
+  chaodipi demo                         one hand of 盐城 (暗炒), in Chinese
+  chaodipi demo --seed 1 --lang en      the same deal every time, in English
+  chaodipi demo --preset nantong --hands 3 --pause 0.5
+  chaodipi demo --preset 安徽 --match   a whole match to its end
+"""
+
+BACKUP_NOTES = """\
+The copy is taken with SQLite's online backup API, from one consistent
+snapshot, checked with PRAGMA integrity_check, and only then renamed to PATH.
+The bot may keep running. To restore: stop the bot, move the database and its
+-wal and -shm files away, run `chaodipi restore PATH`, start the bot
+(the README's "Running in production" walks through the drill).
+"""
+
+RESTORE_NOTES = """\
+Refuses while the database or its -wal/-shm files exist: a stale -wal beside
+a restored database would be replayed into it. Stop the bot and move them away first.
+"""
+
+HEALTH_NOTES = """\
+The running bot rewrites <database>.heartbeat every 15 seconds (and removes it
+when it stops). Exit status 0 when the heartbeat is fresh, 1 otherwise; fit for
+a Docker HEALTHCHECK or a monitoring cron job. In webhook mode the bot also
+answers GET /health on its webhook port.
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="chaodipi", description="A Telegram host for 炒地皮.")
+    raw = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="chaodipi", formatter_class=raw,
+        description="A Telegram bot that hosts games of 炒地皮 (Chao Di Pi).",
+        epilog="examples:\n"
+               "  chaodipi demo --lang en             watch four AI seats play one hand (no token needed)\n"
+               "  TELEGRAM_BOT_TOKEN=... chaodipi run   run the bot\n"
+               "  chaodipi backup /backups/chaodipi-$(date +%F).db\n\n"
+               "`chaodipi COMMAND --help` tells more about each command.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     db_help = f"the database file (default: ${DB_ENV_VAR}, else ./chaodipi.db)"
-    backup = commands.add_parser(
-        "backup", help="copy the database consistently, even while the bot runs"
-    )
-    backup.add_argument("path", help="where to write the copy (must not exist)")
-    backup.add_argument("--db", help=db_help)
-
-    restore_cmd = commands.add_parser(
-        "restore", help="put a backup back as the database (stop the bot first)"
-    )
-    restore_cmd.add_argument("path", help="the backup to restore")
-    restore_cmd.add_argument("--db", help=db_help)
-
     commands.add_parser(
-        "run", help="run the bot (polling; a webhook when CHAODIPI_WEBHOOK_URL is set)",
-        description="Run the bot. Settings come from the environment: TELEGRAM_BOT_TOKEN (required), "
-                    "TELEGRAM_BASE_URL, CHAODIPI_DB, CHAODIPI_WEBHOOK_URL … (see the README).",
+        "run", formatter_class=raw,
+        help="run the bot (polling; a webhook when CHAODIPI_WEBHOOK_URL is set)",
+        description="Run the bot until SIGTERM or Ctrl-C: long polling by default, a webhook server\n"
+                    "when CHAODIPI_WEBHOOK_URL is set. All settings come from the environment.",
+        epilog=RUN_SETTINGS,
     )
 
     demo = commands.add_parser(
-        "demo", help="watch four AI seats play in the terminal, as a group would see it (no token needed)"
+        "demo", formatter_class=raw,
+        help="watch four AI seats play in the terminal, as a group would see it (no token needed)",
+        description="Four AI seats play in the terminal; you see the table and each trick as the group\n"
+                    "would, and the hand's result. No token, no network, no database.",
+        epilog=DEMO_EXAMPLES,
     )
     demo.add_argument("--preset", default="yancheng",
                       help="yancheng (default), yangzhou, yangzhong, nantong, xin, chizhou, anhui; "
                            "Chinese names and 暗炒/扛旗/明炒 work too")
-    demo.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the messages")
+    demo.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the messages (default zh)")
     demo.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
     demo.add_argument("--match", action="store_true", help="play a whole match to its end instead")
     demo.add_argument("--seed", type=int, help="seed of the deal, to see the same game again")
     demo.add_argument("--pause", type=float, default=0.0, help="seconds to pause after each trick")
+
+    backup = commands.add_parser(
+        "backup", formatter_class=raw,
+        help="copy the database consistently, even while the bot runs",
+        description="Copy the database to PATH, consistently, while the bot runs.",
+        epilog=BACKUP_NOTES,
+    )
+    backup.add_argument("path", metavar="PATH", help="where to write the copy (must not exist)")
+    backup.add_argument("--db", help=db_help)
+
+    restore_cmd = commands.add_parser(
+        "restore", formatter_class=raw,
+        help="put a backup back as the database (stop the bot first)",
+        description="Put the backup PATH back as the database.",
+        epilog=RESTORE_NOTES,
+    )
+    restore_cmd.add_argument("path", metavar="PATH", help="the backup to restore")
+    restore_cmd.add_argument("--db", help=db_help)
+
+    health = commands.add_parser(
+        "health", formatter_class=raw,
+        help="exit 0 if the bot using this database is alive (its heartbeat is fresh)",
+        description="Check that the bot using the database is alive, from its heartbeat file.",
+        epilog=HEALTH_NOTES,
+    )
+    health.add_argument("--db", help=db_help)
+    health.add_argument("--max-age", type=float, default=60.0,
+                        help="seconds after which the heartbeat counts as stale (default 60)")
     return parser
 
 
@@ -70,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if args.command == "demo":
         return _demo(args)
+    if args.command == "health":
+        return _health(db_path, args.max_age)
     return _run()
 
 
@@ -87,7 +171,17 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _health(db_path: str | Path, max_age: float) -> int:
+    from bot.health import check_heartbeat, heartbeat_path
+
+    alive, message = check_heartbeat(heartbeat_path(db_path), max_age)
+    print(f"chaodipi health: {message}", file=sys.stdout if alive else sys.stderr)
+    return 0 if alive else 1
+
+
 def _run() -> int:
+    from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
+
     from bot.app import run
     from bot.config import ConfigError, Settings
 
@@ -96,7 +190,28 @@ def _run() -> int:
     except ConfigError as exc:
         print(f"chaodipi run: {exc}", file=sys.stderr)
         return 2
-    run(settings)
+    try:
+        run(settings)
+    except InvalidToken:
+        print("chaodipi run: Telegram refused TELEGRAM_BOT_TOKEN; copy it again from @BotFather.",
+              file=sys.stderr)
+        return 2
+    except BadRequest as exc:  # a NetworkError for PTB, but Telegram did answer
+        print(f"chaodipi run: Telegram refused a start-up call: {exc}", file=sys.stderr)
+        return 1
+    except NetworkError as exc:
+        where = settings.base_url or "api.telegram.org"
+        print(f"chaodipi run: cannot reach Telegram ({where}): {exc}", file=sys.stderr)
+        return 1
+    except TelegramError as exc:
+        print(f"chaodipi run: Telegram refused a start-up call: {exc}", file=sys.stderr)
+        return 1
+    except StorageError as exc:
+        print(f"chaodipi run: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"chaodipi run: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

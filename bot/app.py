@@ -7,8 +7,9 @@ retries after flood-control answers.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from typing import Any, Final
 
 from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
 from telegram.ext import (
@@ -18,18 +19,23 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 import storage
-from bot import handlers
+from bot import handlers, logs
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
+from bot.health import Health, beat, heartbeat_path
 from bot.model import Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.service import Tables
 
 log = logging.getLogger(__name__)
+
+STOP_TIMEOUT: Final = 15.0
+"""Seconds the shut-down waits for moves in progress and the last edits before closing anyway."""
 
 
 def build_application(config: Settings) -> Application:  # type: ignore[type-arg]
@@ -40,12 +46,16 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         .rate_limiter(AIORateLimiter(max_retries=8))
         .concurrent_updates(True)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     if config.base_url:
         builder = builder.base_url(config.base_url).base_file_url(config.base_url.replace("/bot", "/file/bot"))
     app = builder.build()
     app.bot_data["config"] = config
+    app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
+                                    lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0)
+    app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,
         "leave": handlers.cmd_leave, "stop": handlers.cmd_stop, "hand": handlers.cmd_hand,
@@ -73,16 +83,56 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     await tables.restore_timers()
     for table in tables.by_id.values():
         tables.refresh(table)
+    app.bot_data["heartbeat"] = asyncio.create_task(beat(heartbeat_path(config.db_path), app.bot_data["health"]))
     log.info("ready: %d active tables", len(tables.by_id))
 
 
+async def _bind_update(update: Update, context: Any) -> None:
+    """Runs first for every update: its id goes on every log line written while it is handled."""
+    logs.bind_update(update.update_id)
+
+
+async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    """Updates have stopped and the handlers in flight are done: finish the tables' work."""
+    await _stop_tables(app)
+
+
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    tables: Tables | None = app.bot_data.get("tables")
-    if tables is not None and tables.publisher is not None:
-        await tables.publisher.drain()
+    await _stop_tables(app)  # already done when post_stop ran; tests that skip post_stop rely on this
     db = app.bot_data.get("db")
     if db is not None and app.bot_data.get("own_db", True):
         await db.close()
+        log.info("database closed")
+
+
+async def _stop_tables(app: Application) -> None:  # type: ignore[type-arg]
+    """Once: let moves in progress be stored, stop AI seats and timers, send the last edits, stop the heartbeat.
+
+    Runs while the bot can still talk to Telegram (``post_stop``), and gives
+    up after :data:`STOP_TIMEOUT` seconds so an unreachable Telegram cannot
+    hold the shut-down past the service manager's patience.
+    """
+    if app.bot_data.get("stopped"):
+        return
+    app.bot_data["stopped"] = True
+    heartbeat: asyncio.Task[None] | None = app.bot_data.pop("heartbeat", None)
+    if heartbeat is not None:
+        heartbeat.cancel()
+        await asyncio.gather(heartbeat, return_exceptions=True)
+    tables: Tables | None = app.bot_data.get("tables")
+    if tables is None:
+        return
+    try:
+        await asyncio.wait_for(_finish(tables), STOP_TIMEOUT)
+    except TimeoutError:
+        log.warning("shut-down: gave up waiting after %.0f s; unsent edits are redone at the next start",
+                    STOP_TIMEOUT)
+
+
+async def _finish(tables: Tables) -> None:
+    await tables.close()
+    if tables.publisher is not None:
+        await tables.publisher.drain()
 
 
 async def _publish_commands(app: Application) -> None:  # type: ignore[type-arg]
@@ -147,12 +197,18 @@ async def _seat(tables: Tables, record: Any) -> Seat:
 
 
 def run(config: Settings) -> None:
-    """Run until interrupted: polling by default, a webhook when configured."""
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """Run until SIGINT or SIGTERM: polling by default, a webhook when configured.
+
+    On a stop signal the bot stops taking updates, lets the handlers in
+    flight and the moves in progress store their writes, sends the pending
+    message edits and closes the database, then returns.
+    """
+    logs.setup_logging(config.log_level, config.log_format)
     app = build_application(config)
     if config.webhook_url:
-        app.run_webhook(listen=config.webhook_listen, port=config.webhook_port, url_path="telegram",
-                        webhook_url=config.webhook_url.rstrip("/") + "/telegram",
-                        secret_token=config.webhook_secret, allowed_updates=Update.ALL_TYPES)
+        from bot.webhook import serve_webhook
+
+        asyncio.run(serve_webhook(app, config))
     else:
         app.run_polling(allowed_updates=Update.ALL_TYPES)
+    log.info("stopped")

@@ -11,6 +11,7 @@
 ``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
+``CHAODIPI_LOG_FORMAT``    ``text`` (one line per record, default) or ``json`` (JSON lines)
 =========================  ===============================================================
 """
 
@@ -42,6 +43,7 @@ class Settings:
     ai_delay: float = 0.8
     group_interval: float = 3.5
     log_level: str = "INFO"
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -64,8 +66,23 @@ class Settings:
             webhook_secret=env.get("CHAODIPI_WEBHOOK_SECRET") or None,
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
-            log_level=env.get("CHAODIPI_LOG_LEVEL", "INFO").upper(),
+            log_level=_log_level(env),
+            log_format=_choice(env, "CHAODIPI_LOG_FORMAT", ("text", "json")),
         )
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    level = (env.get("CHAODIPI_LOG_LEVEL") or "INFO").strip().upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ConfigError(f"CHAODIPI_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}.")
+    return level
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...]) -> str:
+    value = (env.get(name) or choices[0]).strip().lower()
+    if value not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}.")
+    return value
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:

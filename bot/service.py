@@ -21,6 +21,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 import storage
+from bot import logs
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import PACES, Seat, Table, TableSettings
@@ -65,6 +66,9 @@ class Tables:
         self.group_titles: dict[int, str] = {}
         self.lobby_panels: set[int] = set()
         """Tables whose lobby message shows the settings panel."""
+        self.closing = False
+        """Set by :meth:`close`: no AI move or timer starts any more."""
+        self._background: set[asyncio.Task[None]] = set()
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -209,6 +213,8 @@ class Tables:
         table.match, table.match_id, table.hand_id = match, record.match_id, hand.hand_id
         table.status = "playing"
         self.lobby_panels.discard(table.id)
+        logs.bind(table=table.id, hand=table.hand_id)
+        log.info("match started (%s)", ruleset.name)
 
     async def stop(self, table: Table) -> None:
         """Stop a table (its creator or a chat admin asked)."""
@@ -225,6 +231,7 @@ class Tables:
         The caller holds ``table.lock``.  Raises the engine's typed errors
         (nothing is stored or changed then).
         """
+        logs.bind(table=table.id, hand=table.hand_id)
         match = table.match
         if match is None or table.status != "playing":
             raise TableError("No hand is being played at this table.")
@@ -237,9 +244,11 @@ class Tables:
             await self.reload(table)
             raise TableError("The table moved on; here is where it stands now.") from None
         outputs = match.apply(action)
+        log.debug("event %d: %s by seat %s", seq, action.kind, action.seat)  # never the cards
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
                 await self._hand_over(table, output)
+                logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
         return outputs
 
     async def _hand_over(self, table: Table, record: HandRecord) -> None:
@@ -247,6 +256,7 @@ class Tables:
         match = table.match
         assert match is not None and table.hand_id is not None and table.match_id is not None
         result = record.result
+        log.info("hand over: %s", "aborted" if result is None else f"attackers took {result.attacker_points}")
         async with self.db.transaction():
             if result is None:
                 await storage.update_hand(self.db, table.hand_id, status="aborted")
@@ -361,6 +371,8 @@ class Tables:
 
     def kick_ai(self, table: Table) -> None:
         """Make sure AI seats move when it is their turn."""
+        if self.closing:
+            return
         task = self._ai_tasks.get(table.id)
         if task is None or task.done():
             self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table))
@@ -369,6 +381,7 @@ class Tables:
         while True:
             await asyncio.sleep(self.config.ai_delay)
             async with table.lock:
+                logs.bind(table=table.id, hand=table.hand_id)
                 action = self.ai_action(table)
                 if action is None:
                     return
@@ -378,6 +391,30 @@ class Tables:
                     log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
                     return
                 self.after_change(table)
+
+    # --- background work and shut-down --------------------------------------------------
+    def _spawn(self, work: Any) -> None:
+        """Run ``work`` (a coroutine) in the background; :meth:`close` waits for it."""
+        task: asyncio.Task[None] = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def close(self) -> None:
+        """Shut-down: let each move in progress be stored, then stop every AI loop and timer.
+
+        Each table's lock is taken in turn, so a move being checked and stored
+        completes; after that no AI move or timer starts (stored deadlines are
+        re-armed at the next start).  Waits for background writes too.
+        """
+        self.closing = True
+        for table in list(self.by_id.values()):
+            async with table.lock:
+                tasks = [task for task in (self._ai_tasks.pop(table.id, None), self._timer_tasks.pop(table.id, None))
+                         if task is not None]
+                for task in tasks:
+                    task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*list(self._background), return_exceptions=True)
 
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:
@@ -400,7 +437,7 @@ class Tables:
         if not waiting:
             if table.deadline is not None:
                 table.deadline = None
-                asyncio.create_task(self._store_deadline(table, None))
+                self._spawn(self._store_deadline(table, None))
                 self._set_timer(table)
             table.turn_key = key
             return []
@@ -412,7 +449,7 @@ class Tables:
         table.deadline = time.time() + span
         table.turn_key = key
         table.reminded = False
-        asyncio.create_task(self._store_deadline(table, table.deadline))
+        self._spawn(self._store_deadline(table, table.deadline))
         self._set_timer(table)
         return waiting
 
@@ -426,10 +463,11 @@ class Tables:
         task = self._timer_tasks.pop(table.id, None)
         if task is not None:
             task.cancel()
-        if table.deadline is not None:
+        if table.deadline is not None and not self.closing:
             self._timer_tasks[table.id] = asyncio.create_task(self._timer(table, table.deadline))
 
     async def _timer(self, table: Table, deadline: float) -> None:
+        logs.bind(table=table.id, hand=table.hand_id)
         pace = PACES[table.settings.pace]
         remind_at = deadline - pace.reminder
         if not table.reminded and remind_at > time.time():
@@ -549,7 +587,7 @@ class Tables:
         self.refresh(table, urgent=sorted(urgent))
         for seat in started:
             if seat != actor:
-                asyncio.create_task(self.nudge(table, seat))
+                self._spawn(self.nudge(table, seat))
         self.kick_ai(table)
 
     async def nudge(self, table: Table, seat: int) -> None:

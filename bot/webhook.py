@@ -1,0 +1,162 @@
+"""Webhook mode: our own small HTTP server, so it can answer ``GET /health`` too.
+
+PTB's ``run_webhook`` brings its own tornado server with one route.  We run
+the Application by hand instead (as PTB documents for custom webhook
+servers) behind an aiohttp server with two routes:
+
+* ``POST /telegram`` — an update from Telegram.  It must carry the secret
+  token in ``X-Telegram-Bot-Api-Secret-Token`` (403 otherwise); the update
+  goes onto the Application's queue and is answered 200 at once.
+* ``GET /health`` — 200 and ``{"ok": true, "active_tables": n, "uptime": s, ...}``
+  while the bot runs, 503 while it starts or stops.
+
+The server speaks plain HTTP: put a TLS proxy (Caddy, nginx) in front, which
+forwards ``<CHAODIPI_WEBHOOK_URL>/telegram`` to it.  Without
+``CHAODIPI_WEBHOOK_SECRET`` a random secret is made at each start (the bot
+registers the webhook itself each time), so the endpoint is never open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import secrets
+import signal
+from typing import Any, Final
+
+from aiohttp import web
+from telegram import Update
+from telegram.ext import Application
+
+from bot.config import Settings
+from bot.health import Health
+
+log = logging.getLogger(__name__)
+
+WEBHOOK_PATH: Final = "/telegram"
+HEALTH_PATH: Final = "/health"
+SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
+STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+
+
+class WebhookServer:
+    """``POST /telegram`` into the Application's update queue, and ``GET /health``."""
+
+    def __init__(self, application: Application, *, listen: str, port: int, secret: str,  # type: ignore[type-arg]
+                 health: Health) -> None:
+        self.application = application
+        self.listen = listen
+        self.requested_port = port
+        self.secret = secret
+        self.health = health
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on (useful when started on port 0)."""
+        if self._port is None:
+            raise RuntimeError("the webhook server is not started")
+        return self._port
+
+    async def start(self) -> None:
+        """Start listening."""
+        web_app = web.Application()
+        web_app.router.add_post(WEBHOOK_PATH, self._telegram)
+        web_app.router.add_get(HEALTH_PATH, self._health)
+        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.listen, self.requested_port)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self._port = sockets[0].getsockname()[1] if sockets else self.requested_port
+        log.info("webhook server listening on %s:%s", self.listen, self._port)
+
+    async def stop(self) -> None:
+        """Stop taking requests (requests being answered finish first)."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _telegram(self, request: web.Request) -> web.Response:
+        given = request.headers.get(SECRET_HEADER, "")
+        if not hmac.compare_digest(given.encode(), self.secret.encode()):
+            log.warning("webhook call refused: wrong or missing secret token (from %s)", request.remote)
+            return web.Response(status=403, text="forbidden")
+        if not self.application.running:
+            return web.Response(status=503, text="not running")  # Telegram delivers it again later
+        try:
+            data = await request.json()
+            update = Update.de_json(data, self.application.bot)
+        except Exception:  # anything that does not parse as an update is the sender's mistake
+            return web.Response(status=400, text="not an update")
+        if update is None:
+            return web.Response(status=400, text="not an update")
+        await self.application.update_queue.put(update)
+        return web.Response(text="ok")
+
+    async def _health(self, request: web.Request) -> web.Response:
+        status = self.health.status()
+        if not self.application.running:
+            status["ok"] = False
+        return web.json_response(status, status=200 if status["ok"] else 503, dumps=_dumps)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def webhook_secret(config: Settings) -> str:
+    """The configured secret, else a fresh random one (Telegram allows ``A-Za-z0-9_-``)."""
+    return config.webhook_secret or secrets.token_urlsafe(32)
+
+
+async def serve_webhook(application: Application, config: Settings,  # type: ignore[type-arg]
+                        stop: asyncio.Event | None = None) -> None:
+    """Run the bot in webhook mode until ``stop`` is set (default: until SIGINT or SIGTERM).
+
+    The same life cycle as PTB's ``run_webhook``: initialise, ``post_init``,
+    serve, register the webhook, start; on the way out stop taking requests,
+    let the Application finish the updates it has, ``post_stop``, shut down,
+    ``post_shutdown``.  The webhook stays registered, so Telegram keeps the
+    updates that arrive while the bot is down and delivers them afterwards.
+    """
+    assert config.webhook_url is not None
+    if stop is None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in STOP_SIGNALS:
+            loop.add_signal_handler(sig, stop.set)
+    secret = webhook_secret(config)
+    health: Health = application.bot_data["health"]
+    server = WebhookServer(application, listen=config.webhook_listen, port=config.webhook_port,
+                           secret=secret, health=health)
+    await application.initialize()
+    initialised = False
+    try:
+        if application.post_init is not None:
+            await application.post_init(application)
+        initialised = True
+        await server.start()
+        await application.bot.set_webhook(config.webhook_url.rstrip("/") + WEBHOOK_PATH, secret_token=secret,
+                                          allowed_updates=Update.ALL_TYPES)
+        await application.start()
+        log.info("serving the webhook at %s%s", config.webhook_url.rstrip("/"), WEBHOOK_PATH)
+        await stop.wait()
+        log.info("stop requested: no new updates; finishing the ones in progress")
+    finally:
+        await server.stop()
+        try:
+            if application.running:
+                await application.stop()
+            if initialised and application.post_stop is not None:
+                # Also after a failed start (e.g. setWebhook refused): the tables' work
+                # ends while the bot can still send, as after a normal stop.
+                await application.post_stop(application)
+            await application.shutdown()
+        finally:
+            if application.post_shutdown is not None:
+                await application.post_shutdown(application)

@@ -1,0 +1,193 @@
+"""``chaodipi run`` as its own process: SIGTERM stops it cleanly, in polling and webhook mode.
+
+The fake Telegram runs in this test's process; the bot is started exactly as
+an operator would start it (``python -m chaodipi_cli run`` with the settings
+in the environment), plays, and is stopped with SIGTERM as systemd or Docker
+stop it.  It must exit 0 promptly, having stored every move it made: the
+database passes ``integrity_check``, every hand's log is contiguous, and a
+second start carries on where the first stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+import storage
+
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_webhook import accept_set_webhook
+from .test_webhook import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+STOP_WITHIN = 20.0
+"""Seconds: well under systemd's TimeoutStopSec and compose's stop_grace_period (30 s)."""
+
+
+class BotProcess:
+    """``chaodipi run`` in a subprocess, its log in a file."""
+
+    def __init__(self, server: FakeTelegram, db: Path, **env: str) -> None:
+        self.db = db
+        self.log_path = db.with_name(f"bot-{len(list(db.parent.glob('bot-*.log')))}.log")
+        self.env = {
+            **os.environ, "PYTHONPATH": str(REPO), "TELEGRAM_BOT_TOKEN": server.token,
+            "TELEGRAM_BASE_URL": server.base_url, "CHAODIPI_DB": str(db), "CHAODIPI_AI_DELAY": "0.02",
+            "CHAODIPI_GROUP_INTERVAL": "0.5", **env,
+        }
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        with open(self.log_path, "wb") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "chaodipi_cli", "run", cwd=REPO, env=self.env,
+                stdout=log, stderr=subprocess.STDOUT,
+            )
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    async def wait_alive(self, timeout: float = 20.0) -> None:
+        """Until ``chaodipi health`` says the bot is alive (it writes its heartbeat after start-up)."""
+        assert self.process is not None
+        for _ in range(int(timeout / 0.1)):
+            if self.process.returncode is not None:
+                raise AssertionError(f"the bot exited with {self.process.returncode}:\n{self.log}")
+            if (await health(self.db)).returncode == 0:
+                return
+            await asyncio.sleep(0.1)
+        raise AssertionError(f"the bot did not come up:\n{self.log}")
+
+    async def terminate(self) -> int:
+        """SIGTERM; the exit status, which must come within :data:`STOP_WITHIN` seconds."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return await asyncio.wait_for(self.process.wait(), STOP_WITHIN)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+            raise AssertionError(f"no exit {STOP_WITHIN} s after SIGTERM:\n{self.log}") from None
+
+
+async def health(db: Path) -> subprocess.CompletedProcess[str]:
+    return await asyncio.to_thread(
+        subprocess.run, [sys.executable, "-m", "chaodipi_cli", "health", "--db", str(db)], cwd=REPO,
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def event_count(db: Path) -> int:
+    """Stored events, read beside the running bot (WAL lets a reader in)."""
+    with closing(sqlite3.connect(db, timeout=5)) as conn:
+        return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
+async def wait_events(db: Path, more_than: int, timeout: float = 20.0) -> int:
+    for _ in range(int(timeout / 0.1)):
+        count = event_count(db)
+        if count > more_than:
+            return count
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"no more than {more_than} events after {timeout} s")
+
+
+def assert_stopped_cleanly(bot: BotProcess, status: int) -> None:
+    assert status == 0, bot.log
+    assert "Traceback" not in bot.log, bot.log
+    assert " WARNING " not in bot.log and " ERROR " not in bot.log, bot.log  # e.g. a last edit that failed
+    assert "database closed" in bot.log, bot.log
+    assert not bot.db.with_name(bot.db.name + ".heartbeat").exists()
+    assert not bot.db.with_name(bot.db.name + "-wal").exists(), "the database was not closed"
+    with closing(sqlite3.connect(bot.db)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_sigterm_while_the_ai_plays_stores_everything_and_exits_0(
+    fake_telegram: FakeTelegram, tmp_path: Path
+) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    db = tmp_path / "chaodipi.db"
+    bot = BotProcess(server, db)
+    await bot.start()
+    await bot.wait_alive()
+
+    # A table of four AI seats playing as fast as they can: Alice opens it, fills it, starts, escapes.
+    await alice.command(group, "newgame")
+    await server.wait_for(lambda: group.bot_messages(), timeout=10, what="the table message")
+    for _ in range(3):
+        await (await alice.press(group.bot_messages()[0], "+ AI")).answer()
+    await server.wait_for(lambda: "(empty)" not in (group.bot_messages()[0].text or ""), what="a full table")
+    await (await alice.press(group.bot_messages()[0], "▶️ Start")).answer()
+    await wait_events(db, 0)
+    await alice.command(group, "leave")
+    playing = await wait_events(db, event_count(db) + 20)
+
+    assert_stopped_cleanly(bot, await bot.terminate())
+    stopped_at = event_count(db)
+    assert stopped_at >= playing
+    async with await storage.open_database(db) as database:
+        active = await storage.load_active_tables(database)
+        assert len(active) == 1 and active[0].hand is not None
+        storage.check_log(active[0].hand.hand_id, active[0].events)
+
+    # The next start carries on from the stored log, and stops cleanly again.
+    again = BotProcess(server, db)
+    await again.start()
+    await again.wait_alive()
+    await wait_events(db, stopped_at + 5)
+    assert_stopped_cleanly(again, await again.terminate())
+
+
+async def test_sigterm_in_webhook_mode(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    registered = accept_set_webhook(server)
+    port = free_port()
+    bot = BotProcess(server, tmp_path / "chaodipi.db", CHAODIPI_WEBHOOK_URL="https://bot.example",
+                     CHAODIPI_WEBHOOK_LISTEN="127.0.0.1", CHAODIPI_WEBHOOK_PORT=str(port))
+    await bot.start()
+    await bot.wait_alive()
+    async with aiohttp.ClientSession() as http:
+        for _ in range(100):
+            try:
+                async with http.get(f"http://127.0.0.1:{port}/health") as response:
+                    assert response.status == 200
+                    assert (await response.json())["mode"] == "webhook"
+                    break
+            except aiohttp.ClientConnectionError:
+                await asyncio.sleep(0.1)
+        else:
+            raise AssertionError(f"no /health answer:\n{bot.log}")
+    assert registered and registered[0]["url"] == "https://bot.example/telegram"
+    assert registered[0]["secret_token"], "a webhook without a secret token"
+    assert_stopped_cleanly(bot, await bot.terminate())
+    assert server.calls.count("getUpdates") == 0
+
+
+async def test_a_refused_webhook_stops_cleanly_with_a_message(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    accept_set_webhook(server)
+    bot = BotProcess(server, tmp_path / "chaodipi.db", CHAODIPI_WEBHOOK_URL="http://bot.example",
+                     CHAODIPI_WEBHOOK_LISTEN="127.0.0.1", CHAODIPI_WEBHOOK_PORT=str(free_port()))
+    await bot.start()
+    assert bot.process is not None
+    status = await asyncio.wait_for(bot.process.wait(), STOP_WITHIN)
+    assert status == 1, bot.log
+    assert "chaodipi run: Telegram refused a start-up call: Bad webhook: an https url must be provided" in bot.log
+    assert "Traceback" not in bot.log, bot.log
+    assert "database closed" in bot.log
+    assert not bot.db.with_name(bot.db.name + ".heartbeat").exists()
+    assert not bot.db.with_name(bot.db.name + "-wal").exists()

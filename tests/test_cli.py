@@ -1,0 +1,87 @@
+"""The ``chaodipi`` command as an operator meets it: help for each command, the demo, health."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def chaodipi(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``chaodipi ARGS`` from this checkout."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CHAODIPI_"))}
+    return subprocess.run([sys.executable, "-m", "chaodipi_cli", *args], cwd=REPO, capture_output=True, text=True,
+                          env={**base, "PYTHONPATH": str(REPO), **(env or {})}, timeout=120)
+
+
+def test_top_level_help_lists_every_command() -> None:
+    done = chaodipi("--help")
+    assert done.returncode == 0
+    for command in ("run", "demo", "backup", "restore", "health"):
+        assert f"    {command}" in done.stdout
+    assert "chaodipi COMMAND --help" in done.stdout
+
+
+def test_run_help_lists_every_setting() -> None:
+    done = chaodipi("run", "--help")
+    assert done.returncode == 0
+    read = set(_settings_read_by_the_bot())
+    assert read and all(name in done.stdout for name in read), read
+    assert "SIGTERM" in done.stdout and "chaodipi demo" in done.stdout
+
+
+@pytest.mark.parametrize("command, expected", [
+    ("demo", ["--preset", "--lang", "--seed", "--match", "examples:"]),
+    ("backup", ["PATH", "--db", "integrity_check", "chaodipi restore"]),
+    ("restore", ["PATH", "--db", "-wal"]),
+    ("health", ["--db", "--max-age", "heartbeat", "GET /health"]),
+])
+def test_each_command_has_its_help(command: str, expected: list[str]) -> None:
+    done = chaodipi(command, "--help")
+    assert done.returncode == 0
+    for text in expected:
+        assert text in done.stdout, (command, text)
+
+
+def test_the_demo_plays_a_hand_to_its_result() -> None:
+    done = chaodipi("demo", "--seed", "1", "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Trick 1:" in out
+    assert "Hand 1 is over" in out
+    assert "Attackers scored" in out and "Kitty" in out
+    assert done.stdout == chaodipi("demo", "--seed", "1", "--lang", "en").stdout  # the seed fixes the game
+
+
+def test_run_with_a_bad_setting_names_it() -> None:
+    done = chaodipi("run", env={"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_LOG_FORMAT": "xml"})
+    assert done.returncode == 2
+    assert "CHAODIPI_LOG_FORMAT" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_health_reads_the_heartbeat(tmp_path: Path) -> None:
+    db = tmp_path / "chaodipi.db"
+    beat = tmp_path / "chaodipi.db.heartbeat"
+    missing = chaodipi("health", "--db", str(db))
+    assert missing.returncode == 1 and "not running" in missing.stderr
+    status = {"ok": True, "mode": "polling", "active_tables": 2, "uptime": 30.0, "pid": 1, "time": time.time()}
+    beat.write_text(json.dumps(status))
+    fresh = chaodipi("health", env={"CHAODIPI_DB": str(db)})
+    assert fresh.returncode == 0 and "active_tables=2" in fresh.stdout
+    beat.write_text(json.dumps(status | {"time": time.time() - 600}))
+    stale = chaodipi("health", "--db", str(db))
+    assert stale.returncode == 1 and "stale" in stale.stderr
+
+
+def _settings_read_by_the_bot() -> list[str]:
+    import re
+
+    sources = (REPO / "bot" / "config.py").read_text() + (REPO / "storage" / "config.py").read_text()
+    return sorted(set(re.findall(r'"((?:TELEGRAM|CHAODIPI)_[A-Z_]+)"', sources)))
