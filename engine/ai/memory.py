@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from engine.cards import ALL_CARDS, Card
 from engine.combos import tractors_in
+from engine.hand import Trick
 from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView
 
@@ -109,26 +110,74 @@ class Memory:
         return self.counts[group] > 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """Cards played and voids shown up to and including one finished trick."""
+
+    trick: Trick
+    before: Trick | None
+    ctx: TrumpContext
+    cards: dict[Card, int]
+    voids: tuple[frozenset[str], ...]
+
+
+_PLAYED: dict[int, _Played] = {}
+_PLAYED_LIMIT = 20_000
+
+
+def _note_trick(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], cards: dict[Card, int],
+                voids: list[set[str]]) -> None:
+    """Add one trick's cards to ``cards`` and the voids its followers showed to ``voids``."""
+    table = card_table(ctx)
+    group = lead_group(ctx, plays[0][1])
+    first = True
+    for seat, played in plays:
+        for c in played:
+            cards[c] = cards.get(c, 0) + 1
+            if not first and table[c][0] != group:
+                voids[seat].add(group)
+        first = False
+
+
+def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Card, int], tuple[frozenset[str], ...]]:
+    """Cards played and voids shown in these finished tricks.
+
+    Every seat's view holds the same Trick objects, so the running totals
+    are kept per trick (checked by identity, never by id alone) and each
+    decision only adds the tricks it has not seen yet.
+    """
+    if not tricks:
+        return {}, (frozenset(), frozenset(), frozenset(), frozenset())
+    last = tricks[-1]
+    before = tricks[-2] if len(tricks) >= 2 else None
+    entry = _PLAYED.get(id(last))
+    if entry is not None and entry.trick is last and entry.before is before and entry.ctx is ctx:
+        return entry.cards, entry.voids
+    cards, voids = _played_through(ctx, tricks[:-1])
+    cards = dict(cards)
+    open_voids = [set(v) for v in voids]
+    _note_trick(ctx, last.plays, cards, open_voids)
+    done = tuple(frozenset(v) for v in open_voids)
+    if len(_PLAYED) >= _PLAYED_LIMIT:
+        _PLAYED.clear()
+    _PLAYED[id(last)] = _Played(last, before, ctx, cards, done)
+    return cards, done
+
+
 def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
     """Work out unseen cards, shown voids and per-group figures from a seat's view."""
     assert view.viewer is not None
     table = card_table(ctx)
+    played, shown = _played_through(ctx, view.tricks)
+    voids = [set(v) for v in shown]
+    if view.current:
+        played = dict(played)
+        _note_trick(ctx, view.current, played, voids)
     unseen = dict.fromkeys(ALL_CARDS, 2)
+    for c, n in played.items():
+        unseen[c] -= n
     for c in view.hand:
         unseen[c] -= 1
-    voids: list[set[str]] = [set(), set(), set(), set()]
-    tricks: list[Sequence[tuple[int, Sequence[Card]]]] = [t.plays for t in view.tricks]
-    if view.current:
-        tricks.append(view.current)
-    for plays in tricks:
-        group = lead_group(ctx, plays[0][1])
-        first = True
-        for seat, cards in plays:
-            for c in cards:
-                unseen[c] -= 1
-                if not first and table[c][0] != group:
-                    voids[seat].add(group)
-            first = False
     if view.kitty is not None and view.kitty_holder == view.viewer:
         for c in view.kitty:
             unseen[c] -= 1
