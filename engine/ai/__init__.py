@@ -151,6 +151,6 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
         else:
             picked = [rng.choice(comps)]
         return Action("play", seat, tuple(c for comp in picked for c in comp.cards))
-    prices = {c: rng.random() for c in set(hand)}
+    prices = {c: rng.random() for c in dict.fromkeys(hand)}  # not a set: its order follows addresses
     play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
     return Action("play", seat, tuple(play))

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 import json
 import random
 from collections import Counter
@@ -326,3 +329,27 @@ def test_bid_card_sets_cover_level_cards_and_special_pairs() -> None:
     assert ("5H", "5H") in sets and ("BJ", "BJ") in sets and ("7S",) in sets and ("7S", "7S") in sets
     assert ("7D",) in sets and ("SJ",) not in sets
     assert Card(BIG_JOKER) is parse_cards("BJ")[0] and Card(SMALL_JOKER).is_joker and RED_FIVE.suit == "H"
+
+
+_PADDED_RUN = """
+import sys
+class Pad:
+    __slots__ = ("a", "b", "c", "d", "e")
+pad = [Pad() for _ in range(int(sys.argv[1]))]  # moves the interned cards to other addresses
+from engine.selfplay import main
+main(sys.argv[2:])
+"""
+
+
+def test_selfplay_is_the_same_in_every_process() -> None:
+    """Same seed, same hands: no decision may hang on set order (cards hash by address) or string hashing."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    outputs = set()
+    for pad, hash_seed in ((0, "1"), (3, "2")):
+        env = dict(os.environ, PYTHONPATH=root, PYTHONHASHSEED=hash_seed)
+        for extra in ([], ["--vs-random"]):
+            argv = [str(pad), "--preset", "anhui", "--hands", "4", "--seed", "2", "--json", *extra]
+            run = subprocess.run([sys.executable, "-c", _PADDED_RUN, *argv], capture_output=True, text=True,
+                                 env=env, check=True)
+            outputs.add((tuple(extra), run.stdout))
+    assert len(outputs) == 2
