@@ -345,7 +345,7 @@ def test_selfplay_is_the_same_in_every_process() -> None:
     """Same seed, same hands: no decision may hang on set order (cards hash by address) or string hashing."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     outputs = set()
-    for pad, hash_seed in ((0, "1"), (3, "2")):
+    for pad, hash_seed in ((0, "1"), (1, "2")):
         env = dict(os.environ, PYTHONPATH=root, PYTHONHASHSEED=hash_seed)
         for extra in ([], ["--vs-random"]):
             argv = [str(pad), "--preset", "anhui", "--hands", "4", "--seed", "2", "--json", *extra]
