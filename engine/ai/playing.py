@@ -82,27 +82,19 @@ def choose_follow(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) ->
     partner_wins = same_side(seats[winner], seat)
     last_trick = len(hand) == len(lead)
 
-    discard = cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     if partner_wins and not _beatable(mem, shape, plays, winner, later_opponents):
         return cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
+    if partner_wins and not (table_points >= 10 or last_trick):
+        return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     winners = _winning_follows(mem, shape, lead, hand, plays)
     secure = [w for w in winners if not _beatable(mem, shape, plays + [w], len(plays), later_opponents)]
-    if partner_wins:
-        # The partner may be beaten: take over only to save a trick worth having.
-        if secure and (table_points >= 10 or last_trick):
-            best = min(secure, key=lambda w: play_cost(ctx, w))
-            if _worth(ctx, best, table_points + points_of(best), last_trick):
-                return best
-        return discard
+    # Only wins that will hold are worth paying for: over an opponent, or over a
+    # partner who may be beaten on a trick worth having (10+ points, or the last).
     if secure:
         best = min(secure, key=lambda w: play_cost(ctx, w))
         if _worth(ctx, best, table_points + points_of(best), last_trick):
             return best
-    elif winners and not later_opponents:
-        best = min(winners, key=lambda w: play_cost(ctx, w))
-        if _worth(ctx, best, table_points + points_of(best), last_trick):
-            return best
-    return discard
+    return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
 
 
 def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: bool) -> bool:
