@@ -40,7 +40,7 @@ def power(ctx: TrumpContext, card: Card) -> float:
 def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
     """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
     def cost(card: Card) -> float:
-        value = power(ctx, card) + 2.5 * card.points
+        value = power(ctx, card) + 4.0 * card.points
         if hand_counts[card] >= 2:
             value += 6.0
         return value
