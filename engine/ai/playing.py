@@ -321,7 +321,7 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
             base = {"tractor": 90.0, "pair": 75.0, "single": 55.0}[comp.kind]
             if not plain:
                 base -= 25.0  # sure trump winners are better kept to draw trumps later
-                if comp.kind == "single" and comp.top >= _BIG:
+                if comp.kind == "single" and comp.top >= _BIG and not _red_five_at_risk(ctx, comp, trumps):
                     base -= 30.0  # a lone top trump guards the end; lead it only for want of better
             options.append((base + comp.size + points_of(comp.cards) / 5, list(comp.cards)))
         ftk = _five_ten_king_in(ctx, cards)
@@ -342,6 +342,13 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
         low = min(hand, key=lambda c: (power(ctx, c) + 2.5 * c.points))
         return [low]
     return max(options, key=lambda o: o[0])[1]
+
+
+def _red_five_at_risk(ctx: TrumpContext, comp: Component, trumps: list[Card]) -> bool:
+    """A red five with two or fewer other trumps may be forced out by a trump pair lead (逼红5): cash it."""
+    if not ctx.ruleset.red5_bonus or not ctx.is_red_five(comp.cards[0]):
+        return False
+    return sum(1 for c in trumps if not ctx.is_red_five(c)) <= 2
 
 
 def _end_lead(mem: Memory, hand: list[Card], heaven_and_earth: bool) -> list[Card]:
