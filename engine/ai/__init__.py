@@ -78,9 +78,7 @@ def _acting_seat(view: HandView) -> int:
     if seat is None:
         raise IllegalActionError("A spectator's view cannot act.", code="not_your_turn")
     if view.phase == "bidding":
-        if seat in view.passed and len(view.passed) == 4:
-            raise IllegalActionError("Bidding is closed.", code="wrong_phase")
-        return seat
+        return seat  # every seat may bid or pass while the window is open
     if view.phase not in ("burying", "stealing", "playing") or view.turn != seat:
         raise IllegalActionError("It is not this seat's turn.", code="not_your_turn")
     return seat

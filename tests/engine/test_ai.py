@@ -22,6 +22,7 @@ from engine.ai.burying import choose_bury
 from engine.bidding import needs_choice, read_step
 from engine.combos import classify
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, parse_cards
+from engine.errors import IllegalActionError
 from engine.hand import Action, Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS, Ruleset
@@ -150,6 +151,21 @@ def _shuffle_hidden(hand: Hand, seat: int, rng: random.Random) -> None:
         hand.hands[s], pool = pool[:n], pool[n:]
     if kitty_hidden:
         hand.kitty = pool
+
+
+def test_a_seat_with_nothing_to_do_is_refused() -> None:
+    hand = Hand(HandSetup(RULESETS["nantong"], 4, 2, (3, 3), 0, 0))
+    for action in actions(hand, [AI] * 4, random.Random(0)):
+        if hand.phase == "playing":
+            break
+        hand.apply(action)
+    turn = hand.turn
+    assert turn is not None
+    with pytest.raises(IllegalActionError):
+        choose_action(view_for(hand, (turn + 1) % 4), hand.ruleset)
+    with pytest.raises(IllegalActionError):
+        choose_action(view_for(hand, None), hand.ruleset)
+    assert choose_action(view_for(hand, turn), hand.ruleset).seat == turn
 
 
 # --- burying -------------------------------------------------------------------------------
