@@ -29,7 +29,7 @@ from engine.ruleset import RULESETS, Ruleset
 from engine.selfplay import actions, main, vs_random
 from engine.tricks import trick_winner_in
 from engine.trump import TrumpContext, trump_context
-from engine.views import HandView, view_for
+from engine.views import BidView, HandView, view_for
 
 PRESETS = sorted(RULESETS)
 AI: Player = choose_action
@@ -114,6 +114,32 @@ def test_bid_mirror_agrees_with_the_engine() -> None:
                     break
                 hand.apply(action)
     assert checked > 100
+
+
+def _steal_view(hand: str, bids: list[BidView]) -> HandView:
+    """盐城 (hidden bidding), level 2: seat 3 to steal after seat 0 buried."""
+    cards = tuple(parse_cards(hand))
+    return HandView(
+        viewer=3, preset="yancheng", number=2, phase="stealing", flag=False, level=2, levels=(2, 2), dealer=0,
+        dealer_side=0, trump=None, trump_known=False, my_bid_trump=None, hand=cards, hand_sizes=(25, 25, 25, 25),
+        bids=tuple(bids), flipped=(), kitty=None, kitty_holder=0, to_act=(3,), turn=3, passed=(), current=(),
+        tricks=(), trick_points=0, adjustments=(), threshold=80, result=None, escaped=None,
+    )
+
+
+def test_hidden_steals_only_when_they_cannot_fail() -> None:
+    """Under 暗炒 a steal below an earlier hidden bid costs 80: steal only with a step nobody else can match."""
+    r = RULESETS["yancheng"]
+    strong = "5H 5H BJ SJ 2S 2H 2C AS AS KS KS QS JS 10S 9S 8S 7S 6S 4S 3S 3H 4H 6D 7D 8C"
+    hidden = BidView(0, "declare", None, None, None, True)
+    action = choose_action(_steal_view(strong, [hidden]), r)
+    assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("5H 5H"))
+    # A hidden look-back outranks the red-five pair: no steal.
+    looked_back = BidView(0, "look_back", None, None, None, True)
+    assert choose_action(_steal_view(strong, [hidden, looked_back]), r).kind == "pass_steal"
+    # Without the red fives, someone may have bid them: a big-joker pair is not safe.
+    no_red_fives = strong.replace("5H 5H", "BJ 5C")
+    assert choose_action(_steal_view(no_red_fives, [hidden]), r).kind == "pass_steal"
 
 
 # --- hidden information --------------------------------------------------------------------
