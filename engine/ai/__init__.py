@@ -26,12 +26,12 @@ from engine.follow import check_follow, check_lead
 from engine.hand import Action
 from engine.hints import cheapest_follow
 from engine.ruleset import Ruleset
-from engine.trump import TrumpContext, trump_context
+from engine.trump import TrumpContext
 from engine.views import HandView
 
 from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
-from engine.ai.memory import build_memory
+from engine.ai.memory import build_memory, context
 from engine.ai.playing import choose_follow, choose_lead, discard_cost, power
 
 __all__ = ["Player", "choose_action", "random_action"]
@@ -63,7 +63,7 @@ def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = 
         if steal is None:
             return Action("pass_steal", seat)
         return Action("steal", seat, steal.cards, steal.choice)
-    ctx = trump_context(ruleset, view.level, view.trump)
+    ctx = context(ruleset, view.level, view.trump)
     mem = build_memory(view, ctx)
     if not view.current:
         dealer_side = view.dealer_side is not None and view.dealer_side == seat % 2
@@ -87,9 +87,9 @@ def _acting_seat(view: HandView) -> int:
 def _bury_context(view: HandView, ruleset: Ruleset) -> TrumpContext:
     """The trump to bury under: the known one, else the viewer's own bid's, else no-trump (only the fixed trumps)."""
     if view.trump_known:
-        return trump_context(ruleset, view.level, view.trump)
+        return context(ruleset, view.level, view.trump)
     own = any(b.seat == view.viewer for b in view.bids)
-    return trump_context(ruleset, view.level, view.my_bid_trump if own else None)
+    return context(ruleset, view.level, view.my_bid_trump if own else None)
 
 
 def _legal_lead(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Card]:
@@ -136,7 +136,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             o = rng.choice(options)
             return Action("steal", seat, o.cards, o.choice)
         return Action("pass_steal", seat)
-    ctx = trump_context(ruleset, view.level, view.trump)
+    ctx = context(ruleset, view.level, view.trump)
     hand = list(view.hand)
     if not view.current:
         groups: dict[str, list[Card]] = {}

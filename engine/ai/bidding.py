@@ -18,8 +18,10 @@ from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card
 from engine.combos import tractors_in
 from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
-from engine.trump import TRUMP, TrumpContext, trump_context
+from engine.trump import TRUMP, TrumpContext
 from engine.views import BidView, HandView
+
+from engine.ai.memory import context
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,7 @@ def hand_strength(ctx: TrumpContext, hand: Sequence[Card]) -> float:
 
 def strength_for(ruleset: Ruleset, level: int | None, trump: str | None, hand: Sequence[Card]) -> float:
     """:func:`hand_strength` under the trump a bid would name."""
-    return hand_strength(trump_context(ruleset, level, trump), hand)
+    return hand_strength(context(ruleset, level, trump), hand)
 
 
 def best_trump_strength(ruleset: Ruleset, level: int | None, hand: Sequence[Card]) -> float:

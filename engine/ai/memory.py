@@ -17,7 +17,8 @@ from functools import lru_cache
 from engine.cards import ALL_CARDS, Card
 from engine.combos import tractors_in
 from engine.hand import Trick
-from engine.trump import TRUMP, TrumpContext
+from engine.ruleset import Ruleset
+from engine.trump import TRUMP, TrumpContext, trump_context
 from engine.views import HandView
 
 GROUPS = (TRUMP, "S", "H", "D", "C")
@@ -32,6 +33,27 @@ def partner_of(seat: int) -> int:
 def same_side(a: int, b: int) -> bool:
     """True if two seats are partners (or the same seat)."""
     return a % 2 == b % 2
+
+
+_CONTEXTS: dict[tuple[int, int | None, str | None], tuple[Ruleset, TrumpContext]] = {}
+
+
+def context(ruleset: Ruleset, level: int | None, trump: str | None) -> TrumpContext:
+    """:func:`engine.trump.trump_context`, keyed by the ruleset's identity.
+
+    A frozen Ruleset hashes all its options on every lookup; the AI asks
+    for a context at every decision, so it keeps its own small table (the
+    ruleset is held in it, so its id cannot be reused while listed).
+    """
+    key = (id(ruleset), level, trump)
+    hit = _CONTEXTS.get(key)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    ctx = trump_context(ruleset, level, trump)
+    if len(_CONTEXTS) >= 1024:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (ruleset, ctx)
+    return ctx
 
 
 @lru_cache(maxsize=256)
