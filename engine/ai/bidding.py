@@ -208,7 +208,12 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
         need = _DEALER_SIDE
     else:
         need = _ATTACKER
-    if not ruleset.hidden_bidding and view.bids and view.bids[-1].seat % 2 == seat % 2:
+    others = [b.seat for b in view.bids if b.seat != seat]
+    if not ruleset.hidden_bidding:
+        partner_holds = bool(view.bids) and view.bids[-1].seat % 2 == seat % 2
+    else:  # the bids are hidden, the bidders are not
+        partner_holds = bool(others) and all(s % 2 == seat % 2 for s in others)
+    if partner_holds:
         need = max(need, _OVER_PARTNER)  # do not take the bid from a partner without reason
     if strength < need:
         return None
@@ -217,8 +222,12 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
 
 def _hold_back_for_look_back(view: HandView, ruleset: Ruleset, best: BidOption,
                              scored: list[tuple[float, int, BidOption]]) -> BidOption:
-    """With the look-back rule, open with one card of a level pair: if overridden, re-bid the pair on top."""
-    if not ruleset.look_back or len(best.cards) != 2 or best.step in ("SJ2", "BJ2", "R52"):
+    """With the look-back rule, open with one card of a level pair: if overridden, re-bid the pair on top.
+
+    Only as the first bid: after another bid (hidden or not) a single can
+    never stand, and the look-back would wait for a bid that may not come.
+    """
+    if not ruleset.look_back or len(best.cards) != 2 or best.step in ("SJ2", "BJ2", "R52") or view.bids:
         return best
     single = next((o for _s, _r, o in scored if o.step == "single" and o.cards[0] is best.cards[0]), None)
     return single or best
