@@ -8,10 +8,11 @@ modified preset; the trump context comes from it, the level and the trump as
 the view shows them.
 
 Every action it returns is one the engine accepts (the tests drive whole
-hands of every preset to check this); as a last guard each play is checked
-with the engine's own :func:`engine.follow.check_lead` /
-:func:`engine.follow.check_follow` and replaced by the cheapest legal play
-if it were ever refused.
+hands of every preset to check this): bids and steals are checked by a
+view-only mirror of the engine's bid rules (:mod:`engine.ai.bidding`),
+every follow is built or checked by :func:`engine.follow.check_follow`,
+and a lead is checked by :func:`engine.follow.check_lead`, falling back to
+a single low card were it ever refused.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from engine.cards import Card
 from engine.combos import decompose
 from engine.errors import IllegalActionError, IllegalPlayError
-from engine.follow import check_follow, check_lead
+from engine.follow import check_lead
 from engine.hand import Action
 from engine.hints import cheapest_follow
 from engine.ruleset import Ruleset
@@ -32,7 +33,7 @@ from engine.views import HandView
 from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
 from engine.ai.memory import build_memory, context
-from engine.ai.playing import choose_follow, choose_lead, discard_cost, power
+from engine.ai.playing import choose_follow, choose_lead, power
 
 __all__ = ["Player", "choose_action", "random_action"]
 
@@ -69,8 +70,9 @@ def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = 
         dealer_side = view.dealer_side is not None and view.dealer_side == seat % 2
         cards = choose_lead(mem, dealer_side=dealer_side, heaven_and_earth=ruleset.heaven_and_earth != "none")
         return Action("play", seat, tuple(_legal_lead(ctx, view, cards)))
-    cards = choose_follow(mem, view.current)
-    return Action("play", seat, tuple(_legal_follow(ctx, view, cards)))
+    # Every follow choose_follow returns has passed check_follow already (it is
+    # built by cheapest_follow, which checks, or checked where it is built).
+    return Action("play", seat, tuple(choose_follow(mem, view.current)))
 
 
 def _acting_seat(view: HandView) -> int:
@@ -98,16 +100,6 @@ def _legal_lead(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Ca
         return cards
     except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
         return [min(view.hand, key=lambda c: power(ctx, c))]
-
-
-def _legal_follow(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Card]:
-    lead = view.current[0][1]
-    try:
-        check_follow(ctx, lead, view.hand, cards)
-        return cards
-    except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
-        from collections import Counter
-        return cheapest_follow(ctx, lead, view.hand, discard_cost(ctx, Counter(view.hand)))
 
 
 # --- the random player ---------------------------------------------------------------------

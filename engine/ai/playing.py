@@ -22,7 +22,7 @@ from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
 
-from engine.ai.memory import Memory, lead_group, partner_of, points_of, same_side
+from engine.ai.memory import Memory, partner_of, points_of, same_side
 
 _BIG = 20  # orders from here up are level cards, jokers and the red five
 
