@@ -57,6 +57,12 @@ def context(ruleset: Ruleset, level: int | None, trump: str | None) -> TrumpCont
 
 
 @lru_cache(maxsize=256)
+def card_rows(ctx: TrumpContext) -> tuple[tuple[Card, str, int], ...]:
+    """Each distinct card with its suit-group and order, in deck order."""
+    return tuple((c, ctx.group(c), ctx.order(c)) for c in ALL_CARDS)
+
+
+@lru_cache(maxsize=256)
 def card_table(ctx: TrumpContext) -> dict[Card, tuple[str, int]]:
     """Each card's suit-group and order under a trump context (a plain dict: the AI's hot path)."""
     return {c: (ctx.group(c), ctx.order(c)) for c in ALL_CARDS}
@@ -189,38 +195,36 @@ def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Ca
 def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
     """Work out unseen cards, shown voids and per-group figures from a seat's view."""
     assert view.viewer is not None
-    table = card_table(ctx)
-    played, shown = _played_through(ctx, view.tricks)
-    voids = [set(v) for v in shown]
+    played, voids = _played_through(ctx, view.tricks)
+    seen = dict(played)
     if view.current:
-        played = dict(played)
-        _note_trick(ctx, view.current, played, voids)
-    unseen = dict.fromkeys(ALL_CARDS, 2)
-    for c, n in played.items():
-        unseen[c] -= n
+        open_voids = [set(v) for v in voids]
+        _note_trick(ctx, view.current, seen, open_voids)
+        voids = tuple(frozenset(v) for v in open_voids)
     for c in view.hand:
-        unseen[c] -= 1
+        seen[c] = seen.get(c, 0) + 1
     if view.kitty is not None and view.kitty_holder == view.viewer:
         for c in view.kitty:
-            unseen[c] -= 1
-    for seat in range(4):
-        if view.hand_sizes[seat] == 0 and seat != view.viewer:
-            voids[seat].update(GROUPS)
+            seen[c] = seen.get(c, 0) + 1
+    if any(size == 0 for seat, size in enumerate(view.hand_sizes) if seat != view.viewer):
+        everything = frozenset(GROUPS)
+        voids = tuple(everything if size == 0 and seat != view.viewer else v
+                      for seat, (v, size) in enumerate(zip(voids, view.hand_sizes)))
     counts = dict.fromkeys(GROUPS, 0)
     top = dict.fromkeys(GROUPS, -1)
     top_pair = dict.fromkeys(GROUPS, -1)
     left: dict[Card, int] = {}
-    for c, n in unseen.items():
+    for c, group, order in card_rows(ctx):
+        n = 2 - seen.get(c, 0)
         if n <= 0:
             continue
         left[c] = n
-        group, order = table[c]
         counts[group] += n
         if order > top[group]:
             top[group] = order
-        if n >= 2 and order > top_pair[group]:
+        if n == 2 and order > top_pair[group]:
             top_pair[group] = order
-    return Memory(ctx, view.viewer, view.hand, left, tuple(frozenset(v) for v in voids), counts, top, top_pair)
+    return Memory(ctx, view.viewer, view.hand, left, voids, counts, top, top_pair)
 
 
 def points_of(cards: Iterable[Card]) -> int:
