@@ -190,6 +190,11 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
     options = bid_options(view, ruleset, steal=False)
     if not options:
         return None
+    if view.bids:
+        # A single outranks no bid; under hidden bidding it would be accepted and count for nothing.
+        options = [o for o in options if o.step != "single"]
+        if not options:
+            return None
     scored = [(strength_for(ruleset, view.level, o.trump, view.hand), _step_rank(ruleset, o.step), o) for o in options]
     own = _own_bids(view, seat)
     if own and ruleset.hidden_bidding:
