@@ -110,6 +110,7 @@ def ranks_above(ruleset: Ruleset, new: Bid, old: Bid) -> bool:
     need pairs (A41), as :func:`overrides` says.
     """
     if ruleset.bid_ladder is None:
+        # 安徽: the latest pair stands; a single never stands over another bid (A41, A8).
         return new.step != "single" and new.order > old.order
     return overrides(ruleset, new.step, old.step)
 

@@ -431,7 +431,7 @@ class Hand:
         assert action.seat is not None
         bid = self._classify_bid(action.seat, action.cards, action.trump, steal=False)
         self._record_bid(bid)
-        self.passed = {action.seat}
+        self.passed = set()  # decision 4: all four, the bidder too, must pass after the last bid
         return {"bid": bid.kind}
 
     def _check_pass(self, seat: int, action: Action) -> None:
@@ -483,12 +483,13 @@ class Hand:
         trump: str | None
         if r.later_no_bid == "flip_in_turn" or (self.dealer_side is None and r.first_hand_no_bid == "flip_in_turn"):
             decider = next((i for i, c in enumerate(kitty) if c.rank == level and not c.is_joker), None)
+            turned = len(kitty) if decider is None else decider + 1
             if decider is None:
                 plain = [(i, c) for i, c in enumerate(kitty) if not c.is_joker]
                 decider = max(plain, key=lambda ic: (ic[1].rank, -ic[0]))[0]
             trump = kitty[decider].suit
             flips: tuple[tuple[int | None, Card], ...] = tuple(
-                ((first + i) % 4, c) for i, c in enumerate(kitty[: decider + 1]))
+                ((first + i) % 4, c) for i, c in enumerate(kitty[:turned]))
             setter = (first + decider) % 4
         elif r.later_no_bid == "first_card":
             card = kitty[0]
@@ -502,10 +503,11 @@ class Hand:
             red5 = r.red5_trump
             decider = next((i for i, c in enumerate(kitty)
                             if c.is_joker or (c.rank == level and not (red5 and c is RED_FIVE))), None)
+            turned = len(kitty) if decider is None else decider + 1
             if decider is None:
                 decider = next(i for i, c in enumerate(kitty) if not (red5 and c is RED_FIVE))
             trump = kitty[decider].suit
-            flips = tuple((None, c) for c in kitty[: decider + 1])
+            flips = tuple((None, c) for c in kitty[:turned])
             setter = first
         self.flipped = flips
         self.trump = trump
@@ -702,6 +704,7 @@ class Hand:
             ctx, dealer_side=self.dealer_side, threshold=self.threshold, trick_points=self.trick_points,
             kitty=tuple(self.kitty), kitty_multiplier=multiplier, adjustments=tuple(self.adjustments),
             last_winner=last.winner, last_lead=lead, winning_play=winning, levels=self.setup.levels,
+            flag=self.setup.flag,
         )
         self.phase = "finished"
 

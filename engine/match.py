@@ -95,8 +95,11 @@ class Match:
         self.scores = [0, 0, 0, 0]
         self.winner_side: int | None = None
         self.deals = 0
+        self.hands_played = 0
         self.past_actions: list[list[Action]] = []
         """The actions of every finished hand (redeals and escapes included)."""
+        self.checkpoint: dict[str, Any] = self._checkpoint()
+        """The match's state before the current hand was dealt (see :meth:`resume`)."""
         self.hand: Hand = self._deal()
 
     @property
@@ -111,7 +114,7 @@ class Match:
     def _deal(self) -> Hand:
         seed = self.hand_seed(self.deals)
         self.deals += 1
-        number = len([r for r in self.records if r.result is not None]) + 1
+        number = self.hands_played + 1
         levels = (self.sides[0].rank, self.sides[1].rank)
         flag = self.dealer_side is not None and self.sides[self.dealer_side].at_flag
         flag_dealer = None
@@ -141,6 +144,7 @@ class Match:
         if self.hand.over:
             self.past_actions.append(self.hand.actions)
             out.append(self._settle(self.hand))
+            self.checkpoint = self._checkpoint()
             if not self.over:
                 self.hand = self._deal()
         return out
@@ -156,6 +160,7 @@ class Match:
             self.records.append(record)
             return record
         assert result is not None
+        self.hands_played += 1
         for seat in range(4):
             self.scores[seat] += result.scores[seat]
         if hand.phase == "abandoned":
@@ -251,6 +256,46 @@ class Match:
         return tuple(amount if seat % 2 == winners else -amount for seat in range(4))  # type: ignore[return-value]
 
     # --- persistence --------------------------------------------------------------------
+    def _checkpoint(self) -> dict[str, Any]:
+        return {
+            "version": 1, "seed": self.seed, "start": self.start.to_dict(),
+            "sides": [[x.lap, x.rank, x.at_flag] for x in self.sides],
+            "dealer_side": self.dealer_side, "previous_dealer": self.previous_dealer,
+            "previous_last_winner": self.previous_last_winner, "scores": list(self.scores),
+            "winner_side": self.winner_side, "deals": self.deals, "hands_played": self.hands_played,
+        }
+
+    @classmethod
+    def resume(cls, ruleset: Ruleset, checkpoint: Mapping[str, Any], actions: Sequence[Action] = ()) -> Match:
+        """Rebuild a match from a :attr:`checkpoint` and the current hand's actions.
+
+        A checkpoint is taken at every hand boundary, so a long match need not
+        be replayed from its first hand; the current hand still replays from
+        its log.  Past hands' records are not restored.
+        """
+        if checkpoint.get("version") != 1:
+            raise IllegalActionError("Unknown match checkpoint version.", code="bad_version")
+        match = cls.__new__(cls)
+        match.ruleset = ruleset
+        match.seed = int(checkpoint["seed"])
+        match.start = MatchStart.from_dict(checkpoint["start"])
+        a, b = (SideLevel(int(x[0]), int(x[1]), bool(x[2])) for x in checkpoint["sides"])
+        match.sides = (a, b)
+        match.dealer_side = checkpoint["dealer_side"]
+        match.previous_dealer = checkpoint["previous_dealer"]
+        match.previous_last_winner = checkpoint["previous_last_winner"]
+        match.records = []
+        match.scores = [int(x) for x in checkpoint["scores"]]
+        match.winner_side = checkpoint["winner_side"]
+        match.deals = int(checkpoint["deals"])
+        match.hands_played = int(checkpoint["hands_played"])
+        match.past_actions = []
+        match.checkpoint = dict(checkpoint)
+        match.hand = match._deal()
+        for action in actions:
+            match.apply(action)
+        return match
+
     def to_dict(self) -> dict[str, Any]:
         """Ruleset, seed, start and every hand's actions: enough to replay the match."""
         hands = self.past_actions + ([] if self.over else [self.hand.actions])

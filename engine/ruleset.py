@@ -165,7 +165,10 @@ class Ruleset:
             values["must_play"] = frozenset(values["must_play"])
         if values.get("bid_ladder") is not None:
             values["bid_ladder"] = tuple(values["bid_ladder"])
-        return cls(**values)
+        try:
+            return cls(**values)
+        except TypeError as exc:
+            raise RulesetError(f"Stored ruleset options are incomplete or malformed: {exc}.") from None
 
 
 def _problems(r: Ruleset) -> list[str]:

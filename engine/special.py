@@ -86,9 +86,13 @@ def contains_five_ten_king(ctx: TrumpContext, cards: Sequence[Card]) -> bool:
 def score_hand(
     ctx: TrumpContext, *, dealer_side: int, threshold: int, trick_points: int, kitty: tuple[Card, ...],
     kitty_multiplier: int, adjustments: tuple[Adjustment, ...], last_winner: int, last_lead: Shape,
-    winning_play: Sequence[Card], levels: tuple[int, int],
+    winning_play: Sequence[Card], levels: tuple[int, int], flag: bool = False,
 ) -> HandResult:
-    """Score a finished hand (§2.12–2.14, A23–A24, A27)."""
+    """Score a finished hand (§2.12–2.14, A23–A24, A27).
+
+    The flag hand has no kitty, so nothing that needs a kitty capture
+    (上天入地, J到底) can happen in it.
+    """
     r = ctx.ruleset
     p = trick_points + card_points(kitty) * kitty_multiplier + sum(a.points for a in adjustments)
     outcome = level_outcome(r, p, threshold)
@@ -96,6 +100,9 @@ def score_hand(
     attackers = 1 - dealer_side
     winner_side = last_winner % 2
     hae_side: int | None = None
+    if flag:
+        return HandResult(p, trick_points, kitty, kitty_multiplier, adjustments, threshold, dealer_side, outcome,
+                          scores)
     if r.heaven_and_earth == "exact_either_side":
         ftk = five_ten_king(ctx, list(winning_play))
         if ftk is not None and ftk[2] == 1:
@@ -160,14 +167,11 @@ def escape_loss(r: Ruleset, *, seat: int, dealer_side: int | None, threshold: in
 
     The 15 rule: nothing before the first card; exactly 15 if the escaper's
     side is winning at the current p; otherwise the larger of 15 and what the
-    table would take from that side now.  安徽: 15, or 20 once either side has
-    reached J (even before the first card).
+    table would take from that side now.  安徽 (A36): 15, or 20 once either
+    side has reached J, whenever the escape happens.
     """
     if r.escape == "anhui":
-        high = max(levels) >= JACK
-        if high:
-            return 20
-        return 15 if cards_played else 0
+        return 20 if max(levels) >= JACK else 15
     if not cards_played or dealer_side is None:
         return 0
     attacker = seat % 2 != dealer_side

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.combos import Component, Shape, tractors_in
+from engine.combos import Component, Shape, has_tractor_above
 from engine.trump import TrumpContext
 
 
@@ -39,7 +39,7 @@ def beats_component(ctx: TrumpContext, comp: Component, group: str, hand: Sequen
     pairs = [c for c, n in counts.items() if n >= 2]
     if comp.kind == "pair":
         return any(ctx.order(c) > comp.top for c in pairs)
-    return any(len(run) >= comp.pairs and top > comp.top for run, top in tractors_in(ctx, pairs))
+    return has_tractor_above(ctx, pairs, comp.pairs, comp.top)
 
 
 def judge_throw(ctx: TrumpContext, shape: Shape, other_hands: Sequence[Sequence[Card]]) -> ThrowResult:

@@ -115,11 +115,21 @@ class HandView:
         }
 
 
+def _public_kind(kind: str, order: int) -> str:
+    """What the others may know of a hidden bid: a declaration, an override or a steal.
+
+    A reinforce or a look-back would tell them that the bidder holds both copies.
+    """
+    if kind == "steal":
+        return "steal"
+    return "declare" if order == 0 else "override"
+
+
 def view_for(hand: Hand, viewer: int | None) -> HandView:
     """The view of ``viewer`` (a seat), or of a spectator when ``viewer`` is None."""
     hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
     bids = tuple(
-        BidView(b.seat, b.kind, None, None, None, True)
+        BidView(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
         if hidden and b.seat != viewer else
         BidView(b.seat, b.kind, b.cards, b.step, b.trump, False)
         for b in hand.bids

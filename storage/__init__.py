@@ -1,0 +1,96 @@
+"""Persistence for chaodipi on SQLite (aiosqlite): chats, tables, the event log, standings.
+
+Every function takes the open :class:`Database` first.  Events are opaque
+here: storage keeps each hand's log in order and refuses a second move N, and
+the caller's engine replays it (:func:`replay`).  See ``docs/storage.md``.
+"""
+
+from pathlib import Path
+
+from storage.backup import backup, backup_file, restore
+from storage.chats import (
+    get_chat,
+    get_user,
+    migrate_chat,
+    resolve_chat_id,
+    set_user_language,
+    set_user_reachability,
+    update_chat,
+    upsert_chat,
+    upsert_user,
+)
+from storage.config import default_db_path
+from storage.db import Database
+from storage.errors import (
+    CorruptLog,
+    HandClosed,
+    NotFound,
+    SchemaTooNew,
+    SequenceConflict,
+    StorageError,
+    TableAlreadyActive,
+)
+from storage.events import append_event, last_seq, load_events, load_snapshot, save_snapshot
+from storage.hands import (
+    create_hand,
+    create_match,
+    get_active_hand,
+    get_hand,
+    get_hand_result,
+    get_match,
+    get_playing_match,
+    record_hand_result,
+    update_hand,
+    update_match,
+)
+from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
+from storage.migrations import SCHEMA_VERSION, migrate, schema_version
+from storage.records import (
+    ActiveTable,
+    ChatRecord,
+    HandRecord,
+    HandResult,
+    MatchRecord,
+    PartnershipStanding,
+    PlayerStanding,
+    SeatRecord,
+    SeatResult,
+    Snapshot,
+    StoredEvent,
+    TableRecord,
+    UserRecord,
+)
+from storage.standings import partnership_standings, player_standings
+from storage.tables import (
+    clear_seat,
+    create_table,
+    get_active_table,
+    get_seats,
+    get_table,
+    set_seat,
+    set_seat_messages,
+    update_table,
+)
+
+
+async def open_database(path: str | Path | None = None) -> Database:
+    """Open (creating and migrating if needed) the database at ``path`` or :func:`default_db_path`."""
+    return await Database.open(path if path is not None else default_db_path())
+
+
+__all__ = [
+    "SCHEMA_VERSION", "ActiveTable", "ChatRecord", "CorruptLog", "Database", "HandClosed",
+    "HandRecord", "HandResult", "MatchRecord", "NotFound", "PartnershipStanding",
+    "PlayerStanding", "Replayer", "SchemaTooNew", "SeatRecord", "SeatResult",
+    "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",
+    "TableRecord", "UserRecord", "append_event", "backup", "backup_file", "check_log",
+    "clear_seat", "create_hand", "create_match", "create_table", "default_db_path",
+    "get_active_hand", "get_active_table", "get_chat", "get_hand", "get_hand_result",
+    "get_match", "get_playing_match", "get_seats", "get_table", "get_user", "last_seq",
+    "load_active_table", "load_active_tables", "load_events", "load_snapshot",
+    "migrate", "migrate_chat", "open_database", "partnership_standings", "player_standings",
+    "record_hand_result", "replay", "resolve_chat_id", "restore", "save_snapshot",
+    "schema_version", "set_seat", "set_seat_messages", "set_user_language",
+    "set_user_reachability", "update_chat", "update_hand", "update_match", "update_table",
+    "upsert_chat", "upsert_user",
+]

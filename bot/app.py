@@ -1,0 +1,158 @@
+"""Wiring: build the python-telegram-bot Application, load tables, run.
+
+Updates are processed concurrently (one table never stalls another); each
+table serialises its own changes with its lock.  PTB's ``AIORateLimiter``
+retries after flood-control answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+
+import storage
+from bot import handlers
+from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
+from bot.config import Settings
+from bot.model import Seat, Table, TableSettings
+from bot.publisher import Publisher
+from bot.service import Tables
+
+log = logging.getLogger(__name__)
+
+
+def build_application(config: Settings) -> Application:  # type: ignore[type-arg]
+    """The bot, ready to run: handlers, rate limiter, start-up and shut-down hooks."""
+    builder: ApplicationBuilder = (  # type: ignore[type-arg]
+        Application.builder()
+        .token(config.token)
+        .rate_limiter(AIORateLimiter(max_retries=8))
+        .concurrent_updates(True)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if config.base_url:
+        builder = builder.base_url(config.base_url).base_file_url(config.base_url.replace("/bot", "/file/bot"))
+    app = builder.build()
+    app.bot_data["config"] = config
+    command_handlers = {
+        "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,
+        "leave": handlers.cmd_leave, "stop": handlers.cmd_stop, "hand": handlers.cmd_hand,
+        "rules": handlers.cmd_rules, "stats": handlers.cmd_stats, "leaderboard": handlers.cmd_leaderboard,
+        "lang": handlers.cmd_lang, "help": handlers.cmd_help,
+    }
+    for name, callback in command_handlers.items():
+        app.add_handler(CommandHandler(name, callback))
+    app.add_handler(CallbackQueryHandler(handlers.on_callback))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
+    app.add_error_handler(handlers.on_error)
+    return app
+
+
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    config: Settings = app.bot_data["config"]
+    db = app.bot_data.get("db") or await storage.open_database(config.db_path)
+    app.bot_data["db"] = db
+    tables = Tables(db, config)
+    tables.bot_username = app.bot.username
+    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id))
+    app.bot_data["tables"] = tables
+    await load_tables(tables)
+    await _publish_commands(app)
+    await tables.restore_timers()
+    for table in tables.by_id.values():
+        tables.refresh(table)
+    log.info("ready: %d active tables", len(tables.by_id))
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    tables: Tables | None = app.bot_data.get("tables")
+    if tables is not None and tables.publisher is not None:
+        await tables.publisher.drain()
+    db = app.bot_data.get("db")
+    if db is not None and app.bot_data.get("own_db", True):
+        await db.close()
+
+
+async def _publish_commands(app: Application) -> None:  # type: ignore[type-arg]
+    for lang, code in (("en", None), ("zh", "zh")):
+        await app.bot.set_my_commands(menu(lang, GROUP_COMMANDS), scope=BotCommandScopeAllGroupChats(),
+                                      language_code=code)
+        await app.bot.set_my_commands(menu(lang, PRIVATE_COMMANDS), scope=BotCommandScopeAllPrivateChats(),
+                                      language_code=code)
+
+
+async def _blocked(tables: Tables, chat_id: int) -> None:
+    """A person blocked the bot (or never started it): report it, and let the AI or the clock decide."""
+    await storage.set_user_reachability(tables.db, chat_id, blocked=True)
+    for table, seat in tables.tables_of(chat_id):
+        info = table.seats[seat]
+        if info is None or not info.reachable:
+            continue
+        info.reachable = False
+        from bot.i18n import translator
+
+        tr = translator(table.lang)
+        if table.settings.on_timeout == "ai":
+            info.timed_out = True
+            text = tr("{who} cannot receive my messages (blocked?): the AI plays for them.", who=info.name)
+        else:
+            text = tr("{who} cannot receive my messages (blocked?): the table waits for them.", who=info.name)
+        if tables.publisher is not None:
+            await tables.publisher.send(table.chat_id, text)
+        tables.kick_ai(table)
+
+
+async def load_tables(tables: Tables) -> None:
+    """Bring back every open or playing table, replaying each current hand's log."""
+    for active in await storage.load_active_tables(tables.db):
+        record = active.table
+        chat = await storage.get_chat(tables.db, record.chat_id)
+        table = Table(
+            id=record.table_id, chat_id=record.chat_id, creator_id=record.creator_id or 0,
+            lang=(chat.language if chat is not None and chat.language else "zh"),
+            title=chat.title if chat is not None else "", status=record.status,
+            settings=TableSettings.from_dict(record.settings), message_id=record.message_id,
+            deadline=record.turn_deadline,
+        )
+        for seat_record in active.seats:
+            table.seats[seat_record.seat] = await _seat(tables, seat_record)
+        tables._register(table)
+        tables.group_titles[table.chat_id] = table.title
+        if active.match is not None and active.hand is not None:
+            await tables._rebuild_match(table, active)
+            table.turn_key = tables.turn_key(table)
+
+
+async def _seat(tables: Tables, record: Any) -> Seat:
+    if record.is_ai or record.user_id is None:
+        return Seat(None, "AI", is_ai=True)
+    user = await storage.get_user(tables.db, record.user_id)
+    name = user.display_name if user is not None else str(record.user_id)
+    lang = user.language if user is not None and user.language else "zh"
+    reachable = user is None or (user.can_message_privately and not user.blocked)
+    return Seat(record.user_id, name, lang=lang, reachable=reachable,
+                hand_message_id=record.hand_message_id, nudge_message_id=record.nudge_message_id)
+
+
+def run(config: Settings) -> None:
+    """Run until interrupted: polling by default, a webhook when configured."""
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = build_application(config)
+    if config.webhook_url:
+        app.run_webhook(listen=config.webhook_listen, port=config.webhook_port, url_path="telegram",
+                        webhook_url=config.webhook_url.rstrip("/") + "/telegram",
+                        secret_token=config.webhook_secret, allowed_updates=Update.ALL_TYPES)
+    else:
+        app.run_polling(allowed_updates=Update.ALL_TYPES)

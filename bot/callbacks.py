@@ -1,0 +1,87 @@
+"""Compact ``callback_data`` for inline buttons (Telegram allows 1–64 bytes).
+
+Every button names its table; buttons of a hand keyboard also carry the
+seat's version (deal number, hand size, phase), so a button from an older
+message is refused.  Formats::
+
+    L:<table>:<op>[:<arg>]        lobby (seat, leave, add AI, start, settings)
+    H:<table>:<version>:<op>[:<arg>]   a player's hand keyboard
+    R:<table>                     "show the table again" (a refresh)
+
+Anything else, or anything malformed, decodes to None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+MAX_BYTES: Final = 64
+
+LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace",
+                              "timeout", "back", "cancel"})
+HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "hint",
+                             "trump", "peek"})
+
+_TOKEN = re.compile(r"[A-Za-z0-9_.\-]{1,24}")
+
+
+@dataclass(frozen=True, slots=True)
+class Callback:
+    """A decoded button press."""
+
+    kind: str
+    """``"L"`` lobby, ``"H"`` hand, ``"R"`` refresh."""
+    table: int
+    op: str = ""
+    arg: str = ""
+    version: str = ""
+
+    def encode(self) -> str:
+        """The ``callback_data`` string; raises ValueError if it would exceed 64 bytes."""
+        if self.kind == "R":
+            parts = ["R", str(self.table)]
+        elif self.kind == "L":
+            parts = ["L", str(self.table), self.op] + ([self.arg] if self.arg else [])
+        else:
+            parts = ["H", str(self.table), self.version, self.op] + ([self.arg] if self.arg else [])
+        data = ":".join(parts)
+        if len(data.encode()) > MAX_BYTES:
+            raise ValueError(f"callback_data too long: {data!r}")
+        return data
+
+
+def lobby(table: int, op: str, arg: str = "") -> str:
+    """``callback_data`` of a lobby button."""
+    return Callback("L", table, op, arg).encode()
+
+
+def hand(table: int, version: str, op: str, arg: str = "") -> str:
+    """``callback_data`` of a hand-keyboard button."""
+    return Callback("H", table, op, arg, version).encode()
+
+
+def refresh(table: int) -> str:
+    """``callback_data`` of a refresh button."""
+    return Callback("R", table).encode()
+
+
+def decode(data: str | None) -> Callback | None:
+    """Parse ``callback_data``; None for anything not made by :func:`lobby`, :func:`hand` or :func:`refresh`."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        return None
+    parts = data.split(":")
+    if any(not _TOKEN.fullmatch(p) for p in parts) or len(parts) < 2:
+        return None
+    kind = parts[0]
+    if not parts[1].isdigit():
+        return None
+    table = int(parts[1])
+    if kind == "R" and len(parts) == 2:
+        return Callback("R", table)
+    if kind == "L" and len(parts) in (3, 4) and parts[2] in LOBBY_OPS:
+        return Callback("L", table, parts[2], parts[3] if len(parts) == 4 else "")
+    if kind == "H" and len(parts) in (4, 5) and parts[3] in HAND_OPS:
+        return Callback("H", table, parts[3], parts[4] if len(parts) == 5 else "", parts[2])
+    return None

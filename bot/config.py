@@ -1,0 +1,88 @@
+"""Settings from the environment (never from files in the repository).
+
+=========================  ===============================================================
+``TELEGRAM_BOT_TOKEN``     the bot's token from @BotFather (required to run)
+``TELEGRAM_BASE_URL``      a self-hosted Bot API server, e.g. ``http://127.0.0.1:8081/bot``
+``CHAODIPI_DB``            the SQLite file (default ``./chaodipi.db``)
+``CHAODIPI_WEBHOOK_URL``   public HTTPS URL for a webhook; polling when unset
+``CHAODIPI_WEBHOOK_LISTEN`` address the webhook server binds (default ``0.0.0.0``)
+``CHAODIPI_WEBHOOK_PORT``  port of the webhook server (default ``8443``)
+``CHAODIPI_WEBHOOK_SECRET`` secret token Telegram sends with each webhook call
+``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
+``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
+``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
+=========================  ===============================================================
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from storage.config import default_db_path
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The bot's settings."""
+
+    token: str
+    base_url: str | None = None
+    db_path: Path = Path("chaodipi.db")
+    webhook_url: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: str | None = None
+    ai_delay: float = 0.8
+    group_interval: float = 3.5
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read the settings; raises :class:`ConfigError` with a readable message."""
+        env = os.environ if environ is None else environ
+        token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "TELEGRAM_BOT_TOKEN is not set. Create a bot with @BotFather, then run:\n"
+                "    export TELEGRAM_BOT_TOKEN=123456:ABC...\n"
+                "To see the game without a token, try:  chaodipi demo"
+            )
+        return cls(
+            token=token,
+            base_url=env.get("TELEGRAM_BASE_URL") or None,
+            db_path=default_db_path(env),
+            webhook_url=env.get("CHAODIPI_WEBHOOK_URL") or None,
+            webhook_listen=env.get("CHAODIPI_WEBHOOK_LISTEN", "0.0.0.0"),
+            webhook_port=_int(env, "CHAODIPI_WEBHOOK_PORT", 8443),
+            webhook_secret=env.get("CHAODIPI_WEBHOOK_SECRET") or None,
+            ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
+            group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
+            log_level=env.get("CHAODIPI_LOG_LEVEL", "INFO").upper(),
+        )
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {raw!r}.") from None
+    if value < 0:
+        raise ConfigError(f"{name} must not be negative.")
+    return value
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    value = _float(env, name, default)
+    if value != int(value):
+        raise ConfigError(f"{name} must be a whole number.")
+    return int(value)

@@ -1,0 +1,98 @@
+"""``chaodipi demo``: four AI seats play in the terminal, shown as the group would see it.
+
+No token and no network: the same renderers as the bot, printed as text.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from bot.i18n import translator
+from bot.labels import cards_label, seat_label, trump_label
+from bot.model import Seat, Table, TableSettings
+from bot.render_group import render_match_over, render_result, render_table, seat_name
+from engine.ai import choose_action
+from engine.hand import Action
+from engine.match import HandRecord, Match
+from engine.views import view_for
+
+NAMES = ("Alice", "Bob", "Carol", "Dave")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(text: str) -> str:
+    """HTML message text as a terminal shows it."""
+    return _TAG.sub("", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def next_action(match: Match, rng: random.Random) -> Action:
+    """The AI's move for whichever seat must act (in bidding, the first who has not passed)."""
+    hand = match.hand
+    seats = sorted(hand.to_act())
+    if hand.phase == "bidding":
+        seats = [s for s in seats if s not in hand.passed]
+    seat = seats[0]
+    action = choose_action(view_for(hand, seat), hand.ruleset, rng)
+    if not hand.can(action):
+        action = Action("pass", seat) if hand.phase == "bidding" else action
+    return action
+
+
+def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int | None = None,
+         out: TextIO = sys.stdout, pause: float = 0.0, whole_match: bool = False) -> Table:
+    """Play ``hands`` hands (or a whole match) with four AI seats, printing the group's view."""
+    tr = translator(lang)
+    seed = random.randrange(1 << 30) if seed is None else seed
+    rng = random.Random(seed)
+    settings = TableSettings(preset=preset)
+    table = Table(id=0, chat_id=0, creator_id=0, lang=lang, title="demo", status="playing", settings=settings,
+                  seats=[Seat(None, name, is_ai=False) for name in NAMES])
+    table.match = Match(settings.ruleset(), seed)
+    say: Callable[[str], None] = lambda text: print(plain(text), file=out, flush=True)  # noqa: E731
+    say(render_table(tr, table)[0])
+    say("")
+    finished = 0
+    while not table.match.over and (whole_match or finished < hands):
+        hand = table.match.hand
+        before_phase = hand.phase
+        action = next_action(table.match, rng)
+        outputs = table.match.apply(action)
+        event = outputs[0]
+        if action.kind == "bid":
+            bid = hand.bids[-1]
+            who = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
+            if hand.ruleset.hidden_bidding:
+                say(tr("{who} made a bid.", who=who))
+            else:
+                say(tr("{who} bid {cards} → trump {trump}.", who=who, cards=cards_label(bid.cards, lang),
+                       trump=trump_label(tr, bid.trump)))
+        elif action.kind == "steal":
+            say(tr("{who} stole the kitty.", who=seat_name(tr, table, action.seat or 0)))
+        if before_phase == "bidding" and hand.phase != "bidding" or (
+                before_phase == "stealing" and hand.phase == "playing"):
+            say(render_table(tr, table)[0])
+            say("")
+        if "winner" in event.info:
+            trick = hand.tricks[-1]
+            plays = " → ".join(f"{seat_label(tr, s)} {cards_label(c, lang)}" for s, c in trick.plays)
+            say(tr("Trick {n}: {plays} …", n=len(hand.tricks), plays=plays).rstrip(" …")
+                + f"  ⇒ {seat_label(tr, trick.winner)} +{trick.points}")
+            if pause:
+                time.sleep(pause)
+        for output in outputs[1:]:
+            if isinstance(output, HandRecord):
+                say("")
+                say(render_result(tr, table, output))
+                say("")
+                finished += 1
+                if not table.match.over and (whole_match or finished < hands):
+                    say(render_table(tr, table)[0])
+                    say("")
+    if table.match.over:
+        say(render_match_over(tr, table))
+    return table

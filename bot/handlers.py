@@ -1,0 +1,565 @@
+"""Telegram handlers: parse the update, call the service under the table's lock, answer.
+
+Each handler is short (parse, call, save, render) and every callback query
+is answered, with a popup for anything refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from typing import cast
+
+from telegram import CallbackQuery, Chat, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+import storage
+from bot import callbacks
+from bot.commands import help_text, leaderboard_text, rules_text, stats_text
+from bot.i18n import Translator, pick_language, translator
+from bot.messages import refusal
+from bot.model import Table
+from bot.render_private import peek_text
+from bot.service import TableError, Tables
+from engine.ai import choose_action
+from engine.cards import Card
+from engine.errors import EngineError
+from engine.hand import Action
+from engine.ruleset import RULESETS, get_ruleset
+from engine.views import view_for
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+def tables_of(context: Context) -> Tables:
+    """The service kept in ``bot_data``."""
+    return cast(Tables, context.bot_data["tables"])
+
+
+async def user_translator(context: Context, user: User) -> Translator:
+    """A person's language: their /lang choice, else Telegram's language code."""
+    record = await storage.get_user(tables_of(context).db, user.id)
+    if record is not None and record.language:
+        return translator(record.language)
+    return translator(pick_language(user.language_code))
+
+
+async def remember_user(context: Context, user: User) -> storage.UserRecord:
+    """Store the person's name (and language code, if they have none chosen)."""
+    db = tables_of(context).db
+    record = await storage.get_user(db, user.id)
+    language = record.language if record is not None and record.language else pick_language(user.language_code)
+    return await storage.upsert_user(db, user.id, display_name(user), language=language)
+
+
+def display_name(user: User) -> str:
+    """The name shown at the table."""
+    return user.first_name or user.full_name or str(user.id)
+
+
+async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
+    """True for the group's creator and administrators."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def reply(update: Update, text: str) -> None:
+    """Reply to the message that carried a command."""
+    if update.effective_message is not None:
+        await update.effective_message.reply_html(text, disable_web_page_preview=True)
+
+
+def in_group(chat: Chat | None) -> bool:
+    """True for groups and supergroups."""
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+# --- seating -------------------------------------------------------------------------------
+
+async def seat_person(context: Context, table: Table, user: User, seat: int | None,
+                      query: CallbackQuery | None = None) -> str | None:
+    """Seat someone the bot can reach privately; otherwise send them to the private chat.
+
+    Returns a popup text for the person, or None if they were seated.
+    """
+    tables = tables_of(context)
+    tr = await user_translator(context, user)
+    record = await remember_user(context, user)
+    if not record.can_message_privately or record.blocked:
+        # Try once: people who opened the bot elsewhere can be reached without a link.
+        try:
+            await context.bot.send_message(user.id, tr("You are joining the table in {title}.",
+                                                        title=table.title or "?"))
+            await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
+        except Forbidden:
+            table.pending[user.id] = (seat, display_name(user))
+            tables.refresh(table)
+            link = f"https://t.me/{tables.bot_username}?start=s{table.id}_{'' if seat is None else seat}"
+            if query is not None:
+                await query.answer(url=link)
+                return ""
+            return tr("First open a private chat with me and press Start: {link}", link=link)
+        except TelegramError:
+            return tr("I could not reach you privately; please try again.")
+    try:
+        await tables.sit(table, user.id, display_name(user), tr.lang, seat)
+    except TableError as exc:
+        return exc.text(tr)
+    table.pending.pop(user.id, None)
+    tables.refresh(table)
+    return None
+
+
+# --- commands --------------------------------------------------------------------------------
+
+async def cmd_start(update: Update, context: Context) -> None:
+    """/start in the private chat, possibly from a deep link to a seat."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None or chat.type != ChatType.PRIVATE:
+        return
+    tables = tables_of(context)
+    await remember_user(context, user)
+    await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
+    for table, seat in tables.tables_of(user.id):
+        info = table.seats[seat]
+        if info is not None and not info.reachable:
+            info.reachable = True
+            tables.refresh(table, urgent=[seat])
+    tr = await user_translator(context, user)
+    payload = context.args[0] if context.args else ""
+    if payload.startswith("s") and "_" in payload:
+        table_part, seat_part = payload[1:].split("_", 1)
+        table = tables.get(int(table_part)) if table_part.isdigit() else None
+        if table is None:
+            await reply(update, tr("That table is closed."))
+            return
+        seat = int(seat_part) if seat_part.isdigit() and int(seat_part) < 4 else None
+        async with table.lock:
+            problem = await seat_person(context, table, user, seat)
+        await reply(update, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
+                                          title=table.title))
+        return
+    await reply(update, help_text(tr))
+
+
+async def cmd_newgame(update: Update, context: Context) -> None:
+    """/newgame [preset] in a group: open a table and seat its creator."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    if not in_group(chat):
+        await reply(update, tr("Open a table in a group chat: add me to a group and send /newgame there."))
+        return
+    preset = None
+    if context.args:
+        try:
+            preset = get_ruleset(" ".join(context.args)).name
+        except ValueError:
+            names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
+            await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
+            return
+    tables = tables_of(context)
+    await remember_user(context, user)
+    try:
+        table = await tables.new_table(chat.id, chat.title or "", user.id, display_name(user),
+                                       tr.lang, preset)
+    except TableError as exc:
+        await reply(update, exc.text(tr))
+        return
+    async with table.lock:
+        problem = await seat_person(context, table, user, 0)
+        tables.refresh(table)
+    if problem:
+        await reply(update, problem)
+
+
+async def cmd_join(update: Update, context: Context) -> None:
+    """/join in a group: take a free seat."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    table = tables_of(context).in_chat(chat.id)
+    if table is None:
+        await reply(update, tr("There is no table here. Start one with /newgame."))
+        return
+    async with table.lock:
+        problem = await seat_person(context, table, user, None)
+    if problem:
+        await reply(update, problem)
+
+
+async def cmd_leave(update: Update, context: Context) -> None:
+    """/leave: give up a seat in the lobby, or escape mid-match (the AI takes the seat)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    tables = tables_of(context)
+    table = tables.in_chat(chat.id)
+    if table is None or table.seat_of(user.id) is None:
+        await reply(update, tr("You are not seated at a table in this chat."))
+        return
+    async with table.lock:
+        seat = table.seat_of(user.id)
+        assert seat is not None
+        try:
+            if table.status == "open":
+                await tables.leave(table, user.id)
+                tables.refresh(table)
+            else:
+                await tables.escape(table, seat)
+                tables.after_change(table)
+        except (TableError, EngineError) as exc:
+            await reply(update, exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc))
+
+
+async def cmd_stop(update: Update, context: Context) -> None:
+    """/stop: the creator or an admin closes the table."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    tables = tables_of(context)
+    table = tables.in_chat(chat.id)
+    if table is None:
+        await reply(update, tr("There is no table here."))
+        return
+    if user.id != table.creator_id and not await is_admin(context, chat.id, user.id):
+        await reply(update, tr("Only the table's creator or a group admin can stop it."))
+        return
+    async with table.lock:
+        message_id = table.message_id
+        await tables.stop(table)
+    if message_id is not None:
+        try:
+            await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
+        except TelegramError:
+            pass
+    await reply(update, tr("The table is closed."))
+
+
+async def cmd_hand(update: Update, context: Context) -> None:
+    """/hand: send my hand message again (as a new message, the old one goes)."""
+    user = update.effective_user
+    if user is None:
+        return
+    tr = await user_translator(context, user)
+    tables = tables_of(context)
+    mine = [(t, s) for t, s in tables.tables_of(user.id) if t.playing]
+    if not mine:
+        await reply(update, tr("You are not playing at any table."))
+        return
+    for table, seat in mine:
+        async with table.lock:
+            info = table.seats[seat]
+            assert info is not None
+            old = info.hand_message_id
+            info.hand_message_id = None
+            if tables.publisher is not None:
+                tables.publisher.forget((table.id, f"seat{seat}"))
+                await tables.publisher.delete(user.id, old)
+            tables.refresh(table, urgent=[seat])
+    if in_group(update.effective_chat):
+        await reply(update, tr("I sent your hand to our private chat."))
+
+
+async def cmd_rules(update: Update, context: Context) -> None:
+    """/rules [preset]: a summary of a preset's rules."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    name = " ".join(context.args) if context.args else None
+    if name is None:
+        table = tables_of(context).in_chat(chat.id)
+        name = table.settings.preset if table is not None else "yancheng"
+    try:
+        ruleset = get_ruleset(name)
+    except ValueError:
+        names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
+        await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
+        return
+    await reply(update, rules_text(tr, ruleset))
+
+
+async def cmd_stats(update: Update, context: Context) -> None:
+    """/stats: my line in this group's league."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    if not in_group(chat):
+        await reply(update, tr("Send /stats in the group whose league you want to see."))
+        return
+    rows = await storage.player_standings(tables_of(context).db, chat.id)
+    await reply(update, stats_text(tr, rows, user.id))
+
+
+async def cmd_leaderboard(update: Update, context: Context) -> None:
+    """/leaderboard: the group's league table and best partnerships."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tr = await user_translator(context, user)
+    if not in_group(chat):
+        await reply(update, tr("Send /leaderboard in a group."))
+        return
+    db = tables_of(context).db
+    players = await storage.player_standings(db, chat.id)
+    pairs = await storage.partnership_standings(db, chat.id)
+    await reply(update, leaderboard_text(tr, players, pairs))
+
+
+async def cmd_lang(update: Update, context: Context) -> None:
+    """/lang [zh|en]: my language in private; the group's language in a group (admins)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return
+    tables = tables_of(context)
+    choice = (context.args[0].lower() if context.args else "")
+    if choice not in ("zh", "en"):
+        tr = await user_translator(context, user)
+        await reply(update, tr("Use /lang zh for 中文 or /lang en for English."))
+        return
+    tr = translator(choice)
+    if in_group(chat):
+        table = tables.in_chat(chat.id)
+        creator = table is not None and table.creator_id == user.id
+        if not creator and not await is_admin(context, chat.id, user.id):
+            await reply(update, tr("Only the table's creator or a group admin can change the group's language."))
+            return
+        await storage.upsert_chat(tables.db, chat.id, chat.title or "")
+        await storage.update_chat(tables.db, chat.id, language=choice)
+        if table is not None:
+            table.lang = choice
+            tables.refresh(table)
+        await reply(update, tr("The group's language is now English."))
+        return
+    await remember_user(context, user)
+    await storage.set_user_language(tables.db, user.id, choice)
+    for table, seat in tables.tables_of(user.id):
+        info = table.seats[seat]
+        if info is not None:
+            info.lang = choice
+            tables.refresh(table, urgent=[seat])
+    await reply(update, tr("Your language is now English."))
+
+
+async def cmd_help(update: Update, context: Context) -> None:
+    """/help."""
+    user = update.effective_user
+    if user is None:
+        return
+    await reply(update, help_text(await user_translator(context, user)))
+
+
+async def on_migrate(update: Update, context: Context) -> None:
+    """A group became a supergroup: its table and standings move to the new chat id."""
+    message = update.effective_message
+    if message is None or message.migrate_to_chat_id is None:
+        return
+    old, new = message.chat.id, message.migrate_to_chat_id
+    tables = tables_of(context)
+    await storage.migrate_chat(tables.db, old, new)
+    table = tables.in_chat(old)
+    if table is not None:
+        async with table.lock:
+            table.chat_id = new
+            tables.by_chat.pop(old, None)
+            tables.by_chat[new] = table.id
+            tables.group_titles[new] = tables.group_titles.pop(old, table.title)
+            if tables.publisher is not None:
+                tables.publisher.forget((table.id, "group"))
+            table.message_id = None
+            tables.refresh(table)
+
+
+# --- buttons -----------------------------------------------------------------------------------
+
+async def on_callback(update: Update, context: Context) -> None:
+    """Every inline button press."""
+    query = update.callback_query
+    if query is None:
+        return
+    user = query.from_user
+    tr = await user_translator(context, user)
+    data = callbacks.decode(query.data)
+    tables = tables_of(context)
+    table = tables.get(data.table) if data is not None else None
+    if data is None:
+        await query.answer(tr("That button is not valid."), show_alert=True)
+        return
+    if table is None:
+        await query.answer(tr("That table is closed."), show_alert=True)
+        return
+    if data.kind == "L":
+        await on_lobby_button(context, query, table, data, tr)
+    elif data.kind == "H":
+        await on_hand_button(context, query, table, data, tr)
+    else:
+        tables.refresh(table)
+        await query.answer()
+
+
+async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
+                          tr: Translator) -> None:
+    """Seat, leave, AI seats, settings, start."""
+    tables = tables_of(context)
+    user = query.from_user
+    if query.message is None or query.message.chat.id != table.chat_id:
+        await query.answer(tr("That button is not valid."), show_alert=True)
+        return
+    op = data.op
+    if op in ("set", "preset", "hidden", "pace", "timeout") and user.id != table.creator_id \
+            and not await is_admin(context, table.chat_id, user.id):
+        await query.answer(tr("Only the table's creator or a group admin can change the settings."), show_alert=True)
+        return
+    popup: str | None = None
+    async with table.lock:
+        try:
+            if op == "sit":
+                seat = int(data.arg) if data.arg.isdigit() and int(data.arg) < 4 else None
+                popup = await seat_person(context, table, user, seat, query)
+                if popup == "":
+                    return  # answered with the deep link
+            elif op == "leave":
+                await tables.leave(table, user.id)
+            elif op == "ai":
+                await tables.add_ai(table)
+            elif op == "rmai":
+                await tables.remove_ai(table)
+            elif op == "set":
+                tables.lobby_panels.add(table.id)
+            elif op in ("back", "cancel"):
+                tables.lobby_panels.discard(table.id)
+            elif op in ("preset", "hidden", "pace", "timeout"):
+                if op == "preset" and data.arg not in RULESETS:
+                    raise TableError("That button is out of date.")
+                await tables.change_setting(table, op, data.arg)
+            elif op == "start":
+                if table.seat_of(user.id) is None and user.id != table.creator_id:
+                    raise TableError("Only someone seated at the table can start it.")
+                await tables.start(table)
+                table.pending.clear()
+                tables.after_change(table)
+        except TableError as exc:
+            popup = exc.text(tr)
+        except storage.StorageError:
+            log.exception("table %s: storage error", table.id)
+            popup = tr("I could not save that; nothing changed. Please try again.")
+        tables.refresh(table)
+    await query.answer(popup or None, show_alert=bool(popup))
+
+
+async def on_hand_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
+                         tr: Translator) -> None:
+    """Card selection and the actions of a player's private keyboard."""
+    tables = tables_of(context)
+    user = query.from_user
+    seat = table.seat_of(user.id)
+    if seat is None:
+        await query.answer(tr("You are not playing at this table."), show_alert=True)
+        return
+    if not table.playing:
+        await query.answer(tr("No hand is being played at this table."), show_alert=True)
+        return
+    if data.op == "peek":
+        async with table.lock:
+            text = peek_text(tr, table, seat)
+        await query.answer(text, show_alert=True)
+        return
+    if query.message is None or query.message.chat.id != user.id:
+        await query.answer(tr("That button is not valid."), show_alert=True)
+        return
+    popup: str | None = None
+    async with table.lock:
+        if data.version != table.version(seat):
+            tables.refresh(table, urgent=[seat])
+            await query.answer(tr("That button is out of date; your hand is shown again."), show_alert=True)
+            return
+        info = table.seats[seat]
+        assert info is not None
+        info.last_active = time.time()
+        info.timed_out = False
+        if info.hand_message_id is None and query.message is not None:
+            info.hand_message_id = query.message.message_id
+        try:
+            popup = await hand_op(tables, table, seat, data, tr)
+        except EngineError as exc:
+            popup = refusal(tr, exc)
+        except TableError as exc:
+            popup = exc.text(tr)
+        except storage.StorageError:
+            log.exception("table %s: storage error", table.id)
+            popup = tr("I could not save your move; nothing changed. Please try again.")
+        tables.refresh(table, urgent=[seat])
+    await query.answer(popup or None, show_alert=bool(popup))
+
+
+async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callback, tr: Translator) -> str | None:
+    """Apply one hand-keyboard operation; returns a popup text or None."""
+    assert table.match is not None
+    hand = table.match.hand
+    selected = table.selected(seat)
+    op = data.op
+    if op == "sel":
+        card = Card.parse(data.arg[:-1])
+        copy = int(data.arg[-1]) if data.arg[-1].isdigit() else 0
+        held = Counter(hand.hands[seat])[card]
+        if held == 0:
+            raise TableError("That button is out of date; your hand is shown again.")
+        if copy < selected[card]:
+            selected[card] -= 1
+        elif selected[card] < held:
+            selected[card] += 1
+        return None
+    if op == "clear":
+        selected.clear()
+        return None
+    if op == "hint":
+        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng)
+        selected.clear()
+        selected.update(suggestion.cards)
+        return None if suggestion.cards else tr("Nothing to suggest now.")
+    cards = tuple(selected.elements())
+    kinds = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal", "nosteal": "pass_steal",
+             "play": "play"}
+    trump: str | None = None
+    if op == "trump":
+        verb, _, choice = data.arg.partition("-")
+        if verb not in ("bid", "steal") or choice not in ("S", "H", "D", "C", "NT"):
+            raise TableError("That button is not valid.")
+        op, trump = verb, None if choice == "NT" else choice
+    kind = kinds.get(op)
+    if kind is None:
+        raise TableError("That button is not valid.")
+    if kind in ("pass", "pass_steal"):
+        cards = ()
+    elif not cards:
+        return tr("Select the cards first.")
+    await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
+    selected.clear()
+    tables.after_change(table, actor=seat)
+    return None
+
+
+async def on_error(update: object, context: Context) -> None:
+    """Log the failure (never a hidden card) and tell the person something went wrong."""
+    log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:
+            tr = translator(pick_language(update.callback_query.from_user.language_code))
+            await update.callback_query.answer(tr("Something went wrong; nothing changed."), show_alert=True)
+        except TelegramError:
+            pass
+

@@ -1,0 +1,63 @@
+"""Short labels shared by every message: cards, suits, seats, presets, levels."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from typing import Final
+
+from bot.i18n import Translator
+from engine.cards import BIG_JOKER, SMALL_JOKER, Card, rank_name
+from engine.ruleset import Ruleset, get_ruleset
+
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(card: Card, lang: str) -> str:
+    """``♠A``, ``♥10``; jokers ``大王``/``小王`` in Chinese, ``BJ``/``SJ`` in English."""
+    if card.rank == BIG_JOKER:
+        return "大王" if lang == "zh" else "BJ"
+    if card.rank == SMALL_JOKER:
+        return "小王" if lang == "zh" else "SJ"
+    assert card.suit is not None
+    return SUIT_SYMBOLS[card.suit] + rank_name(card.rank)
+
+
+def cards_label(cards: Iterable[Card], lang: str) -> str:
+    """Cards side by side: ``♠A♠A``."""
+    return "".join(card_label(c, lang) for c in cards)
+
+
+def trump_label(tr: Translator, trump: str | None) -> str:
+    """``♠`` or 无主 / no-trump."""
+    return SUIT_SYMBOLS[trump] if trump is not None else tr("no-trump")
+
+
+def level_label(rank: int | None) -> str:
+    """``5``, ``J``, ``A`` (``—`` for the flag hand)."""
+    return rank_name(rank) if rank is not None else "—"
+
+
+def seat_label(tr: Translator, seat: int) -> str:
+    """北 / 东 / 南 / 西 (N, E, S, W); partners sit across (0+2, 1+3)."""
+    return (tr("N"), tr("E"), tr("S"), tr("W"))[seat]
+
+
+def preset_label(tr: Translator, preset: str | Ruleset) -> str:
+    """The preset's name in the reader's language."""
+    ruleset = get_ruleset(preset) if isinstance(preset, str) else preset
+    return ruleset.zh_name if tr.lang == "zh" else ruleset.en_name
+
+
+def name_html(name: str) -> str:
+    """A person's display name, escaped for HTML parse mode."""
+    return html.escape(name, quote=False)
+
+
+def signed(value: int) -> str:
+    """``+3``, ``−2``, ``0``."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"

@@ -1,0 +1,46 @@
+"""The engine's refusals, said to the player in their language.
+
+The engine raises typed errors with a stable ``code``; this maps each code to
+a message id of the catalogue.  An unknown code falls back to a general
+sentence, never to the engine's English text with card details.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.i18n import Translator
+from engine.errors import EngineError
+
+REASONS: Final = {
+    "empty_play": "Select the cards to play first.",
+    "cards_not_held": "You do not hold those cards.",
+    "lead_mixed_suits": "A lead must be all of one suit, or all trumps.",
+    "wrong_count": "Play exactly {count} cards, as many as the lead.",
+    "must_follow_suit": "You must follow suit (有牌必须跟).",
+    "must_follow_pair": "You hold pairs: you must follow with them (有对必须出对).",
+    "must_follow_tractor": "You hold a tractor: you must follow with it (有拖拉机必须出).",
+    "must_play_ftk": "You hold the trump 5-10-K: you must play it.",
+    "must_play_highest_trumps": "A trump 5-10-K forces your highest trumps (逼大牌).",
+    "not_a_bid": "Those cards are not a bid: bid with level cards (one or a pair), a joker pair or a red-five pair.",
+    "bid_not_allowed": "That bid is not allowed in these rules.",
+    "bid_not_higher": "Your bid must be higher than the standing bid.",
+    "override_self": "You cannot override your own bid.",
+    "card_already_shown": "Those cards were shown in an earlier bid; they cannot be bid again.",
+    "choose_suit": "Choose the trump suit for this bid.",
+    "choose_trump": "Choose the trump suit or no-trump for this bid.",
+    "bury_count": "Bury exactly 8 cards.",
+    "not_your_turn": "It is not your turn.",
+    "wrong_phase": "That is not possible at this moment of the hand.",
+    "hand_over": "This hand is over.",
+    "match_over": "The match is over.",
+}
+
+
+def refusal(tr: Translator, error: EngineError) -> str:
+    """A short popup text explaining why the engine refused an action."""
+    msgid = REASONS.get(error.code, "That move is not allowed.")
+    try:
+        return tr(msgid, **error.params)
+    except (KeyError, IndexError):
+        return tr(msgid) if "{" not in msgid else tr("That move is not allowed.")

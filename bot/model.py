@@ -1,0 +1,163 @@
+"""The bot's picture of a table: settings, seats, the engine match, selections.
+
+A :class:`Table` lives in memory while the bot runs and is rebuilt from
+storage at start-up (the event log is the truth).  Nothing here talks to
+Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from engine.cards import Card
+from engine.match import Match
+from engine.ruleset import RULESETS, Ruleset, get_ruleset
+from engine.views import HandView, view_for
+
+PaceName = Literal["realtime", "relaxed", "daily"]
+TimeoutPolicy = Literal["ai", "escape"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """Seconds for a turn, for the bidding window, and before the deadline a reminder goes out."""
+
+    turn: float
+    bidding: float
+    reminder: float
+
+
+PACES: Final[dict[str, Pace]] = {
+    "realtime": Pace(turn=60, bidding=45, reminder=20),
+    "relaxed": Pace(turn=3600, bidding=3600, reminder=600),
+    "daily": Pace(turn=86400, bidding=86400, reminder=3 * 3600),
+}
+
+_PHASE_CODES: Final = {"bidding": "d", "burying": "u", "stealing": "s", "playing": "p",
+                       "finished": "f", "redeal": "r", "abandoned": "a"}
+
+HIDDEN_FIXED: Final = {"yancheng": True, "nantong": False, "anhui": True}
+"""Presets whose seeds fix open or hidden bidding (暗炒 盐城 and 安徽, 明炒 南通)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What the table's creator may choose."""
+
+    preset: str = "yancheng"
+    hidden: bool | None = None
+    """Hidden bidding where the preset lets the table choose; None keeps the preset's."""
+    pace: PaceName = "realtime"
+    on_timeout: TimeoutPolicy = "ai"
+
+    def ruleset(self) -> Ruleset:
+        """The preset with the table's choices applied."""
+        base = get_ruleset(self.preset)
+        if self.hidden is None or self.preset in HIDDEN_FIXED or self.hidden == base.hidden_bidding:
+            return base
+        return base.replace(hidden_bidding=self.hidden)
+
+    @property
+    def hidden_bidding(self) -> bool:
+        """Whether bids are hidden at this table."""
+        return self.ruleset().hidden_bidding
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form."""
+        return {"preset": self.preset, "hidden": self.hidden, "pace": self.pace, "on_timeout": self.on_timeout}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableSettings:
+        """The inverse of :meth:`to_dict`, tolerant of missing keys."""
+        preset = data.get("preset", "yancheng")
+        if preset not in RULESETS:
+            preset = "yancheng"
+        pace = data.get("pace", "realtime")
+        on_timeout = data.get("on_timeout", "ai")
+        return cls(preset, data.get("hidden"), pace if pace in PACES else "realtime",
+                   on_timeout if on_timeout in ("ai", "escape") else "ai")
+
+
+def hidden_choosable(preset: str) -> bool:
+    """True if the table may choose open or hidden bidding for this preset."""
+    return preset not in HIDDEN_FIXED
+
+
+@dataclass(slots=True)
+class Seat:
+    """Who sits in a seat: a person (with their language) or the AI."""
+
+    user_id: int | None
+    name: str
+    is_ai: bool = False
+    lang: str = "zh"
+    reachable: bool = True
+    """False while the bot cannot message this person privately."""
+    hand_message_id: int | None = None
+    nudge_message_id: int | None = None
+    timed_out: bool = False
+    """The AI is playing for this person after a timeout (until they act again)."""
+    last_active: float = 0.0
+    """When this person last pressed a button at this table (unix time)."""
+
+
+@dataclass(slots=True)
+class Table:
+    """A table in a group chat."""
+
+    id: int
+    chat_id: int
+    creator_id: int
+    lang: str
+    title: str = ""
+    status: str = "open"
+    settings: TableSettings = field(default_factory=TableSettings)
+    seats: list[Seat | None] = field(default_factory=lambda: [None, None, None, None])
+    match: Match | None = None
+    match_id: int | None = None
+    hand_id: int | None = None
+    message_id: int | None = None
+    deadline: float | None = None
+    turn_key: tuple[Any, ...] | None = None
+    reminded: bool = False
+    selection: dict[int, Counter[Card]] = field(default_factory=dict)
+    pending: dict[int, tuple[int | None, str]] = field(default_factory=dict)
+    """People sent to the private chat to press Start before they can sit: seat wanted, name."""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_result: Any = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a person holds at this table, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id:
+                return index
+        return None
+
+    @property
+    def full(self) -> bool:
+        """True when all four seats are taken."""
+        return all(seat is not None for seat in self.seats)
+
+    @property
+    def playing(self) -> bool:
+        """True while a match is under way."""
+        return self.status == "playing" and self.match is not None
+
+    def view(self, seat: int | None) -> HandView:
+        """The engine's view of the current hand for a seat (None: the group)."""
+        assert self.match is not None
+        return view_for(self.match.hand, seat)
+
+    def version(self, seat: int) -> str:
+        """A seat's keyboard version: deal, hand size and phase; changes whenever its buttons must."""
+        if self.match is None:
+            return "0"
+        hand = self.match.hand
+        return f"{self.match.deals}.{len(hand.hands[seat])}.{_PHASE_CODES[hand.phase]}"
+
+    def selected(self, seat: int) -> Counter[Card]:
+        """The cards a seat has selected on its keyboard."""
+        return self.selection.setdefault(seat, Counter())

@@ -1,0 +1,262 @@
+"""The group's messages: the table message (lobby, then play) and hand results.
+
+Pure functions of the table and the engine's spectator view: they never see
+a hidden card, so they cannot show one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.i18n import Translator
+from bot.labels import cards_label, level_label, name_html, preset_label, seat_label, signed, trump_label
+from bot.model import PACES, Table, hidden_choosable
+from engine.match import HandRecord
+from engine.ruleset import RULESETS
+from engine.views import HandView
+
+
+def seat_name(tr: Translator, table: Table, seat: int) -> str:
+    """The name shown for a seat: the person, 🤖 AI, or an empty-seat mark."""
+    info = table.seats[seat]
+    if info is None:
+        return tr("(empty)")
+    if info.is_ai:
+        return "🤖 " + tr("AI")
+    return name_html(info.name) + (" 🤖" if info.timed_out else "")
+
+
+def header(tr: Translator, table: Table) -> str:
+    """炒地皮 · 盐城（暗炒）· 第 2 局."""
+    ruleset = table.settings.ruleset()
+    mode = tr("hidden bids") if ruleset.hidden_bidding else tr("open bids")
+    parts = [tr("Chao Di Pi"), tr("{preset} ({mode})", preset=preset_label(tr, ruleset), mode=mode)]
+    if table.match is not None:
+        parts.append(tr("hand {n}", n=table.match.hand.setup.number))
+    return "<b>" + " · ".join(parts) + "</b>"
+
+
+def render_lobby(tr: Translator, table: Table, bot_username: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The table message before the match: seats, settings, and the buttons to fill and start."""
+    s = table.settings
+    lines = [header(tr, table), ""]
+    for seat in range(4):
+        lines.append(f"{seat_label(tr, seat)}  {seat_name(tr, table, seat)}")
+    lines.append(tr("Partners sit across: N+S against E+W."))
+    lines.append("")
+    pace = {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")}[s.pace]
+    timeout = tr("the AI plays for you") if s.on_timeout == "ai" else tr("escape rules")
+    lines.append(tr("Pace: {pace} · on timeout: {timeout}", pace=pace, timeout=timeout))
+    waiting = [name for _seat, name in table.pending.values()]
+    if waiting:
+        names = ", ".join(name_html(name) for name in waiting)
+        lines.append("")
+        lines.append(tr("⚠️ {names}: open a private chat with me and press Start, so I can send you your cards.",
+                        names=names))
+    rows: list[list[InlineKeyboardButton]] = []
+    rows.append([
+        InlineKeyboardButton(tr("Sit {seat}", seat=seat_label(tr, seat)), callback_data=callbacks.lobby(table.id, "sit", str(seat)))
+        for seat in range(4) if table.seats[seat] is None
+    ])
+    rows.append([
+        InlineKeyboardButton(tr("Leave"), callback_data=callbacks.lobby(table.id, "leave")),
+        InlineKeyboardButton(tr("+ AI"), callback_data=callbacks.lobby(table.id, "ai")),
+        InlineKeyboardButton(tr("− AI"), callback_data=callbacks.lobby(table.id, "rmai")),
+    ])
+    rows.append([
+        InlineKeyboardButton(tr("⚙️ Settings"), callback_data=callbacks.lobby(table.id, "set")),
+        InlineKeyboardButton(tr("▶️ Start"), callback_data=callbacks.lobby(table.id, "start")),
+    ])
+    if waiting:
+        rows.append([InlineKeyboardButton(tr("Open a private chat with me"),
+                                          url=f"https://t.me/{bot_username}?start=t{table.id}")])
+    return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
+
+
+def render_settings(tr: Translator, table: Table) -> tuple[str, InlineKeyboardMarkup]:
+    """The settings panel of a table in its lobby."""
+    s = table.settings
+    lines = [header(tr, table), "", tr("Choose the table's rules and pace:")]
+    rows: list[list[InlineKeyboardButton]] = []
+    presets = list(RULESETS.values())
+    for i in range(0, len(presets), 4):
+        rows.append([
+            InlineKeyboardButton(("✓ " if r.name == s.preset else "") + preset_label(tr, r),
+                                 callback_data=callbacks.lobby(table.id, "preset", r.name))
+            for r in presets[i:i + 4]
+        ])
+    if hidden_choosable(s.preset):
+        hidden = s.hidden_bidding
+        rows.append([
+            InlineKeyboardButton(("✓ " if not hidden else "") + tr("open bids"), callback_data=callbacks.lobby(table.id, "hidden", "0")),
+            InlineKeyboardButton(("✓ " if hidden else "") + tr("hidden bids"), callback_data=callbacks.lobby(table.id, "hidden", "1")),
+        ])
+    names = {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")}
+    rows.append([
+        InlineKeyboardButton(("✓ " if s.pace == p else "") + names[p], callback_data=callbacks.lobby(table.id, "pace", p))
+        for p in PACES
+    ])
+    rows.append([
+        InlineKeyboardButton(("✓ " if s.on_timeout == "ai" else "") + tr("timeout: AI plays"),
+                             callback_data=callbacks.lobby(table.id, "timeout", "ai")),
+        InlineKeyboardButton(("✓ " if s.on_timeout == "escape" else "") + tr("timeout: escape"),
+                             callback_data=callbacks.lobby(table.id, "timeout", "escape")),
+    ])
+    rows.append([InlineKeyboardButton(tr("« Back"), callback_data=callbacks.lobby(table.id, "back"))])
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+def _levels_lines(tr: Translator, table: Table, view: HandView) -> list[str]:
+    assert table.match is not None
+    out = []
+    laps = table.settings.ruleset().laps
+    for side in (0, 1):
+        a, b = side, side + 2
+        level = table.match.sides[side]
+        text = f"{seat_label(tr, a)} {seat_name(tr, table, a)} ─ {seat_label(tr, b)} {seat_name(tr, table, b)}   "
+        text += tr("at {level}", level=level_label(level.rank))
+        if laps > 1:
+            text += tr(" (lap {lap})", lap=level.lap)
+        if level.at_flag:
+            text += " 🚩"
+        if view.dealer_side == side:
+            text += tr(" (dealer side)")
+        out.append(text)
+    return out
+
+
+def _play_line(tr: Translator, plays: Sequence[tuple[int, Sequence[object]]], lang: str) -> str:
+    return " → ".join(f"{seat_label(tr, seat)} {cards_label(cards, lang)}" for seat, cards in plays)  # type: ignore[arg-type]
+
+
+def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None = None) -> list[str]:
+    """What is happening now, as far as the group may know."""
+    lang = tr.lang
+    out: list[str] = []
+    if view.phase == "bidding":
+        for bid in view.bids:
+            who = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
+            if bid.hidden:
+                out.append(tr("{who} made a bid.", who=who))
+            else:
+                assert bid.cards is not None
+                out.append(tr("{who} bid {cards} → trump {trump}.", who=who, cards=cards_label(bid.cards, lang),
+                              trump=trump_label(tr, bid.trump)))
+        waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
+        out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
+                      seats=" ".join(waiting)))
+    elif view.phase in ("burying", "stealing"):
+        if view.flipped:
+            out.append(tr("Nobody bid: the kitty turned up {cards}.", cards=cards_label(view.flipped, lang)))
+        for bid in view.bids:
+            if bid.kind == "steal":
+                who = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
+                out.append(tr("{who} stole the kitty.", who=who) if bid.hidden else
+                           tr("{who} stole the kitty with {cards}.", who=who, cards=cards_label(bid.cards or (), lang)))
+        if view.trump_known:
+            out.append(tr("Trump {trump}", trump=trump_label(tr, view.trump)))
+        if view.phase == "burying":
+            assert view.kitty_holder is not None
+            out.append(tr("{who} is burying the kitty.", who=seat_name(tr, table, view.kitty_holder)))
+        else:
+            assert view.turn is not None
+            out.append(tr("Kitty buried. {who} may steal it or pass.", who=seat_name(tr, table, view.turn)))
+    elif view.phase == "playing":
+        dealer = seat_name(tr, table, view.dealer) if view.dealer is not None else "?"
+        out.append(tr("Trump {trump} · dealer {dealer} · attackers {points} points",
+                      trump=trump_label(tr, view.trump), dealer=dealer, points=view.attacker_points))
+        number = len(view.tricks) + 1
+        if view.current:
+            out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
+        if view.turn is not None:
+            out.append(tr("{who} to play", who=seat_name(tr, table, view.turn)) + _deadline(tr, table, now))
+        last = view.last_trick
+        if last is not None:
+            out.append(tr("Last trick: {plays} · {seat} won {points} points",
+                          plays=_play_line(tr, last.plays, lang), seat=seat_label(tr, last.winner), points=last.points))
+    return out
+
+
+def _deadline(tr: Translator, table: Table, now: float | None) -> str:
+    if table.deadline is None:
+        return ""
+    left = max(0, int(table.deadline - (time.time() if now is None else now)))
+    if left < 120:
+        return " " + tr("({s} s left)", s=left)
+    if left < 7200:
+        return " " + tr("({m} min left)", m=left // 60)
+    return " " + tr("({h} h left)", h=left // 3600)
+
+
+def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup]:
+    """The group's table message during a match (spectator view only)."""
+    view = table.view(None)
+    lines = [header(tr, table)] + _levels_lines(tr, table, view)
+    lines += phase_lines(tr, table, view, now)
+    markup = InlineKeyboardMarkup([[
+        InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
+    ]])
+    return "\n".join(lines), markup
+
+
+def render_result(tr: Translator, table: Table, record: HandRecord) -> str:
+    """The announcement of a finished hand (a new message: it is news)."""
+    lang = tr.lang
+    result = record.result
+    lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
+    if result is None:
+        lines.append(tr("Nobody bid: the cards are dealt again."))
+        return "\n".join(lines)
+    if result.escaped is not None:
+        lines.append(tr("{who} left the table (escape): {points} 积分.",
+                        who=seat_name(tr, table, result.escaped), points=signed(result.scores[result.escaped])))
+        return "\n".join(lines)
+    lines.append(tr("Attackers scored {p} points ({t} from tricks).", p=result.attacker_points, t=result.trick_points))
+    if result.kitty:
+        kitty = cards_label(result.kitty, lang)
+        if result.kitty_multiplier:
+            lines.append(tr("Kitty {cards}: 抠底 (kitty capture) ×{m} = {bonus} points.",
+                            cards=kitty, m=result.kitty_multiplier, bonus=result.kitty_bonus))
+        else:
+            lines.append(tr("Kitty {cards}: kept by the dealer side.", cards=kitty))
+    reasons = {"throw": tr("failed throw"), "failed_steal": tr("failed steal"),
+               "red5_forced": tr("red five forced out (逼红5)"), "red5_kept": tr("red five kept (保红5)")}
+    for adj in result.adjustments:
+        lines.append(f"{reasons[adj.reason]} · {seat_label(tr, adj.seat)}: {signed(adj.points)}")
+    if result.heaven_and_earth_side is not None:
+        lines.append("🌈 " + tr("上天入地 (heaven and earth)!"))
+    if result.demoted_to is not None:
+        lines.append("⬇️ " + tr("J到底: the dealer side drops to {level}.", level=level_label(result.demoted_to)))
+    outcome = result.outcome
+    if outcome is not None and result.heaven_and_earth_side is None:
+        if outcome.dealer_keeps:
+            lines.append(tr("The dealer side holds and rises {n} level(s).", n=outcome.levels))
+        elif outcome.levels:
+            lines.append(tr("The attackers take over and rise {n} level(s).", n=outcome.levels))
+        else:
+            lines.append(tr("The attackers take over (换庄)."))
+    scores = "  ".join(f"{seat_label(tr, s)} {signed(result.scores[s] + record.bonus[s])}" for s in range(4))
+    lines.append(tr("积分: {scores}", scores=scores))
+    after = "  ·  ".join(
+        f"{seat_label(tr, side)}{seat_label(tr, side + 2)} " + tr("at {level}", level=level_label(record.after[side].rank))
+        for side in (0, 1)
+    )
+    lines.append(after)
+    return "\n".join(lines)
+
+
+def render_match_over(tr: Translator, table: Table) -> str:
+    """The announcement of the match's end."""
+    assert table.match is not None and table.match.winner_side is not None
+    side = table.match.winner_side
+    names = f"{seat_name(tr, table, side)} &amp; {seat_name(tr, table, side + 2)}"
+    scores = "  ".join(f"{seat_label(tr, s)} {signed(table.match.scores[s])}" for s in range(4))
+    return "\n".join([
+        "🏆 <b>" + tr("{names} win the match!", names=names) + "</b>",
+        tr("Total 积分: {scores}", scores=scores),
+    ])
+

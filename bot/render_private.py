@@ -1,0 +1,148 @@
+"""A player's private hand message: what they need to decide, and their cards as buttons.
+
+Built from the engine's view for that seat only, so it shows the player's own
+hand and bids and nothing of anyone else's.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks
+from bot.i18n import Translator
+from bot.labels import card_label, cards_label, level_label, name_html, seat_label, trump_label
+from bot.model import Table
+from bot.render_group import phase_lines, seat_name
+from engine.bidding import needs_choice, read_step
+from engine.cards import Card
+from engine.combos import sort_cards
+from engine.trump import TRUMP, trump_context
+from engine.views import HandView
+
+ROW = 6
+"""Card buttons per row: six read well on a phone (eight is Telegram's limit)."""
+
+
+def sorted_hand(table: Table, view: HandView) -> list[Card]:
+    """The hand in display order: trumps first, then each plain suit, high to low.
+
+    Under hidden bidding the player sorts by the trump of their own bid.
+    """
+    trump = view.trump if view.trump_known else view.my_bid_trump
+    ctx = trump_context(table.settings.ruleset(), view.level, trump if view.level is not None else None)
+    return sort_cards(ctx, view.hand)
+
+
+def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> InlineKeyboardMarkup:
+    """Card buttons (tap to select) and the action buttons of the moment."""
+    version = table.version(seat)
+    selected = table.selected(seat)
+    cards = sorted_hand(table, view)
+    trump = view.trump if view.trump_known else view.my_bid_trump
+    ctx = trump_context(table.settings.ruleset(), view.level, trump if view.level is not None else None)
+    rows: list[list[InlineKeyboardButton]] = []
+    row: list[InlineKeyboardButton] = []
+    group: str | None = None
+    seen: Counter[Card] = Counter()
+    for card in cards:
+        card_group = ctx.group(card)
+        if row and (len(row) == ROW or card_group != group):
+            rows.append(row)
+            row = []
+        group = card_group
+        copy = seen[card]
+        seen[card] += 1
+        mark = "✓" if copy < selected[card] else ""
+        row.append(InlineKeyboardButton(mark + card_label(card, tr.lang),
+                                        callback_data=callbacks.hand(table.id, version, "sel", f"{card}{copy}")))
+    if row:
+        rows.append(row)
+    rows += action_rows(tr, table, seat, view, version)
+    return InlineKeyboardMarkup(rows)
+
+
+def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version: str) -> list[list[InlineKeyboardButton]]:
+    """The buttons that fit the moment for this seat."""
+    sel = list(table.selected(seat).elements())
+    label = cards_label(sel, tr.lang)
+    ruleset = table.settings.ruleset()
+
+    def button(text: str, op: str, arg: str = "") -> InlineKeyboardButton:
+        return InlineKeyboardButton(text, callback_data=callbacks.hand(table.id, version, op, arg))
+
+    clear = button(tr("Clear"), "clear")
+    if view.phase in ("bidding", "stealing") and (view.phase == "bidding" or view.turn == seat):
+        act, skip = ("bid", "pass") if view.phase == "bidding" else ("steal", "nosteal")
+        step = read_step(ruleset, view.level, sel) if sel else None
+        if step is not None and needs_choice(ruleset, step):
+            choices: list[str | None] = ["S", "H", "D", "C"]
+            if step == "R52":
+                choices.append(None)
+            verb = tr("Bid") if act == "bid" else tr("Steal")
+            return [
+                [button(f"{verb} {label} → {trump_label(tr, c)}", "trump", f"{act}-{c or 'NT'}") for c in choices[:3]],
+                [button(f"{verb} {label} → {trump_label(tr, c)}", "trump", f"{act}-{c or 'NT'}") for c in choices[3:]],
+                [button(tr("Pass") if act == "bid" else tr("Don't steal"), skip), clear],
+            ]
+        main = tr("Bid {cards}", cards=label) if act == "bid" else tr("Steal {cards}", cards=label)
+        if not sel:
+            main = tr("Bid (select cards)") if act == "bid" else tr("Steal (select cards)")
+        return [[button(main, act), button(tr("Pass") if act == "bid" else tr("Don't steal"), skip)], [clear]]
+    if view.phase == "burying" and view.kitty_holder == seat:
+        return [[button(tr("Bury ({n}/8)", n=len(sel)), "bury"), clear]]
+    if view.phase == "playing" and view.turn == seat:
+        main = tr("Play {cards}", cards=label) if sel else tr("Play (select cards)")
+        return [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]
+    return []
+
+
+def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The private hand message of one seat."""
+    view = table.view(seat)
+    lines = ["<b>" + tr("Chao Di Pi") + " · " + name_html(group_title) + "</b> · "
+             + tr("hand {n}", n=view.number) + " · " + tr("you sit {seat}", seat=seat_label(tr, seat))]
+    level = tr("level {level}", level=level_label(view.level))
+    if view.trump_known:
+        lines.append(level + " · " + tr("trump {trump}", trump=trump_label(tr, view.trump)))
+    else:
+        lines.append(level + " · " + tr("trump not known yet"))
+        own = [b for b in view.bids if b.seat == seat and not b.hidden]
+        if own and own[-1].cards is not None:
+            lines.append(tr("Your bid: {cards}", cards=cards_label(own[-1].cards, tr.lang)))
+    lines += phase_lines(tr, table, view)
+    if view.kitty is not None and view.phase != "finished":
+        lines.append(tr("Your kitty: {cards}", cards=cards_label(view.kitty, tr.lang)))
+    if seat in view.to_act and view.phase != "bidding":
+        lines.append("👉 <b>" + tr("Your turn") + "</b>")
+    sel = list(table.selected(seat).elements())
+    if sel:
+        lines.append(tr("Selected: {cards}", cards=cards_label(sel, tr.lang)))
+    if view.phase == "playing" and view.trump_known:
+        lines.append(_trump_count(tr, table, view))
+    return "\n".join(lines), hand_keyboard(tr, table, seat, view)
+
+
+def _trump_count(tr: Translator, table: Table, view: HandView) -> str:
+    ctx = trump_context(table.settings.ruleset(), view.level, view.trump)
+    trumps = sum(1 for c in view.hand if ctx.group(c) == TRUMP)
+    return tr("{n} cards, {t} trumps", n=len(view.hand), t=trumps)
+
+
+def peek_text(tr: Translator, table: Table, seat: int) -> str:
+    """A short popup with the player's own hand (for the group's 🃏 button)."""
+    view = table.view(seat)
+    cards = sorted_hand(table, view)
+    return (tr("Your hand") + ": " + cards_label(cards, tr.lang))[:195]
+
+
+def selection_from(cards: Sequence[Card]) -> Counter[Card]:
+    """A selection holding these cards."""
+    return Counter(cards)
+
+
+def seat_display(tr: Translator, table: Table, seat: int) -> str:
+    """``北 Alice``."""
+    return f"{seat_label(tr, seat)} {seat_name(tr, table, seat)}"

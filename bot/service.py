@@ -1,0 +1,572 @@
+"""The tables the bot hosts: lobby operations, game actions, AI seats, deadlines.
+
+Every change follows DESIGN.md's data flow: the caller holds the table's
+lock; the engine checks the action; storage appends it to the hand's log
+(before anything is shown); the engine applies it; then the group message
+and the private hand messages are scheduled for an update.  Telegram I/O
+goes through :class:`bot.publisher.Publisher`; nothing here parses updates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from telegram import InlineKeyboardMarkup
+
+import storage
+from bot.config import Settings
+from bot.i18n import Translator, translator
+from bot.model import PACES, Seat, Table, TableSettings
+from bot.publisher import Publisher
+from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
+from bot.render_private import render_hand
+from engine.ai import choose_action
+from engine.errors import EngineError, IllegalActionError
+from engine.hand import Action
+from engine.match import HandRecord, Match
+from engine.views import view_for
+
+log = logging.getLogger(__name__)
+
+
+class TableError(Exception):
+    """A request the bot refuses; ``msgid`` is the English message id shown to that person."""
+
+    def __init__(self, msgid: str, **values: object) -> None:
+        super().__init__(msgid)
+        self.msgid = msgid
+        self.values = values
+
+    def text(self, tr: Translator) -> str:
+        """The message in the reader's language."""
+        return tr(self.msgid, **self.values)
+
+
+class Tables:
+    """All tables of all chats, in memory, backed by storage."""
+
+    def __init__(self, db: storage.Database, config: Settings) -> None:
+        self.db = db
+        self.config = config
+        self.by_id: dict[int, Table] = {}
+        self.by_chat: dict[int, int] = {}
+        self.publisher: Publisher | None = None
+        self.bot_username = "chaodipi_bot"
+        self.rng = random.Random()
+        self._ai_tasks: dict[int, asyncio.Task[None]] = {}
+        self._timer_tasks: dict[int, asyncio.Task[None]] = {}
+        self.group_titles: dict[int, str] = {}
+        self.lobby_panels: set[int] = set()
+        """Tables whose lobby message shows the settings panel."""
+
+    # --- registry -------------------------------------------------------------------
+    def in_chat(self, chat_id: int) -> Table | None:
+        """The active table of a group chat."""
+        table_id = self.by_chat.get(chat_id)
+        return self.by_id.get(table_id) if table_id is not None else None
+
+    def get(self, table_id: int) -> Table | None:
+        """A table by id."""
+        return self.by_id.get(table_id)
+
+    def tables_of(self, user_id: int) -> list[tuple[Table, int]]:
+        """Every active table where this person sits, with their seat."""
+        out = []
+        for table in self.by_id.values():
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                out.append((table, seat))
+        return out
+
+    def _register(self, table: Table) -> None:
+        self.by_id[table.id] = table
+        self.by_chat[table.chat_id] = table.id
+
+    def _unregister(self, table: Table) -> None:
+        self.by_id.pop(table.id, None)
+        if self.by_chat.get(table.chat_id) == table.id:
+            del self.by_chat[table.chat_id]
+        for task_map in (self._ai_tasks, self._timer_tasks):
+            task = task_map.pop(table.id, None)
+            if task is not None:
+                task.cancel()
+        if self.publisher is not None:
+            self.publisher.forget((table.id, "group"))
+            for seat in range(4):
+                self.publisher.forget((table.id, f"seat{seat}"))
+
+    # --- lobby ----------------------------------------------------------------------
+    async def new_table(self, chat_id: int, title: str, creator_id: int, creator_name: str,
+                        creator_lang: str, preset: str | None) -> Table:
+        """Open a table in a group (one active table per group)."""
+        if self.in_chat(chat_id) is not None:
+            raise TableError("This group already has a table. Use /stop to close it first.")
+        chat = await storage.upsert_chat(self.db, chat_id, title)
+        lang = chat.language or creator_lang
+        settings = TableSettings.from_dict(chat.settings)
+        if preset:
+            settings = replace(settings, preset=preset, hidden=None)
+        elif chat.default_preset:
+            settings = replace(settings, preset=chat.default_preset)
+        record = await storage.create_table(self.db, chat_id, creator_id=creator_id, settings=settings.to_dict())
+        table = Table(id=record.table_id, chat_id=chat_id, creator_id=creator_id, lang=lang, title=title,
+                      settings=settings)
+        self.group_titles[chat_id] = title
+        self._register(table)
+        return table
+
+    async def sit(self, table: Table, user_id: int, name: str, lang: str, seat: int | None) -> int:
+        """Seat a person who can be reached privately; returns the seat."""
+        if table.status != "open":
+            raise TableError("The match has started; seats are fixed now.")
+        if table.seat_of(user_id) is not None:
+            raise TableError("You already have a seat at this table.")
+        free = [s for s in range(4) if table.seats[s] is None]
+        if not free:
+            raise TableError("All four seats are taken.")
+        if seat is None:
+            seat = free[0]
+        elif table.seats[seat] is not None:
+            raise TableError("That seat is taken.")
+        await storage.set_seat(self.db, table.id, seat, user_id=user_id)
+        table.seats[seat] = Seat(user_id, name, lang=lang)
+        return seat
+
+    async def leave(self, table: Table, user_id: int) -> None:
+        """Give up a seat in the lobby."""
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        if table.status != "open":
+            raise TableError("The match is under way: /leave counts as escaping.")
+        await storage.clear_seat(self.db, table.id, seat)
+        table.seats[seat] = None
+
+    async def add_ai(self, table: Table) -> None:
+        """Fill the first empty seat with the AI."""
+        if table.status != "open":
+            raise TableError("The match has started; seats are fixed now.")
+        free = [s for s in range(4) if table.seats[s] is None]
+        if not free:
+            raise TableError("All four seats are taken.")
+        await storage.set_seat(self.db, table.id, free[0], user_id=None, is_ai=True)
+        table.seats[free[0]] = Seat(None, "AI", is_ai=True)
+
+    async def remove_ai(self, table: Table) -> None:
+        """Empty the last AI seat."""
+        if table.status != "open":
+            raise TableError("The match has started; seats are fixed now.")
+        ai = [s for s in range(4) if table.seats[s] is not None and table.seats[s].is_ai]  # type: ignore[union-attr]
+        if not ai:
+            raise TableError("There is no AI seat to remove.")
+        await storage.clear_seat(self.db, table.id, ai[-1])
+        table.seats[ai[-1]] = None
+
+    async def change_setting(self, table: Table, key: str, value: str) -> None:
+        """Change one table setting in the lobby."""
+        if table.status != "open":
+            raise TableError("Settings cannot change once the match has started.")
+        s = table.settings
+        if key == "preset":
+            s = replace(s, preset=value, hidden=None)
+        elif key == "hidden":
+            s = replace(s, hidden=value == "1")
+        elif key == "pace" and value in PACES:
+            s = replace(s, pace=value)  # type: ignore[arg-type]
+        elif key == "timeout" and value in ("ai", "escape"):
+            s = replace(s, on_timeout=value)  # type: ignore[arg-type]
+        else:
+            raise TableError("That button is out of date.")
+        s.ruleset()  # refuse an inconsistent choice before storing it
+        await storage.update_table(self.db, table.id, settings=s.to_dict())
+        await storage.update_chat(self.db, table.chat_id, default_preset=s.preset, settings=s.to_dict())
+        table.settings = s
+
+    async def start(self, table: Table) -> None:
+        """Start the match once four seats are filled by people the bot can reach, or the AI."""
+        if table.status != "open":
+            raise TableError("The match has already started.")
+        if not table.full:
+            raise TableError("Four seats must be filled first (add the AI to empty seats).")
+        ruleset = table.settings.ruleset()
+        seed = self.rng.getrandbits(62)
+        match = Match(ruleset, seed)
+        async with self.db.transaction():
+            record = await storage.create_match(
+                self.db, table.id, preset=ruleset.name, ruleset=ruleset.to_dict(), levels=(2, 2), laps=(1, 1),
+                extra={"checkpoint": match.checkpoint},
+            )
+            hand = await storage.create_hand(self.db, record.match_id, seed=match.hand.setup.seed,
+                                             ruleset=ruleset.to_dict(), context={"deal": match.deals})
+            await storage.update_table(self.db, table.id, status="playing")
+        table.match, table.match_id, table.hand_id = match, record.match_id, hand.hand_id
+        table.status = "playing"
+        self.lobby_panels.discard(table.id)
+
+    async def stop(self, table: Table) -> None:
+        """Stop a table (its creator or a chat admin asked)."""
+        await storage.update_table(self.db, table.id, status="stopped", turn_deadline=None)
+        if table.match_id is not None:
+            await storage.update_match(self.db, table.match_id, status="abandoned")
+        table.status = "stopped"
+        self._unregister(table)
+
+    # --- game actions ---------------------------------------------------------------
+    async def act(self, table: Table, action: Action) -> list[Any]:
+        """Check, store, then apply one action; returns the engine's outputs.
+
+        The caller holds ``table.lock``.  Raises the engine's typed errors
+        (nothing is stored or changed then).
+        """
+        match = table.match
+        if match is None or table.status != "playing":
+            raise TableError("No hand is being played at this table.")
+        match.hand.check(action)
+        assert table.hand_id is not None
+        seq = len(match.hand.events) + 1
+        try:
+            await storage.append_event(self.db, table.hand_id, seq, action.kind, action.to_dict())
+        except storage.SequenceConflict:
+            await self.reload(table)
+            raise TableError("The table moved on; here is where it stands now.") from None
+        outputs = match.apply(action)
+        for output in outputs[1:]:
+            if isinstance(output, HandRecord):
+                await self._hand_over(table, output)
+        return outputs
+
+    async def _hand_over(self, table: Table, record: HandRecord) -> None:
+        """Store a finished hand, announce it, and deal the next (or end the match)."""
+        match = table.match
+        assert match is not None and table.hand_id is not None and table.match_id is not None
+        result = record.result
+        async with self.db.transaction():
+            if result is None:
+                await storage.update_hand(self.db, table.hand_id, status="aborted")
+            else:
+                dealer_side = result.dealer_side if result.dealer_side is not None else 0
+                winner_side = max((0, 1), key=lambda side: result.scores[side] + record.bonus[side])
+                changes = (record.after[0].index() - record.before[0].index(),
+                           record.after[1].index() - record.before[1].index())
+                await storage.record_hand_result(
+                    self.db, table.hand_id, attacker_points=result.attacker_points, dealer_side=dealer_side,
+                    winner_side=winner_side, level_changes=changes,
+                    scores=[result.scores[s] + record.bonus[s] for s in range(4)],
+                    special=result.to_dict(),
+                )
+            await storage.update_match(
+                self.db, table.match_id, levels=(match.sides[0].rank, match.sides[1].rank),
+                laps=(match.sides[0].lap, match.sides[1].lap),
+                status="finished" if match.over else "playing", winner_side=match.winner_side,
+                extra={"checkpoint": match.checkpoint},
+            )
+            if not match.over:
+                hand = await storage.create_hand(self.db, table.match_id, seed=match.hand.setup.seed,
+                                                 ruleset=match.ruleset.to_dict(), context={"deal": match.deals})
+                table.hand_id = hand.hand_id
+            else:
+                await storage.update_table(self.db, table.id, status="finished", turn_deadline=None)
+        table.selection.clear()
+        for seat in table.seats:
+            if seat is not None:
+                seat.timed_out = False
+        table.last_result = record
+        await self._announce(table, render_result(self._tr(table), table, record))
+        if match.over:
+            table.status = "finished"
+            table.deadline = None
+            await self._announce(table, render_match_over(self._tr(table), table))
+            await self._close(table)
+
+    async def _close(self, table: Table) -> None:
+        """Show the table message one last time (without buttons) and forget the table."""
+        if self.publisher is not None:
+            slot = self.publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval,
+                                       table.message_id)
+            slot.render = lambda: self.render_group_message(table)
+            await self.publisher.flush(slot)
+        self._unregister(table)
+
+    async def escape(self, table: Table, seat: int) -> None:
+        """A player leaves mid-match: the hand is scored by the escape rule and the AI takes the seat."""
+        await self.act(table, Action("escape", seat))
+        info = table.seats[seat]
+        assert info is not None
+        await storage.set_seat(self.db, table.id, seat, user_id=None, is_ai=True)
+        table.seats[seat] = Seat(None, "AI", is_ai=True)
+
+    async def reload(self, table: Table) -> None:
+        """Rebuild a table's match from storage (after a conflict, or at start-up)."""
+        active = await storage.load_active_table(self.db, table.id)
+        if active is None or active.match is None or active.hand is None:
+            return
+        await self._rebuild_match(table, active)
+
+    async def _rebuild_match(self, table: Table, active: storage.ActiveTable) -> None:
+        """Resume the engine match from its checkpoint and replay the current hand's log."""
+        assert active.match is not None and active.hand is not None
+        from engine.ruleset import Ruleset
+
+        ruleset = Ruleset.from_dict(active.match.ruleset)
+        match = Match.resume(ruleset, active.match.extra["checkpoint"])
+        table.match, table.match_id, table.hand_id = match, active.match.match_id, active.hand.hand_id
+        for event in active.events:
+            outputs = match.apply(Action.from_dict(event.payload))
+            for output in outputs[1:]:
+                if isinstance(output, HandRecord):  # the crash came before the hand was settled
+                    await self._hand_over(table, output)
+
+    # --- turn bookkeeping -----------------------------------------------------------------
+    def waiting_humans(self, table: Table) -> list[int]:
+        """Seats of people whose move the table waits for now."""
+        if not table.playing:
+            return []
+        assert table.match is not None
+        hand = table.match.hand
+        seats = sorted(hand.to_act())
+        if hand.phase == "bidding":
+            seats = [s for s in seats if s not in hand.passed]
+        return [s for s in seats if self._human(table, s)]
+
+    def _human(self, table: Table, seat: int) -> bool:
+        info = table.seats[seat]
+        return info is not None and not info.is_ai and not info.timed_out
+
+    def ai_action(self, table: Table) -> Action | None:
+        """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
+        if not table.playing:
+            return None
+        assert table.match is not None
+        hand = table.match.hand
+        if hand.over:
+            return None
+        seats = sorted(hand.to_act())
+        if hand.phase == "bidding":
+            seats = [s for s in seats if s not in hand.passed]
+        for seat in seats:
+            if self._human(table, seat):
+                continue
+            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng)
+            if hand.can(action):
+                return action
+            return Action("pass", seat) if hand.phase == "bidding" else None
+        return None
+
+    def kick_ai(self, table: Table) -> None:
+        """Make sure AI seats move when it is their turn."""
+        task = self._ai_tasks.get(table.id)
+        if task is None or task.done():
+            self._ai_tasks[table.id] = asyncio.create_task(self._ai_loop(table))
+
+    async def _ai_loop(self, table: Table) -> None:
+        while True:
+            await asyncio.sleep(self.config.ai_delay)
+            async with table.lock:
+                action = self.ai_action(table)
+                if action is None:
+                    return
+                try:
+                    await self.act(table, action)
+                except (EngineError, TableError, storage.StorageError) as exc:
+                    log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
+                    return
+                self.after_change(table)
+
+    # --- deadlines ----------------------------------------------------------------------
+    def turn_key(self, table: Table) -> tuple[Any, ...] | None:
+        """What the current deadline is for: the bidding window of a deal, or one seat's turn."""
+        if not table.playing:
+            return None
+        assert table.match is not None
+        hand = table.match.hand
+        if hand.phase == "bidding":
+            return (table.match.deals, "bidding")
+        return (table.match.deals, hand.phase, len(hand.events), hand.turn)
+
+    def arm_deadline(self, table: Table) -> list[int]:
+        """Set a new deadline when the table starts waiting for something new.
+
+        Returns the seats whose turn has just begun (to nudge them).
+        """
+        key = self.turn_key(table)
+        waiting = self.waiting_humans(table)
+        if not waiting:
+            if table.deadline is not None:
+                table.deadline = None
+                asyncio.create_task(self._store_deadline(table, None))
+                self._set_timer(table)
+            table.turn_key = key
+            return []
+        if key == table.turn_key and table.deadline is not None:
+            return []
+        assert table.match is not None
+        pace = PACES[table.settings.pace]
+        span = pace.bidding if table.match.hand.phase == "bidding" else pace.turn
+        table.deadline = time.time() + span
+        table.turn_key = key
+        table.reminded = False
+        asyncio.create_task(self._store_deadline(table, table.deadline))
+        self._set_timer(table)
+        return waiting
+
+    async def _store_deadline(self, table: Table, deadline: float | None) -> None:
+        try:
+            await storage.update_table(self.db, table.id, turn_deadline=deadline)
+        except storage.StorageError as exc:
+            log.error("table %s: could not store the deadline (%s)", table.id, exc)
+
+    def _set_timer(self, table: Table) -> None:
+        task = self._timer_tasks.pop(table.id, None)
+        if task is not None:
+            task.cancel()
+        if table.deadline is not None:
+            self._timer_tasks[table.id] = asyncio.create_task(self._timer(table, table.deadline))
+
+    async def _timer(self, table: Table, deadline: float) -> None:
+        pace = PACES[table.settings.pace]
+        remind_at = deadline - pace.reminder
+        if not table.reminded and remind_at > time.time():
+            await asyncio.sleep(remind_at - time.time())
+            async with table.lock:
+                if table.deadline != deadline:
+                    return
+                table.reminded = True
+                await self._remind(table)
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        async with table.lock:
+            if table.deadline != deadline or not table.playing:
+                return
+            await self._time_out(table)
+            self.after_change(table)
+
+    async def _remind(self, table: Table) -> None:
+        tr = self._tr(table)
+        for seat in self.waiting_humans(table):
+            info = table.seats[seat]
+            assert info is not None and info.user_id is not None
+            mention = f'<a href="tg://user?id={info.user_id}">{html.escape(info.name)}</a>'
+            left = int(max(0.0, (table.deadline or 0) - time.time()) // 60)
+            await self._announce(table, tr("⏰ {who}, the table is waiting for your move ({m} min left).",
+                                           who=mention, m=left))
+
+    async def _time_out(self, table: Table) -> None:
+        """The deadline passed: close the bidding, or let the AI move, or apply the escape rule."""
+        assert table.match is not None
+        hand = table.match.hand
+        tr = self._tr(table)
+        if hand.phase == "bidding":
+            await self.act(table, Action("close"))
+            return
+        for seat in self.waiting_humans(table):
+            info = table.seats[seat]
+            assert info is not None
+            if table.settings.on_timeout == "escape" and hand.phase == "playing":
+                await self._announce(table, tr("{who} ran out of time: the escape rule applies.",
+                                               who=html.escape(info.name)))
+                await self.escape(table, seat)
+                return
+            info.timed_out = True
+            await self._announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
+                                           who=html.escape(info.name)))
+
+    async def restore_timers(self) -> None:
+        """Re-arm every stored deadline after a restart (a past one fires at once)."""
+        for table in self.by_id.values():
+            if table.playing and table.deadline is not None:
+                self._set_timer(table)
+            if table.playing:
+                self.kick_ai(table)
+
+    # --- rendering ----------------------------------------------------------------------
+    def _tr(self, table: Table) -> Translator:
+        return translator(table.lang)
+
+    def refresh(self, table: Table, *, urgent: Sequence[int] = ()) -> None:
+        """Schedule the group message and every private hand message for an update."""
+        publisher = self.publisher
+        if publisher is None:
+            return
+        group = publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval, table.message_id)
+        group.on_sent = lambda message_id: self._remember_table_message(table, message_id)
+        publisher.schedule(group, lambda: self.render_group_message(table), now=table.message_id is None)
+        if not table.playing:
+            return
+        for seat, info in enumerate(table.seats):
+            if info is None or info.is_ai or info.user_id is None or not info.reachable:
+                continue
+            slot = publisher.slot((table.id, f"seat{seat}"), info.user_id, 2.0, info.hand_message_id)
+            slot.on_sent = self._hand_message_saver(table, seat)
+            publisher.schedule(slot, self._hand_renderer(table, seat), now=seat in urgent)
+
+    def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
+        """The group's table message as it should look now."""
+        tr = self._tr(table)
+        if table.status == "open":
+            if table.id in self.lobby_panels:
+                return render_settings(tr, table)
+            return render_lobby(tr, table, self.bot_username)
+        if table.match is None:
+            return tr("This table is closed."), None
+        text, markup = render_table(tr, table)
+        if table.status != "playing":
+            return text, None
+        return text, markup
+
+    def _hand_renderer(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
+        def render() -> tuple[str, InlineKeyboardMarkup | None]:
+            info = table.seats[seat]
+            tr = translator(info.lang if info is not None else table.lang)
+            return render_hand(tr, table, seat, self.group_titles.get(table.chat_id, table.title))
+        return render
+
+    def _hand_message_saver(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
+        async def save(message_id: int) -> None:
+            info = table.seats[seat]
+            if info is not None:
+                info.hand_message_id = message_id
+            await storage.set_seat_messages(self.db, table.id, seat, hand_message_id=message_id)
+        return save
+
+    async def _remember_table_message(self, table: Table, message_id: int) -> None:
+        table.message_id = message_id
+        await storage.update_table(self.db, table.id, message_id=message_id)
+
+    async def _announce(self, table: Table, text: str) -> None:
+        if self.publisher is not None:
+            await self.publisher.send(table.chat_id, text)
+
+    def after_change(self, table: Table, *, actor: int | None = None) -> None:
+        """After any change: the deadline, the AI seats, nudges and the messages."""
+        started = self.arm_deadline(table)
+        urgent = set(self.waiting_humans(table)) | ({actor} if actor is not None else set())
+        self.refresh(table, urgent=sorted(urgent))
+        for seat in started:
+            if seat != actor:
+                asyncio.create_task(self.nudge(table, seat))
+        self.kick_ai(table)
+
+    async def nudge(self, table: Table, seat: int) -> None:
+        """A short new private message (edits do not notify): it is your move; the previous nudge goes."""
+        info = table.seats[seat]
+        if self.publisher is None or info is None or info.user_id is None or not info.reachable:
+            return
+        if table.settings.pace == "realtime" and time.time() - info.last_active < 30:
+            return  # they are at the table: the edited hand message is enough
+        assert table.match is not None
+        tr = translator(info.lang)
+        hand = table.match.hand
+        what = {"bidding": tr("bidding is open"), "burying": tr("bury the kitty"),
+                "stealing": tr("steal the kitty or pass"),
+                "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
+        title = html.escape(self.group_titles.get(table.chat_id, table.title))
+        sent = await self.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
+        await self.publisher.delete(info.user_id, info.nudge_message_id)
+        info.nudge_message_id = sent.message_id if sent is not None else None
+        await storage.set_seat_messages(self.db, table.id, seat, nudge_message_id=info.nudge_message_id)

@@ -1,0 +1,248 @@
+"""The one connection to the database, and transactions on it.
+
+A :class:`Database` owns a single aiosqlite connection that every reader and
+writer of the process shares: SQLite allows one writer at a time anyway, and
+one connection means no ``database is locked`` between our own tasks.  An
+:class:`asyncio.Lock` keeps tasks from interleaving statements on it: a task
+in a transaction holds the lock until it commits, and a task reading outside a
+transaction waits, so it never sees another task's uncommitted writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+Params = Sequence[Any]
+"""Positional parameters of one SQL statement."""
+
+BUSY_TIMEOUT_MS = 5000
+"""How long a statement waits for another process's write lock before failing.
+
+Long enough for a ``chaodipi backup`` or a second tool to finish a write; short
+enough that a stuck lock shows up as an error rather than a hung bot.
+"""
+
+
+class Database:
+    """An open chaodipi database: one connection, its lock and its transactions.
+
+    Create one with :meth:`open` (which also migrates the schema) and close it
+    with :meth:`close`, or use it as an ``async with`` block.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        """Wrap an already configured connection; prefer :meth:`open`."""
+        self._conn = conn
+        self.path = path
+        """The database file."""
+        self._lock = asyncio.Lock()
+        # The task that holds the open transaction and how deep its SAVEPOINTs
+        # go.  A task, not a context variable: a child task started inside a
+        # transaction must wait for it, not write into it.
+        self._owner: asyncio.Task[Any] | None = None
+        self._depth = 0
+
+    @classmethod
+    async def open(cls, path: str | Path, *, migrate: bool = True) -> Database:
+        """Open (or create) the database at ``path`` and bring its schema up to date.
+
+        Raises :class:`~storage.errors.SchemaTooNew` if a newer chaodipi wrote
+        the file, and :class:`~storage.errors.StorageError` if the folder of
+        ``path`` does not exist.  ``migrate=False`` skips the schema check
+        (for tools that only copy the file).
+        """
+        path = Path(path)
+        if not path.parent.exists():
+            raise StorageError(
+                f"Cannot create the database {path}: the folder {path.parent} does not exist."
+            )
+        conn = await aiosqlite.connect(
+            path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            await configure(conn)
+            db = cls(conn, path)
+            if migrate:
+                # Imported here: migrations needs Database for its transactions.
+                from storage.migrations import migrate as run_migrations
+
+                await run_migrations(db)
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        """Close the connection; committed data is already on disk.
+
+        Always close: an aiosqlite connection left open can keep its thread,
+        and so the process, alive at exit.
+        """
+        try:
+            # SQLite's advice for long-lived connections: refresh the planner's
+            # statistics where they are stale (cheap when nothing changed).
+            await self._conn.execute_fetchall("PRAGMA optimize")
+        except sqlite3.Error:
+            log.warning("PRAGMA optimize failed on %s", self.path, exc_info=True)
+        await self._conn.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        """The raw connection, for tools (backup, tests) that need SQLite itself."""
+        return self._conn
+
+    def in_transaction(self) -> bool:
+        """Whether the current task is inside :meth:`transaction`."""
+        return self._owner is not None and self._owner is asyncio.current_task()
+
+    @asynccontextmanager
+    async def transaction(self, *, write: bool = True) -> AsyncIterator[None]:
+        """Run a block atomically: commit if it ends normally, roll back if it raises.
+
+        The outermost block begins with ``BEGIN IMMEDIATE``, taking SQLite's
+        write lock at once, so a read-then-write never fails half-way with
+        ``SQLITE_BUSY`` because another process wrote in between.  A block
+        nested in the same task becomes a ``SAVEPOINT``: if it raises, only its
+        own writes are undone and the outer block may go on.  ``write=False``
+        opens a plain ``BEGIN`` for a consistent read of several queries.
+
+        Other tasks wait for the block to end before they touch the database,
+        so a block must not await another task that uses this database: that
+        task would wait for the block, and the block for it.
+        """
+        if self.in_transaction():
+            name = f"sp{self._depth}"
+            await self._conn.execute_fetchall(f"SAVEPOINT {name}")
+            self._depth += 1
+            try:
+                yield
+            except BaseException:
+                await self._conn.execute_fetchall(f"ROLLBACK TO {name}")
+                await self._conn.execute_fetchall(f"RELEASE {name}")
+                raise
+            else:
+                await self._conn.execute_fetchall(f"RELEASE {name}")
+            finally:
+                self._depth -= 1
+            return
+
+        async with self._lock:
+            await self._conn.execute_fetchall("BEGIN IMMEDIATE" if write else "BEGIN")
+            self._owner = asyncio.current_task()
+            self._depth = 1
+            try:
+                try:
+                    yield
+                except BaseException:
+                    await self._rollback()
+                    raise
+                try:
+                    await self._conn.execute_fetchall("COMMIT")
+                except BaseException:
+                    await self._rollback()
+                    raise
+            finally:
+                self._owner = None
+                self._depth = 0
+
+    async def _rollback(self) -> None:
+        # Called while an exception is on its way: a failed ROLLBACK (the
+        # connection closed, say) must not hide the error that caused it.
+        try:
+            if self._conn.in_transaction:
+                await self._conn.execute_fetchall("ROLLBACK")
+        except Exception:
+            log.exception("ROLLBACK failed on %s", self.path)
+
+    @asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """Hold the connection for one statement unless this task already holds it."""
+        if self.in_transaction():
+            yield
+        else:
+            async with self._lock:
+                yield
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Run a query and return all its rows."""
+        async with self._turn():
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        """Run a query and return its first row, or ``None``."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def execute(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Run a writing statement inside the current transaction.
+
+        Returns the rows of its ``RETURNING`` clause, if any.  Writing outside
+        :meth:`transaction` is refused: it would commit on its own and break
+        the atomicity of whatever the caller meant to do.
+        """
+        if not self.in_transaction():
+            raise StorageError("Database.execute() must run inside Database.transaction().")
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one writing statement for many parameter rows, inside a transaction."""
+        if not self.in_transaction():
+            raise StorageError("Database.executemany() must run inside Database.transaction().")
+        await self._conn.executemany(sql, rows)
+
+
+async def configure(conn: aiosqlite.Connection) -> None:
+    """Set the pragmas every chaodipi connection uses.
+
+    WAL lets readers (a backup, a second tool) work while the bot writes;
+    ``synchronous=NORMAL`` in WAL loses no committed transaction when the
+    process dies, only possibly the last ones on a power cut, and saves an
+    fsync per move; foreign keys are off by default in SQLite.
+    """
+    await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    mode = await _enable_wal(conn)
+    if mode != "wal":
+        raise StorageError(f"SQLite refused WAL journal mode (got {mode!r}).")
+    await conn.execute_fetchall("PRAGMA foreign_keys=ON")
+    await conn.execute_fetchall("PRAGMA synchronous=NORMAL")
+
+
+async def _enable_wal(conn: aiosqlite.Connection) -> str:
+    """Switch the file to WAL and return the journal mode it ends up in.
+
+    Switching needs an exclusive lock and SQLite does not wait for it (the
+    busy timeout does not apply), so two processes opening a fresh file at
+    the same moment would see "database is locked": retry for as long as the
+    busy timeout would have waited.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            rows = list(await conn.execute_fetchall("PRAGMA journal_mode=WAL"))
+            return str(rows[0][0]).lower() if rows else ""
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.1)

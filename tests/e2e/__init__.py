@@ -1,0 +1,1 @@
+"""End-to-end tests: the real PTB application against a fake Bot API server."""

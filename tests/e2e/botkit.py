@@ -1,0 +1,115 @@
+"""Running the real chaodipi bot against the fake Telegram, and playing as a person would."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from telegram.ext import Application
+
+from bot.app import build_application
+from bot.config import Settings
+from bot.model import Table
+from bot.service import Tables
+
+from .fake_telegram import FakeTelegram
+from .fake_telegram.people import Group, MessageView, Person
+
+HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
+
+
+def settings_for(server: FakeTelegram, db_path: Path, **changes: object) -> Settings:
+    """Bot settings pointing at the fake server, with no AI delay and a short group interval."""
+    values: dict[str, object] = dict(token=server.token, base_url=server.base_url, db_path=db_path,
+                                     ai_delay=0.0, group_interval=0.3)
+    values.update(changes)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+@asynccontextmanager
+async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """The real bot application, polling the fake server, for the duration of the block."""
+    app = build_application(settings_for(server, db_path, **changes))
+    async with app:
+        # What run_polling does around the loop: post_init, polling, post_shutdown.
+        assert app.post_init is not None and app.post_shutdown is not None and app.updater is not None
+        await app.post_init(app)
+        await app.start()
+        await app.updater.start_polling(timeout=1)
+        try:
+            yield app
+        finally:
+            await app.updater.stop()
+            await app.stop()
+            await app.post_shutdown(app)
+
+
+def tables(app: Application) -> Tables:  # type: ignore[type-arg]
+    """The bot's table service (for the test to know when a hand is over)."""
+    return app.bot_data["tables"]  # type: ignore[no-any-return]
+
+
+def table_message(group: Group) -> MessageView:
+    """The bot's first message in the group: the table message, as it looks now."""
+    return group.bot_messages()[0]
+
+
+def hand_message(person: Person) -> MessageView | None:
+    """The person's current hand message (the newest private message with card buttons)."""
+    for message in reversed(person.bot_private_messages()):
+        if message.buttons and any(b.callback_data and b.callback_data.startswith("H:") for b in message.all_buttons()):
+            return message
+    return None
+
+
+def current_hand_message(person: Person, table: Table, seat: int) -> MessageView | None:
+    """The hand message once its buttons carry the seat's current version (the bot has caught up)."""
+    message = hand_message(person)
+    if message is None:
+        return None
+    version = f":{table.version(seat)}:"
+    if not any(version in (b.callback_data or "") for b in message.all_buttons()):
+        return None
+    return message
+
+
+async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bool:
+    """If it is this person's move, make one sensible move through the buttons; True if they moved."""
+    assert table.match is not None
+    seat = table.seat_of(person.id)
+    hand = table.match.hand
+    if seat is None or hand.over:
+        return False
+    if hand.phase == "bidding":
+        if seat in hand.passed:
+            return False
+    elif hand.turn != seat:
+        return False
+    message = await server.wait_for(lambda: current_hand_message(person, table, seat), what="an up-to-date hand message")
+    labels = [b.text for b in message.all_buttons()]
+    if hand.phase == "bidding":
+        await (await person.press(message, next(t for t in labels if t in ("Pass", "不亮")))).answer()
+        return True
+    if hand.phase == "stealing":
+        await (await person.press(message, next(t for t in labels if t in ("Don't steal", "不抄")))).answer()
+        return True
+    events = len(hand.events)
+    answer = await (await person.press(message, next(t for t in labels if t in ("Hint", "提示")))).answer()
+    assert not answer.show_alert, answer.text
+    verb = ("Bury", "扣底") if hand.phase == "burying" else ("Play", "出牌")
+
+    def action_button() -> MessageView | None:
+        current = hand_message(person)
+        if current is None:
+            return None
+        ready = [b for b in current.all_buttons() if b.text.startswith(verb) and "(select" not in b.text
+                 and "(0/8)" not in b.text]
+        return current if ready else None
+
+    current = await server.wait_for(action_button, what="the action button after a hint")
+    button = next(b.text for b in current.all_buttons() if b.text.startswith(verb))
+    answer = await (await person.press(current, button)).answer()
+    assert not answer.show_alert, answer.text
+    await server.wait_for(lambda: len(hand.events) > events or table.match.hand is not hand, what="the move to land")
+    return True

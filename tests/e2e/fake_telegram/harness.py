@@ -1,0 +1,44 @@
+"""Wiring PTB to the fake server: a preconfigured builder and a running application."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from telegram.ext import Application, ApplicationBuilder
+
+from .server import FakeTelegram
+
+
+def builder_for(server: FakeTelegram) -> ApplicationBuilder:  # type: ignore[type-arg]
+    """An ``ApplicationBuilder`` pointed at ``server`` (token, base_url, base_file_url)."""
+    return (
+        ApplicationBuilder()
+        .token(server.token)
+        .base_url(server.base_url)
+        .base_file_url(server.base_file_url)
+    )
+
+
+@asynccontextmanager
+async def running(
+    app: Application,  # type: ignore[type-arg]
+    *,
+    poll_timeout: int = 10,
+    **polling: Any,
+) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """Run ``app`` with long polling for the duration of the block, then stop it cleanly.
+
+    This is what ``Application.run_polling`` does, minus signal handling and the
+    blocking loop, so a test can act while the bot runs.
+    """
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(timeout=poll_timeout, **polling)
+        try:
+            yield app
+        finally:
+            await app.updater.stop()
+            await app.stop()

@@ -1,0 +1,109 @@
+"""Per-seat and group views in scenarios (DESIGN: hidden information lives in the engine; RULES.md
+decision 5, §2.6.6, A11).  The property tests check every step of self-play; these pin the lifecycle.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from engine.views import view_for
+from tests.engine.rig import cards, full_deal, mini_hand, mini_setup_steps, new_hand, play_tricks, rig, run
+
+
+def _nonbid(cs, level: int = 2):
+    return [c for c in cs if not c.is_joker and c.rank != level and str(c) != "5H"][:8]
+
+
+def test_open_bids_are_public_at_once() -> None:
+    h = new_hand("nantong", deal=full_deal({0: "2D", 1: "2S 2S"}))
+    h.bid(0, cards("2D"))
+    h.bid(1, cards("2S 2S"))
+    for viewer in (None, 0, 1, 2, 3):
+        v = view_for(h, viewer)
+        assert [(b.seat, b.cards, b.hidden) for b in v.bids] == [
+            (0, tuple(cards("2D")), False), (1, tuple(cards("2S 2S")), False)]
+
+
+def test_kitty_lifecycle() -> None:
+    """The kitty: nobody sees it in the deal; its burier after burying; everyone once the hand is over."""
+    plays = ["3D", "6D", "7C", "8C"]
+    kitty = "2S KH KH 10H 4H 6H 7H 8H"
+    h = new_hand("nantong")
+    deal, steps = mini_setup_steps(plays, kitty, "2S", 0)
+    rig(h, *deal)
+    assert all(view_for(h, v).kitty is None for v in (None, 0, 1, 2, 3))
+    run(h, steps[:2])  # bid, close: the dealer picked it up (it is in their hand now)
+    assert all(view_for(h, v).kitty is None for v in (None, 1, 2, 3))
+    run(h, steps[2:])
+    assert Counter(view_for(h, 0).kitty or ()) == Counter(cards(kitty))
+    assert all(view_for(h, v).kitty is None for v in (None, 1, 2, 3))
+    play_tricks(h, plays)
+    assert h.phase == "finished"
+    for v in (None, 0, 1, 2, 3):
+        assert Counter(view_for(h, v).kitty or ()) == Counter(cards(kitty))
+
+
+def test_spectator_never_holds_a_hand_and_seats_see_only_their_own() -> None:
+    h = new_hand("yangzhou", seed=5)
+    spectator = view_for(h, None)
+    assert spectator.hand == () and spectator.hand_sizes == (25, 25, 25, 25)
+    data = json.dumps(spectator.to_dict())
+    assert '"hand": ""' in data
+    for seat in range(4):
+        assert list(view_for(h, seat).hand) == h.hands[seat]
+
+
+def test_hidden_bidding_dealer_buries_without_knowing_trump() -> None:
+    """A11 i: under 暗炒 the dealer buries without knowing the trump; it is public after the steal rounds."""
+    h = new_hand("yancheng", deal=full_deal({0: "2C 2C", 1: "2H 2H"}, seed=6))
+    h.bid(0, cards("2C 2C"))
+    h.bid(1, cards("2H 2H"))
+    h.close()
+    assert h.dealer == 1
+    for viewer in (None, 0, 1, 2, 3):
+        v = view_for(h, viewer)
+        assert v.trump is None and not v.trump_known
+    assert view_for(h, 0).my_bid_trump == "C" and view_for(h, 1).my_bid_trump == "H"
+    assert view_for(h, 2).my_bid_trump is None
+    assert view_for(h, None).dealer == 1 and view_for(h, None).kitty_holder == 1  # the taker is public
+    h.bury(1, _nonbid(h.hands[1]))
+    for s in (2, 3, 0):
+        h.pass_steal(s)
+    for viewer in (None, 0, 1, 2, 3):
+        v = view_for(h, viewer)
+        assert v.trump == "H" and v.trump_known
+        assert all(not b.hidden for b in v.bids)
+
+
+def test_anhui_trump_hidden_until_no_one_steals_any_more() -> None:
+    """安徽: 主牌花色不公布，直到无人再反主、无人再抄底牌."""
+    h = new_hand("anhui", deal=full_deal({0: "2S 2S", 2: "BJ BJ"}, seed=7))
+    h.bid(0, cards("2S 2S"))
+    h.close()
+    h.bury(0, _nonbid(h.hands[0]))
+    h.pass_steal(1)
+    h.steal(2, cards("BJ BJ"))
+    assert view_for(h, None).trump is None and view_for(h, 0).trump is None
+    assert view_for(h, None).bids[1].cards is None
+    h.bury(2, _nonbid(h.hands[2]))
+    for s in (3, 0, 1):
+        h.pass_steal(s)
+    assert view_for(h, None).trump is None and view_for(h, None).trump_known  # no-trump, now public
+
+
+def test_flag_hand_view() -> None:
+    h = new_hand("yangzhou", number=4, levels=(14, 6), dealer_side=1, previous_dealer=1, flag=True, flag_dealer=3)
+    v = view_for(h, None)
+    assert v.flag and v.phase == "playing" and v.level is None and v.trump is None and v.trump_known
+    assert v.hand_sizes == (27, 27, 27, 27) and v.kitty is None and v.turn == 3 and v.dealer == 3
+    assert v.threshold == 100
+
+
+def test_failed_throw_shows_the_forced_component_in_the_trick() -> None:
+    plays = ["3S AD QD QD 3H", "KD KD AC QC 4H", "3D 4D KC 6H 7H", "6D 7D 8C 9C 8H"]
+    h = mini_hand("yancheng", plays=plays, kitty="2S 9H JH QH 4H 6H 7H 8H", bid="2S", dealer=0)
+    h.play(0, cards("AD QD QD"))  # a failed throw: the trick holds ♦QQ (A21: the rest returns to the hand)
+    v = view_for(h, None)
+    assert v.current == ((0, tuple(cards("QD QD"))),)
+    assert cards("AD")[0] in view_for(h, 0).hand
