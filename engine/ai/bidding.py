@@ -284,7 +284,7 @@ def _surely_highest(view: HandView, ruleset: Ruleset, step: str) -> bool:
     if ladder is None:
         return True  # the latest bid wins: a steal never fails
     counts = Counter(view.hand)
-    for bid in view.bids:
+    for index, bid in enumerate(view.bids):
         if bid.seat == seat and bid.step is not None:
             if not overrides(ruleset, step, bid.step):
                 return False
@@ -293,17 +293,24 @@ def _surely_highest(view: HandView, ruleset: Ruleset, step: str) -> bool:
         for other in (*ladder, "LB"):
             if overrides(ruleset, step, other):
                 continue
-            if _others_could_bid(view, ruleset, counts, bid, other):
+            if _others_could_bid(view, ruleset, counts, index, other):
                 return False
     return True
 
 
-def _others_could_bid(view: HandView, ruleset: Ruleset, counts: Counter[Card], bid: BidView, step: str) -> bool:
-    """Could this hidden bid by another seat have been of ``step``, given the cards the viewer holds?"""
+def _others_could_bid(view: HandView, ruleset: Ruleset, counts: Counter[Card], index: int, step: str) -> bool:
+    """Could the hidden bid ``view.bids[index]`` by another seat have been of ``step``?
+
+    Only the bidders and declare/override/steal are public.  A look-back is
+    possible where the same seat bid before and someone else bid in between;
+    a pair only if the viewer holds neither copy of its card.
+    """
+    bid = view.bids[index]
     if step == "LB":
-        return bid.kind == "look_back"
-    if bid.kind == "look_back":
-        return False
+        if not ruleset.look_back:
+            return False
+        earlier = [i for i, b in enumerate(view.bids[:index]) if b.seat == bid.seat]
+        return any(b.seat != bid.seat for b in view.bids[earlier[0] + 1:index]) if earlier else False
     level = view.level
     if step == "single":
         return True

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import ALL_CARDS, Card
-from engine.combos import tractors_in
+from engine.combos import has_tractor_above
 from engine.hand import Trick
 from engine.ruleset import Ruleset
 from engine.trump import TRUMP, TrumpContext, trump_context
@@ -114,12 +114,16 @@ class Memory:
         return self.top_pair[group]
 
     def unseen_tractor_beats(self, group: str, pairs: int, top: int) -> bool:
-        """True if the unseen cards hold a tractor of at least ``pairs`` pairs topping ``top``."""
+        """True if a ``pairs``-pair tractor topping ``top`` could be cut from the unseen pairs.
+
+        The same test the engine applies to a thrown tractor (every window,
+        an ace pair at either end), so a throw judged safe here stands.
+        """
         table = card_table(self.ctx)
         pair_cards = [c for c, n in self.unseen.items() if n >= 2 and table[c][0] == group]
         if len(pair_cards) < pairs:
             return False
-        return any(len(run) >= pairs and t > top for run, t in tractors_in(self.ctx, pair_cards))
+        return has_tractor_above(self.ctx, pair_cards, pairs, top)
 
     def may_be_void(self, seat: int, group: str, need: int = 1) -> bool:
         """True if ``seat`` may be unable to follow ``need`` cards of ``group``.

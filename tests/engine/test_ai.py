@@ -134,9 +134,11 @@ def test_hidden_steals_only_when_they_cannot_fail() -> None:
     hidden = BidView(0, "declare", None, None, None, True)
     action = choose_action(_steal_view(strong, [hidden]), r)
     assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("5H 5H"))
-    # A hidden look-back outranks the red-five pair: no steal.
-    looked_back = BidView(0, "look_back", None, None, None, True)
-    assert choose_action(_steal_view(strong, [hidden, looked_back]), r).kind == "pass_steal"
+    # Seat 0 bid again after seat 1 did: that may be a look-back, which outranks the red-five pair.
+    over = BidView(1, "override", None, None, None, True)
+    again = BidView(0, "override", None, None, None, True)
+    assert choose_action(_steal_view(strong, [hidden, over, again]), r).kind == "pass_steal"
+    assert choose_action(_steal_view(strong, [hidden, over]), r).kind == "steal"
     # Without the red fives, someone may have bid them: a big-joker pair is not safe.
     no_red_fives = strong.replace("5H 5H", "BJ 5C")
     assert choose_action(_steal_view(no_red_fives, [hidden]), r).kind == "pass_steal"
