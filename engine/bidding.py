@@ -106,7 +106,8 @@ def ranks_above(ruleset: Ruleset, new: Bid, old: Bid) -> bool:
     """True if ``new`` should stand over ``old`` when both were made (hidden bidding).
 
     With a ladder the higher step stands (an equal step leaves the earlier);
-    without one (安徽) the later bid stands.
+    without one (安徽) the later bid stands, unless it is a single: overrides
+    need pairs (A41), as :func:`overrides` says.
     """
     if ruleset.bid_ladder is None:
         # 安徽: the latest pair stands; a single never stands over another bid (A41, A8).

@@ -137,7 +137,11 @@ def tractors_in(ctx: TrumpContext, pair_cards: Iterable[Card]) -> list[tuple[lis
     Returns ``(run, top)`` for each tractor, ``run`` from top to bottom.
     Pairs left over are not returned.
     """
-    remaining = sorted(set(pair_cards), key=lambda c: -ctx.order(c))
+    # Cards hash by identity, so a set's order follows memory addresses: break
+    # order ties (安徽's off-suit level pairs share one chain link) by the
+    # card's fixed sort key, or the same play could split differently in
+    # another process and a replayed failed throw force other cards.
+    remaining = sorted(set(pair_cards), key=lambda c: (-ctx.order(c), c.sort_key))
     out: list[tuple[list[Card], int]] = []
     while len(remaining) >= 2:
         run = _longest_run(ctx, remaining)

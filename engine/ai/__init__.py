@@ -8,10 +8,11 @@ modified preset; the trump context comes from it, the level and the trump as
 the view shows them.
 
 Every action it returns is one the engine accepts (the tests drive whole
-hands of every preset to check this); as a last guard each play is checked
-with the engine's own :func:`engine.follow.check_lead` /
-:func:`engine.follow.check_follow` and replaced by the cheapest legal play
-if it were ever refused.
+hands of every preset to check this): bids and steals are checked by a
+view-only mirror of the engine's bid rules (:mod:`engine.ai.bidding`),
+every follow is built or checked by :func:`engine.follow.check_follow`,
+and a lead is checked by :func:`engine.follow.check_lead`, falling back to
+a single low card were it ever refused.
 """
 
 from __future__ import annotations
@@ -22,17 +23,17 @@ from collections.abc import Callable
 from engine.cards import Card
 from engine.combos import decompose
 from engine.errors import IllegalActionError, IllegalPlayError
-from engine.follow import check_follow, check_lead
+from engine.follow import check_lead
 from engine.hand import Action
 from engine.hints import cheapest_follow
 from engine.ruleset import Ruleset
-from engine.trump import TrumpContext, trump_context
+from engine.trump import TrumpContext
 from engine.views import HandView
 
 from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
-from engine.ai.memory import build_memory
-from engine.ai.playing import choose_follow, choose_lead, discard_cost, power
+from engine.ai.memory import build_memory, context
+from engine.ai.playing import choose_follow, choose_lead, power
 
 __all__ = ["Player", "choose_action", "random_action"]
 
@@ -63,14 +64,15 @@ def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = 
         if steal is None:
             return Action("pass_steal", seat)
         return Action("steal", seat, steal.cards, steal.choice)
-    ctx = trump_context(ruleset, view.level, view.trump)
+    ctx = context(ruleset, view.level, view.trump)
     mem = build_memory(view, ctx)
     if not view.current:
         dealer_side = view.dealer_side is not None and view.dealer_side == seat % 2
         cards = choose_lead(mem, dealer_side=dealer_side, heaven_and_earth=ruleset.heaven_and_earth != "none")
         return Action("play", seat, tuple(_legal_lead(ctx, view, cards)))
-    cards = choose_follow(mem, view.current)
-    return Action("play", seat, tuple(_legal_follow(ctx, view, cards)))
+    # Every follow choose_follow returns has passed check_follow already (it is
+    # built by cheapest_follow, which checks, or checked where it is built).
+    return Action("play", seat, tuple(choose_follow(mem, view.current)))
 
 
 def _acting_seat(view: HandView) -> int:
@@ -78,9 +80,7 @@ def _acting_seat(view: HandView) -> int:
     if seat is None:
         raise IllegalActionError("A spectator's view cannot act.", code="not_your_turn")
     if view.phase == "bidding":
-        if seat in view.passed and len(view.passed) == 4:
-            raise IllegalActionError("Bidding is closed.", code="wrong_phase")
-        return seat
+        return seat  # every seat may bid or pass while the window is open
     if view.phase not in ("burying", "stealing", "playing") or view.turn != seat:
         raise IllegalActionError("It is not this seat's turn.", code="not_your_turn")
     return seat
@@ -89,9 +89,9 @@ def _acting_seat(view: HandView) -> int:
 def _bury_context(view: HandView, ruleset: Ruleset) -> TrumpContext:
     """The trump to bury under: the known one, else the viewer's own bid's, else no-trump (only the fixed trumps)."""
     if view.trump_known:
-        return trump_context(ruleset, view.level, view.trump)
+        return context(ruleset, view.level, view.trump)
     own = any(b.seat == view.viewer for b in view.bids)
-    return trump_context(ruleset, view.level, view.my_bid_trump if own else None)
+    return context(ruleset, view.level, view.my_bid_trump if own else None)
 
 
 def _legal_lead(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Card]:
@@ -100,16 +100,6 @@ def _legal_lead(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Ca
         return cards
     except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
         return [min(view.hand, key=lambda c: power(ctx, c))]
-
-
-def _legal_follow(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Card]:
-    lead = view.current[0][1]
-    try:
-        check_follow(ctx, lead, view.hand, cards)
-        return cards
-    except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
-        from collections import Counter
-        return cheapest_follow(ctx, lead, view.hand, discard_cost(ctx, Counter(view.hand)))
 
 
 # --- the random player ---------------------------------------------------------------------
@@ -138,7 +128,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             o = rng.choice(options)
             return Action("steal", seat, o.cards, o.choice)
         return Action("pass_steal", seat)
-    ctx = trump_context(ruleset, view.level, view.trump)
+    ctx = context(ruleset, view.level, view.trump)
     hand = list(view.hand)
     if not view.current:
         groups: dict[str, list[Card]] = {}
@@ -151,6 +141,6 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
         else:
             picked = [rng.choice(comps)]
         return Action("play", seat, tuple(c for comp in picked for c in comp.cards))
-    prices = {c: rng.random() for c in set(hand)}
+    prices = {c: rng.random() for c in dict.fromkeys(hand)}  # not a set: its order follows addresses
     play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
     return Action("play", seat, tuple(play))

@@ -18,8 +18,10 @@ from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card
 from engine.combos import tractors_in
 from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
-from engine.trump import TRUMP, TrumpContext, trump_context
+from engine.trump import TRUMP, TrumpContext
 from engine.views import BidView, HandView
+
+from engine.ai.memory import context
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +161,7 @@ def hand_strength(ctx: TrumpContext, hand: Sequence[Card]) -> float:
 
 def strength_for(ruleset: Ruleset, level: int | None, trump: str | None, hand: Sequence[Card]) -> float:
     """:func:`hand_strength` under the trump a bid would name."""
-    return hand_strength(trump_context(ruleset, level, trump), hand)
+    return hand_strength(context(ruleset, level, trump), hand)
 
 
 def best_trump_strength(ruleset: Ruleset, level: int | None, hand: Sequence[Card]) -> float:
@@ -188,6 +190,11 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
     options = bid_options(view, ruleset, steal=False)
     if not options:
         return None
+    if view.bids:
+        # A single outranks no bid; under hidden bidding it would be accepted and count for nothing.
+        options = [o for o in options if o.step != "single"]
+        if not options:
+            return None
     scored = [(strength_for(ruleset, view.level, o.trump, view.hand), _step_rank(ruleset, o.step), o) for o in options]
     own = _own_bids(view, seat)
     if own and ruleset.hidden_bidding:
@@ -206,7 +213,12 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
         need = _DEALER_SIDE
     else:
         need = _ATTACKER
-    if not ruleset.hidden_bidding and view.bids and view.bids[-1].seat % 2 == seat % 2:
+    others = [b.seat for b in view.bids if b.seat != seat]
+    if not ruleset.hidden_bidding:
+        partner_holds = bool(view.bids) and view.bids[-1].seat % 2 == seat % 2
+    else:  # the bids are hidden, the bidders are not
+        partner_holds = bool(others) and all(s % 2 == seat % 2 for s in others)
+    if partner_holds:
         need = max(need, _OVER_PARTNER)  # do not take the bid from a partner without reason
     if strength < need:
         return None
@@ -215,8 +227,12 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
 
 def _hold_back_for_look_back(view: HandView, ruleset: Ruleset, best: BidOption,
                              scored: list[tuple[float, int, BidOption]]) -> BidOption:
-    """With the look-back rule, open with one card of a level pair: if overridden, re-bid the pair on top."""
-    if not ruleset.look_back or len(best.cards) != 2 or best.step in ("SJ2", "BJ2", "R52"):
+    """With the look-back rule, open with one card of a level pair: if overridden, re-bid the pair on top.
+
+    Only as the first bid: after another bid (hidden or not) a single can
+    never stand, and the look-back would wait for a bid that may not come.
+    """
+    if not ruleset.look_back or len(best.cards) != 2 or best.step in ("SJ2", "BJ2", "R52") or view.bids:
         return best
     single = next((o for _s, _r, o in scored if o.step == "single" and o.cards[0] is best.cards[0]), None)
     return single or best
@@ -268,7 +284,7 @@ def _surely_highest(view: HandView, ruleset: Ruleset, step: str) -> bool:
     if ladder is None:
         return True  # the latest bid wins: a steal never fails
     counts = Counter(view.hand)
-    for bid in view.bids:
+    for index, bid in enumerate(view.bids):
         if bid.seat == seat and bid.step is not None:
             if not overrides(ruleset, step, bid.step):
                 return False
@@ -277,17 +293,24 @@ def _surely_highest(view: HandView, ruleset: Ruleset, step: str) -> bool:
         for other in (*ladder, "LB"):
             if overrides(ruleset, step, other):
                 continue
-            if _others_could_bid(view, ruleset, counts, bid, other):
+            if _others_could_bid(view, ruleset, counts, index, other):
                 return False
     return True
 
 
-def _others_could_bid(view: HandView, ruleset: Ruleset, counts: Counter[Card], bid: BidView, step: str) -> bool:
-    """Could this hidden bid by another seat have been of ``step``, given the cards the viewer holds?"""
+def _others_could_bid(view: HandView, ruleset: Ruleset, counts: Counter[Card], index: int, step: str) -> bool:
+    """Could the hidden bid ``view.bids[index]`` by another seat have been of ``step``?
+
+    Only the bidders and declare/override/steal are public.  A look-back is
+    possible where the same seat bid before and someone else bid in between;
+    a pair only if the viewer holds neither copy of its card.
+    """
+    bid = view.bids[index]
     if step == "LB":
-        return bid.kind == "look_back"
-    if bid.kind == "look_back":
-        return False
+        if not ruleset.look_back:
+            return False
+        earlier = [i for i, b in enumerate(view.bids[:index]) if b.seat == bid.seat]
+        return any(b.seat != bid.seat for b in view.bids[earlier[0] + 1:index]) if earlier else False
     level = view.level
     if step == "single":
         return True

@@ -38,8 +38,12 @@ def keep_value(ctx: TrumpContext, card: Card, counts: Counter[Card], in_tractor:
 def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> tuple[Card, ...]:
     """The 8 cards to bury from a 33-card hand, under the (known or guessed) trump."""
     counts = Counter(hand)
-    pair_cards = [c for c, n in counts.items() if n >= 2]
-    in_tractor = {c for run, _top in tractors_in(ctx, pair_cards) for c in run}
+    pairs_by_group: dict[str, list[Card]] = {}
+    for c, n in counts.items():
+        if n >= 2:
+            pairs_by_group.setdefault(ctx.group(c), []).append(c)
+    # Tractor positions are numbered within a suit-group: look for tractors group by group.
+    in_tractor = {c for pairs in pairs_by_group.values() for run, _top in tractors_in(ctx, pairs) for c in run}
     value = {c: keep_value(ctx, c, counts, in_tractor) for c in counts}
     by_suit: dict[str, list[Card]] = {}
     trumps: list[Card] = []

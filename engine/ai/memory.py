@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import ALL_CARDS, Card
-from engine.combos import tractors_in
-from engine.trump import TRUMP, TrumpContext
+from engine.combos import has_tractor_above
+from engine.hand import Trick
+from engine.ruleset import Ruleset
+from engine.trump import TRUMP, TrumpContext, trump_context
 from engine.views import HandView
 
 GROUPS = (TRUMP, "S", "H", "D", "C")
@@ -31,6 +33,33 @@ def partner_of(seat: int) -> int:
 def same_side(a: int, b: int) -> bool:
     """True if two seats are partners (or the same seat)."""
     return a % 2 == b % 2
+
+
+_CONTEXTS: dict[tuple[int, int | None, str | None], tuple[Ruleset, TrumpContext]] = {}
+
+
+def context(ruleset: Ruleset, level: int | None, trump: str | None) -> TrumpContext:
+    """:func:`engine.trump.trump_context`, keyed by the ruleset's identity.
+
+    A frozen Ruleset hashes all its options on every lookup; the AI asks
+    for a context at every decision, so it keeps its own small table (the
+    ruleset is held in it, so its id cannot be reused while listed).
+    """
+    key = (id(ruleset), level, trump)
+    hit = _CONTEXTS.get(key)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    ctx = trump_context(ruleset, level, trump)
+    if len(_CONTEXTS) >= 1024:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (ruleset, ctx)
+    return ctx
+
+
+@lru_cache(maxsize=256)
+def card_rows(ctx: TrumpContext) -> tuple[tuple[Card, str, int], ...]:
+    """Each distinct card with its suit-group and order, in deck order."""
+    return tuple((c, ctx.group(c), ctx.order(c)) for c in ALL_CARDS)
 
 
 @lru_cache(maxsize=256)
@@ -85,12 +114,16 @@ class Memory:
         return self.top_pair[group]
 
     def unseen_tractor_beats(self, group: str, pairs: int, top: int) -> bool:
-        """True if the unseen cards hold a tractor of at least ``pairs`` pairs topping ``top``."""
+        """True if a ``pairs``-pair tractor topping ``top`` could be cut from the unseen pairs.
+
+        The same test the engine applies to a thrown tractor (every window,
+        an ace pair at either end), so a throw judged safe here stands.
+        """
         table = card_table(self.ctx)
         pair_cards = [c for c, n in self.unseen.items() if n >= 2 and table[c][0] == group]
         if len(pair_cards) < pairs:
             return False
-        return any(len(run) >= pairs and t > top for run, t in tractors_in(self.ctx, pair_cards))
+        return has_tractor_above(self.ctx, pair_cards, pairs, top)
 
     def may_be_void(self, seat: int, group: str, need: int = 1) -> bool:
         """True if ``seat`` may be unable to follow ``need`` cards of ``group``.
@@ -109,47 +142,93 @@ class Memory:
         return self.counts[group] > 0
 
 
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """Cards played and voids shown up to and including one finished trick."""
+
+    trick: Trick
+    before: Trick | None
+    ctx: TrumpContext
+    cards: dict[Card, int]
+    voids: tuple[frozenset[str], ...]
+
+
+_PLAYED: dict[int, _Played] = {}
+_PLAYED_LIMIT = 20_000
+
+
+def _note_trick(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], cards: dict[Card, int],
+                voids: list[set[str]]) -> None:
+    """Add one trick's cards to ``cards`` and the voids its followers showed to ``voids``."""
+    table = card_table(ctx)
+    group = lead_group(ctx, plays[0][1])
+    first = True
+    for seat, played in plays:
+        for c in played:
+            cards[c] = cards.get(c, 0) + 1
+            if not first and table[c][0] != group:
+                voids[seat].add(group)
+        first = False
+
+
+def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Card, int], tuple[frozenset[str], ...]]:
+    """Cards played and voids shown in these finished tricks.
+
+    Every seat's view holds the same Trick objects, so the running totals
+    are kept per trick (checked by identity, never by id alone) and each
+    decision only adds the tricks it has not seen yet.
+    """
+    if not tricks:
+        return {}, (frozenset(), frozenset(), frozenset(), frozenset())
+    last = tricks[-1]
+    before = tricks[-2] if len(tricks) >= 2 else None
+    entry = _PLAYED.get(id(last))
+    if entry is not None and entry.trick is last and entry.before is before and entry.ctx is ctx:
+        return entry.cards, entry.voids
+    cards, voids = _played_through(ctx, tricks[:-1])
+    cards = dict(cards)
+    open_voids = [set(v) for v in voids]
+    _note_trick(ctx, last.plays, cards, open_voids)
+    done = tuple(frozenset(v) for v in open_voids)
+    if len(_PLAYED) >= _PLAYED_LIMIT:
+        _PLAYED.clear()
+    _PLAYED[id(last)] = _Played(last, before, ctx, cards, done)
+    return cards, done
+
+
 def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
     """Work out unseen cards, shown voids and per-group figures from a seat's view."""
     assert view.viewer is not None
-    table = card_table(ctx)
-    unseen = dict.fromkeys(ALL_CARDS, 2)
-    for c in view.hand:
-        unseen[c] -= 1
-    voids: list[set[str]] = [set(), set(), set(), set()]
-    tricks: list[Sequence[tuple[int, Sequence[Card]]]] = [t.plays for t in view.tricks]
+    played, voids = _played_through(ctx, view.tricks)
+    seen = dict(played)
     if view.current:
-        tricks.append(view.current)
-    for plays in tricks:
-        group = lead_group(ctx, plays[0][1])
-        first = True
-        for seat, cards in plays:
-            for c in cards:
-                unseen[c] -= 1
-                if not first and table[c][0] != group:
-                    voids[seat].add(group)
-            first = False
+        open_voids = [set(v) for v in voids]
+        _note_trick(ctx, view.current, seen, open_voids)
+        voids = tuple(frozenset(v) for v in open_voids)
+    for c in view.hand:
+        seen[c] = seen.get(c, 0) + 1
     if view.kitty is not None and view.kitty_holder == view.viewer:
         for c in view.kitty:
-            unseen[c] -= 1
-    for seat in range(4):
-        if view.hand_sizes[seat] == 0 and seat != view.viewer:
-            voids[seat].update(GROUPS)
+            seen[c] = seen.get(c, 0) + 1
+    if any(size == 0 for seat, size in enumerate(view.hand_sizes) if seat != view.viewer):
+        everything = frozenset(GROUPS)
+        voids = tuple(everything if size == 0 and seat != view.viewer else v
+                      for seat, (v, size) in enumerate(zip(voids, view.hand_sizes)))
     counts = dict.fromkeys(GROUPS, 0)
     top = dict.fromkeys(GROUPS, -1)
     top_pair = dict.fromkeys(GROUPS, -1)
     left: dict[Card, int] = {}
-    for c, n in unseen.items():
+    for c, group, order in card_rows(ctx):
+        n = 2 - seen.get(c, 0)
         if n <= 0:
             continue
         left[c] = n
-        group, order = table[c]
         counts[group] += n
         if order > top[group]:
             top[group] = order
-        if n >= 2 and order > top_pair[group]:
+        if n == 2 and order > top_pair[group]:
             top_pair[group] = order
-    return Memory(ctx, view.viewer, view.hand, left, tuple(frozenset(v) for v in voids), counts, top, top_pair)
+    return Memory(ctx, view.viewer, view.hand, left, voids, counts, top, top_pair)
 
 
 def points_of(cards: Iterable[Card]) -> int:

@@ -22,7 +22,7 @@ from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
 
-from engine.ai.memory import Memory, lead_group, partner_of, points_of, same_side
+from engine.ai.memory import Memory, partner_of, points_of, same_side
 
 _BIG = 20  # orders from here up are level cards, jokers and the red five
 
@@ -40,7 +40,7 @@ def power(ctx: TrumpContext, card: Card) -> float:
 def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
     """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
     def cost(card: Card) -> float:
-        value = power(ctx, card) + 2.5 * card.points
+        value = power(ctx, card) + 4.0 * card.points
         if hand_counts[card] >= 2:
             value += 6.0
         return value
@@ -82,27 +82,19 @@ def choose_follow(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) ->
     partner_wins = same_side(seats[winner], seat)
     last_trick = len(hand) == len(lead)
 
-    discard = cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     if partner_wins and not _beatable(mem, shape, plays, winner, later_opponents):
         return cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
+    if partner_wins and not (table_points >= 10 or last_trick):
+        return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     winners = _winning_follows(mem, shape, lead, hand, plays)
     secure = [w for w in winners if not _beatable(mem, shape, plays + [w], len(plays), later_opponents)]
-    if partner_wins:
-        # The partner may be beaten: take over only to save a trick worth having.
-        if secure and (table_points >= 10 or last_trick):
-            best = min(secure, key=lambda w: play_cost(ctx, w))
-            if _worth(ctx, best, table_points + points_of(best), last_trick):
-                return best
-        return discard
+    # Only wins that will hold are worth paying for: over an opponent, or over a
+    # partner who may be beaten on a trick worth having (10+ points, or the last).
     if secure:
         best = min(secure, key=lambda w: play_cost(ctx, w))
         if _worth(ctx, best, table_points + points_of(best), last_trick):
             return best
-    elif winners and not later_opponents:
-        best = min(winners, key=lambda w: play_cost(ctx, w))
-        if _worth(ctx, best, table_points + points_of(best), last_trick):
-            return best
-    return discard
+    return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
 
 
 def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: bool) -> bool:
@@ -112,9 +104,8 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
     trumps = [c for c in play if ctx.group(c) == TRUMP]
     if not trumps:
         return True  # a plain card that wins costs nothing and takes the lead
-    top = max(ctx.order(c) for c in trumps)
-    if top >= _BIG:
-        return points >= 10  # never spend big trumps on an empty trick
+    if max(ctx.order(c) for c in trumps) >= _BIG:
+        return False  # big trumps are not spent on a trick worth under 10
     return points >= 5 or len(play) >= 2
 
 
@@ -125,8 +116,10 @@ def _winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Car
     group = shape.group
     n = len(lead)
     mine = [c for c in hand if ctx.group(c) == group]
-    best = plays[trick_winner_in(ctx, plays)]
-    ruffed = any(ctx.group(c) != group for c in best)
+    win_index = trick_winner_in(ctx, plays)
+    best = plays[win_index]
+    # A lead may mix groups (the red five in a plain-hearts 5-10-K); only a follower's winning play is a ruff.
+    ruffed = win_index != 0 and any(ctx.group(c) != group for c in best)
     if len(mine) >= n:
         if ruffed or shape.kind in ("throw", "ftk", "ftk2"):
             return []  # a follow never beats a ruff, a throw or a 5-10-K
@@ -306,6 +299,8 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
     by_group: dict[str, list[Card]] = {}
     for c in hand:
         by_group.setdefault(ctx.group(c), []).append(c)
+    if heaven_and_earth and len(hand) == 3 and five_ten_king(ctx, hand) is not None:
+        return hand  # 上天入地: the last trick won with a 5-10-K
     if len(by_group) == 1 and len(hand) <= 3:
         return _end_lead(mem, hand, heaven_and_earth)
     options: list[tuple[float, list[Card]]] = []
@@ -329,10 +324,10 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
             base = {"tractor": 90.0, "pair": 75.0, "single": 55.0}[comp.kind]
             if not plain:
                 base -= 25.0  # sure trump winners are better kept to draw trumps later
-                if comp.kind == "single" and comp.top >= _BIG:
+                if comp.kind == "single" and comp.top >= _BIG and not _red_five_at_risk(ctx, comp, trumps):
                     base -= 30.0  # a lone top trump guards the end; lead it only for want of better
             options.append((base + comp.size + points_of(comp.cards) / 5, list(comp.cards)))
-        ftk = _five_ten_king_in(ctx, cards)
+        ftk = _five_ten_king_in(ctx, cards, hand)
         if ftk is not None:
             ftk_shape = classify(ctx, ftk)
             if ftk_shape is not None and ftk_shape.kind == "ftk":
@@ -352,6 +347,13 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
     return max(options, key=lambda o: o[0])[1]
 
 
+def _red_five_at_risk(ctx: TrumpContext, comp: Component, trumps: list[Card]) -> bool:
+    """A red five with two or fewer other trumps may be forced out by a trump pair lead (逼红5): cash it."""
+    if not ctx.ruleset.red5_bonus or not ctx.is_red_five(comp.cards[0]):
+        return False
+    return sum(1 for c in trumps if not ctx.is_red_five(c)) <= 2
+
+
 def _end_lead(mem: Memory, hand: list[Card], heaven_and_earth: bool) -> list[Card]:
     """Two or three cards of one group left: lead them all if they stand, keeping 5-10-K whole."""
     ctx = mem.ctx
@@ -365,18 +367,20 @@ def _end_lead(mem: Memory, hand: list[Card], heaven_and_earth: bool) -> list[Car
     return list(max(comps, key=lambda c: (c.size, c.top)).cards)
 
 
-def _five_ten_king_in(ctx: TrumpContext, cards: list[Card]) -> list[Card] | None:
+def _five_ten_king_in(ctx: TrumpContext, cards: list[Card], hand: list[Card]) -> list[Card] | None:
+    """A 5-10-K among ``cards`` (one group), completed by the red five from ``hand`` where the ruleset allows."""
     if not ctx.ruleset.five_ten_king:
         return None
-    by_suit: dict[str, set[Card]] = {}
+    by_suit: dict[str, dict[int, Card]] = {}
     for c in cards:
         if c.rank in (5, 10, 13) and c.suit is not None:
-            by_suit.setdefault(c.suit, set()).add(c)
-    if ctx.ruleset.red5_in_plain_ftk:
-        pass  # the red five is a trump: it would sit in the trump group, not here
-    for suit_cards in by_suit.values():
-        if len(suit_cards) == 3:
-            ftk = sorted(suit_cards, key=lambda c: c.rank)
+            by_suit.setdefault(c.suit, {})[c.rank] = c
+    red_five = next((c for c in hand if ctx.is_red_five(c)), None)
+    if red_five is not None and ctx.ruleset.red5_in_plain_ftk and "H" in by_suit:
+        by_suit["H"].setdefault(5, red_five)  # a trump, yet it may complete plain hearts (A42)
+    for ranks in by_suit.values():
+        if len(ranks) == 3:
+            ftk = [ranks[5], ranks[10], ranks[13]]
             if five_ten_king(ctx, ftk) is not None:
                 return ftk
     return None

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 import json
 import random
 from collections import Counter
@@ -19,13 +22,14 @@ from engine.ai.burying import choose_bury
 from engine.bidding import needs_choice, read_step
 from engine.combos import classify
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, parse_cards
+from engine.errors import IllegalActionError
 from engine.hand import Action, Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS, Ruleset
 from engine.selfplay import actions, main, vs_random
 from engine.tricks import trick_winner_in
 from engine.trump import TrumpContext, trump_context
-from engine.views import HandView, view_for
+from engine.views import BidView, HandView, view_for
 
 PRESETS = sorted(RULESETS)
 AI: Player = choose_action
@@ -112,6 +116,34 @@ def test_bid_mirror_agrees_with_the_engine() -> None:
     assert checked > 100
 
 
+def _steal_view(hand: str, bids: list[BidView]) -> HandView:
+    """盐城 (hidden bidding), level 2: seat 3 to steal after seat 0 buried."""
+    cards = tuple(parse_cards(hand))
+    return HandView(
+        viewer=3, preset="yancheng", number=2, phase="stealing", flag=False, level=2, levels=(2, 2), dealer=0,
+        dealer_side=0, trump=None, trump_known=False, my_bid_trump=None, hand=cards, hand_sizes=(25, 25, 25, 25),
+        bids=tuple(bids), flipped=(), kitty=None, kitty_holder=0, to_act=(3,), turn=3, passed=(), current=(),
+        tricks=(), trick_points=0, adjustments=(), threshold=80, result=None, escaped=None,
+    )
+
+
+def test_hidden_steals_only_when_they_cannot_fail() -> None:
+    """Under 暗炒 a steal below an earlier hidden bid costs 80: steal only with a step nobody else can match."""
+    r = RULESETS["yancheng"]
+    strong = "5H 5H BJ SJ 2S 2H 2C AS AS KS KS QS JS 10S 9S 8S 7S 6S 4S 3S 3H 4H 6D 7D 8C"
+    hidden = BidView(0, "declare", None, None, None, True)
+    action = choose_action(_steal_view(strong, [hidden]), r)
+    assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("5H 5H"))
+    # Seat 0 bid again after seat 1 did: that may be a look-back, which outranks the red-five pair.
+    over = BidView(1, "override", None, None, None, True)
+    again = BidView(0, "override", None, None, None, True)
+    assert choose_action(_steal_view(strong, [hidden, over, again]), r).kind == "pass_steal"
+    assert choose_action(_steal_view(strong, [hidden, over]), r).kind == "steal"
+    # Without the red fives, someone may have bid them: a big-joker pair is not safe.
+    no_red_fives = strong.replace("5H 5H", "BJ 5C")
+    assert choose_action(_steal_view(no_red_fives, [hidden]), r).kind == "pass_steal"
+
+
 # --- hidden information --------------------------------------------------------------------
 
 def test_ai_is_blind_to_hidden_cards() -> None:
@@ -147,6 +179,21 @@ def _shuffle_hidden(hand: Hand, seat: int, rng: random.Random) -> None:
         hand.hands[s], pool = pool[:n], pool[n:]
     if kitty_hidden:
         hand.kitty = pool
+
+
+def test_a_seat_with_nothing_to_do_is_refused() -> None:
+    hand = Hand(HandSetup(RULESETS["nantong"], 4, 2, (3, 3), 0, 0))
+    for action in actions(hand, [AI] * 4, random.Random(0)):
+        if hand.phase == "playing":
+            break
+        hand.apply(action)
+    turn = hand.turn
+    assert turn is not None
+    with pytest.raises(IllegalActionError):
+        choose_action(view_for(hand, (turn + 1) % 4), hand.ruleset)
+    with pytest.raises(IllegalActionError):
+        choose_action(view_for(hand, None), hand.ruleset)
+    assert choose_action(view_for(hand, turn), hand.ruleset).seat == turn
 
 
 # --- burying -------------------------------------------------------------------------------
@@ -326,3 +373,27 @@ def test_bid_card_sets_cover_level_cards_and_special_pairs() -> None:
     assert ("5H", "5H") in sets and ("BJ", "BJ") in sets and ("7S",) in sets and ("7S", "7S") in sets
     assert ("7D",) in sets and ("SJ",) not in sets
     assert Card(BIG_JOKER) is parse_cards("BJ")[0] and Card(SMALL_JOKER).is_joker and RED_FIVE.suit == "H"
+
+
+_PADDED_RUN = """
+import sys
+class Pad:
+    __slots__ = ("a", "b", "c", "d", "e")
+pad = [Pad() for _ in range(int(sys.argv[1]))]  # moves the interned cards to other addresses
+from engine.selfplay import main
+main(sys.argv[2:])
+"""
+
+
+def test_selfplay_is_the_same_in_every_process() -> None:
+    """Same seed, same hands: no decision may hang on set order (cards hash by address) or string hashing."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    outputs = set()
+    for pad, hash_seed in ((0, "1"), (1, "2")):
+        env = dict(os.environ, PYTHONPATH=root, PYTHONHASHSEED=hash_seed)
+        for extra in ([], ["--vs-random"]):
+            argv = [str(pad), "--preset", "anhui", "--hands", "4", "--seed", "2", "--json", *extra]
+            run = subprocess.run([sys.executable, "-c", _PADDED_RUN, *argv], capture_output=True, text=True,
+                                 env=env, check=True)
+            outputs.add((tuple(extra), run.stdout))
+    assert len(outputs) == 2
