@@ -92,7 +92,7 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
             main = tr("Bid (select cards)") if act == "bid" else tr("Steal (select cards)")
         return [[button(main, act), button(tr("Pass") if act == "bid" else tr("Don't steal"), skip)], [clear]]
     if view.phase == "burying" and view.kitty_holder == seat:
-        return [[button(tr("Bury ({n}/8)", n=len(sel)), "bury"), clear]]
+        return [[button(tr("Bury ({n}/8)", n=len(sel)), "bury")], [clear, button(tr("Hint"), "hint")]]
     if view.phase == "playing" and view.turn == seat:
         main = tr("Play {cards}", cards=label) if sel else tr("Play (select cards)")
         return [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]

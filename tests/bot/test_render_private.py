@@ -309,8 +309,8 @@ def test_burying_keyboard(preset: str, lang: str) -> None:
         _raw, _plain, markup, decoded = private(table, seat, lang)
         if seat == burier:
             assert len(hand.hands[seat]) == 33
-            assert actions(decoded) == ["bury", "clear"]
-            assert action_texts(markup) == (["扣底 (0/8)", "清除"] if lang == "zh" else ["Bury (0/8)", "Clear"])
+            assert actions(decoded) == ["bury", "clear", "hint"]
+            assert action_texts(markup) == (["扣底 (0/8)", "清除", "提示"] if lang == "zh" else ["Bury (0/8)", "Clear", "Hint"])
         else:
             assert actions(decoded) == []
     # Select eight: the button counts them.
@@ -364,7 +364,7 @@ def test_a_hidden_steal_seen_from_each_seat(lang: str) -> None:
         _raw, plain, _markup, decoded = private(table, seat, lang)
         if seat == thief:
             assert label in plain
-            assert actions(decoded) == ["bury", "clear"]
+            assert actions(decoded) == ["bury", "clear", "hint"]
         else:
             assert f"{SEATS[lang][thief]} 🤖 AI " + ("抄底了。" if lang == "zh" else "stole the kitty.") in plain
             assert actions(decoded) == []

@@ -88,16 +88,19 @@ async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bo
         return False
     message = await server.wait_for(lambda: current_hand_message(person, table, seat), what="an up-to-date hand message")
     labels = [b.text for b in message.all_buttons()]
-    if hand.phase == "bidding":
-        await (await person.press(message, next(t for t in labels if t in ("Pass", "不亮")))).answer()
+    # Decide from what the person sees (the snapshot), not from the live engine, which may have moved on.
+    skip = next((t for t in labels if t in ("Pass", "不亮", "Don't steal", "不抄")), None)
+    if skip is not None:
+        await (await person.press(message, skip)).answer()
         return True
-    if hand.phase == "stealing":
-        await (await person.press(message, next(t for t in labels if t in ("Don't steal", "不抄")))).answer()
-        return True
+    hint = next((t for t in labels if t in ("Hint", "提示")), None)
+    if hint is None:
+        return False  # the keyboard offers no move: the hand moved on meanwhile
+    burying = any(t.startswith(("Bury", "扣底")) for t in labels)
     events = len(hand.events)
-    answer = await (await person.press(message, next(t for t in labels if t in ("Hint", "提示")))).answer()
+    answer = await (await person.press(message, hint)).answer()
     assert not answer.show_alert, answer.text
-    verb = ("Bury", "扣底") if hand.phase == "burying" else ("Play", "出牌")
+    verb = ("Bury", "扣底") if burying else ("Play", "出牌")
 
     def action_button() -> MessageView | None:
         current = hand_message(person)
