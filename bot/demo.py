@@ -33,10 +33,7 @@ def plain(text: str) -> str:
 def next_action(match: Match, rng: random.Random) -> Action:
     """The AI's move for whichever seat must act (in bidding, the first who has not passed)."""
     hand = match.hand
-    seats = sorted(hand.to_act())
-    if hand.phase == "bidding":
-        seats = [s for s in seats if s not in hand.passed]
-    seat = seats[0]
+    seat = hand.awaiting()[0]
     action = choose_action(view_for(hand, seat), hand.ruleset, rng)
     if not hand.can(action):
         action = Action("pass", seat) if hand.phase == "bidding" else action

@@ -339,11 +339,7 @@ class Tables:
         if not table.playing:
             return []
         assert table.match is not None
-        hand = table.match.hand
-        seats = sorted(hand.to_act())
-        if hand.phase == "bidding":
-            seats = [s for s in seats if s not in hand.passed]
-        return [s for s in seats if self._human(table, s)]
+        return [s for s in table.match.hand.awaiting() if self._human(table, s)]
 
     def _human(self, table: Table, seat: int) -> bool:
         info = table.seats[seat]
@@ -357,10 +353,7 @@ class Tables:
         hand = table.match.hand
         if hand.over:
             return None
-        seats = sorted(hand.to_act())
-        if hand.phase == "bidding":
-            seats = [s for s in seats if s not in hand.passed]
-        for seat in seats:
+        for seat in hand.awaiting():
             if self._human(table, seat):
                 continue
             action = choose_action(view_for(hand, seat), hand.ruleset, self.rng)

@@ -239,6 +239,12 @@ class Hand:
         turn = self.turn
         return set() if turn is None else {turn}
 
+    def awaiting(self) -> list[int]:
+        """The seats whose action the hand waits for: in bidding, those who have not passed since the last bid."""
+        if self.phase == "bidding":
+            return [s for s in range(4) if s not in self.passed]
+        return sorted(self.to_act())
+
     @property
     def over(self) -> bool:
         """True once the hand is finished, redealt or abandoned."""

@@ -19,11 +19,9 @@ from .conftest import start_game
 
 def _next_action(match: Match, rng: random.Random) -> Action:
     hand = match.hand
-    seats = sorted(hand.to_act())
-    if hand.phase == "bidding":
-        seats = [s for s in seats if s not in hand.passed]
-    action = choose_action(view_for(hand, seats[0]), hand.ruleset, rng)
-    return action if hand.can(action) else Action("pass", seats[0])
+    seat = hand.awaiting()[0]
+    action = choose_action(view_for(hand, seat), hand.ruleset, rng)
+    return action if hand.can(action) else Action("pass", seat)
 
 
 @pytest.mark.parametrize("preset", ["yancheng", "nantong", "anhui"])
