@@ -103,6 +103,10 @@ class Publisher:
         if slot.render is None:
             return
         text, markup = slot.render()
+        if markup is not None and not any(markup.inline_keyboard):
+            # PTB sends an empty keyboard as {}, which Telegram refuses in an edit
+            # ("inline keyboard expected"); no markup removes the buttons instead.
+            markup = None
         if slot.message_id is not None:
             try:
                 await self.bot.edit_message_text(text, slot.chat_id, slot.message_id,
