@@ -219,8 +219,10 @@ async def play_hand(server: FakeTelegram, table: Table, people: Mapping[int, Per
     assert table.match is not None
     hand = table.match.hand
     log = PlayLog()
-    pending_bids = list(plan.bids) if plan is not None else []
-    steal = plan.steal if plan is not None else None
+    # A plan may be played in parts (``until``): what is already done is not done again.
+    pending_bids = list(plan.bids[len(hand.bids):]) if plan is not None else []
+    stolen = any(b.kind == "steal" for b in hand.bids)
+    steal = plan.steal if plan is not None and not stolen else None
     for _ in range(max_moves):
         if table.match.hand is not hand or hand.over or (until is not None and until(hand)):
             return log
