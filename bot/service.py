@@ -106,8 +106,11 @@ class Tables:
     async def new_table(self, chat_id: int, title: str, creator_id: int, creator_name: str,
                         creator_lang: str, preset: str | None) -> Table:
         """Open a table in a group (one active table per group)."""
-        if self.in_chat(chat_id) is not None:
-            raise TableError("This group already has a table. Use /stop to close it first.")
+        existing = self.in_chat(chat_id)
+        if existing is not None:
+            if existing.status != "finished":
+                raise TableError("This group already has a table. Use /stop to close it first.")
+            self._unregister(existing)  # a match that has ended holds nothing (as after a restart)
         chat = await storage.upsert_chat(self.db, chat_id, title)
         lang = chat.language or creator_lang
         settings = TableSettings.from_dict(chat.settings)
