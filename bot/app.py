@@ -78,6 +78,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     tables: Tables | None = app.bot_data.get("tables")
+    if tables is not None:
+        await tables.stop_tasks()  # no AI move or timeout may start on a closing database
     if tables is not None and tables.publisher is not None:
         await tables.publisher.drain()
     db = app.bot_data.get("db")

@@ -371,6 +371,15 @@ class Tables:
                     return
                 self.after_change(table)
 
+    async def stop_tasks(self) -> None:
+        """Stop the AI seats and the deadline timers (at shut-down, before the database closes)."""
+        tasks = [*self._ai_tasks.values(), *self._timer_tasks.values()]
+        self._ai_tasks.clear()
+        self._timer_tasks.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:
         """What the current deadline is for: the bidding window of a deal, or one seat's turn."""
