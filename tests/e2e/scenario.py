@@ -128,7 +128,7 @@ async def press_hand(server: FakeTelegram, person: Person, table: Table, seat: i
 async def select_cards(server: FakeTelegram, person: Person, table: Table, seat: int,
                        cards: tuple[Card, ...]) -> None:
     """Tap card buttons until exactly ``cards`` are selected (and the keyboard shows it)."""
-    assert not table.selected(seat), "start from an empty selection"
+    assert not +table.selected(seat), "start from an empty selection"
     copies: dict[Card, int] = {}
     for card in cards:
         copy = copies.get(card, 0)
