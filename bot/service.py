@@ -278,7 +278,7 @@ class Tables:
                 await storage.update_table(self.db, table.id, status="finished", turn_deadline=None)
         table.selection.clear()
         for seat in table.seats:
-            if seat is not None:
+            if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
                 seat.timed_out = False
         table.last_result = record
         await self._announce(table, render_result(self._tr(table), table, record))
