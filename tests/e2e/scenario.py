@@ -251,6 +251,17 @@ async def play_hand(server: FakeTelegram, table: Table, people: Mapping[int, Per
     raise AssertionError("the hand did not end")
 
 
+async def play_until(server: FakeTelegram, table: Table, people: Mapping[int, Person],
+                     until: Callable[[Hand], bool], *, hands: int = 5) -> Hand:
+    """Play on (over redeals and hands if need be) until ``until(hand)`` holds; that hand."""
+    assert table.match is not None
+    for _ in range(hands):
+        await play_hand(server, table, people, until=until)
+        if until(table.match.hand):
+            return table.match.hand
+    raise AssertionError(f"no hand came to the wanted point in {hands} hands")
+
+
 def _next_person(hand: Hand, people: Mapping[int, Person]) -> int | None:
     """The seat of a person whose move the hand waits for, if any."""
     if hand.over:
