@@ -40,6 +40,7 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         .rate_limiter(AIORateLimiter(max_retries=8))
         .concurrent_updates(True)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     if config.base_url:
@@ -76,12 +77,18 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     log.info("ready: %d active tables", len(tables.by_id))
 
 
-async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    # Updates have stopped and the bot can still send (post_shutdown comes after
+    # Application.shutdown, when it no longer can): stop the AI seats and the
+    # timers, then flush the pending edits.
     tables: Tables | None = app.bot_data.get("tables")
     if tables is not None:
-        await tables.stop_tasks()  # no AI move or timeout may start on a closing database
+        await tables.stop_tasks()
     if tables is not None and tables.publisher is not None:
         await tables.publisher.drain()
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     db = app.bot_data.get("db")
     if db is not None and app.bot_data.get("own_db", True):
         await db.close()

@@ -65,6 +65,8 @@ class Tables:
         self.group_titles: dict[int, str] = {}
         self.lobby_panels: set[int] = set()
         """Tables whose lobby message shows the settings panel."""
+        self.closing = False
+        """Set at shut-down: the AI seats stop."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -360,6 +362,8 @@ class Tables:
     async def _ai_loop(self, table: Table) -> None:
         while True:
             await asyncio.sleep(self.config.ai_delay)
+            if self.closing:
+                return
             async with table.lock:
                 action = self.ai_action(table)
                 if action is None:
@@ -372,7 +376,17 @@ class Tables:
                 self.after_change(table)
 
     async def stop_tasks(self) -> None:
-        """Stop the AI seats and the deadline timers (at shut-down, before the database closes)."""
+        """Stop the AI seats and the deadline timers (at shut-down, while the bot can still send).
+
+        An AI seat finishes the move it is making (cut short, it could leave
+        a stored move unannounced); the timers are cancelled.
+        """
+        self.closing = True
+        ai_tasks = list(self._ai_tasks.values())
+        if ai_tasks:
+            _done, pending = await asyncio.wait(ai_tasks, timeout=10)
+            for task in pending:
+                task.cancel()
         tasks = [*self._ai_tasks.values(), *self._timer_tasks.values()]
         self._ai_tasks.clear()
         self._timer_tasks.clear()
