@@ -9,7 +9,9 @@ private hand message once it carries the seat's current version.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -276,3 +278,98 @@ def _next_person(hand: Hand, people: Mapping[int, Person]) -> int | None:
 def announced(group: Group, *needles: str) -> bool:
     """True if a bot message in the group contains any of these texts."""
     return any(any(n in (m.text or "") for n in needles) for m in group.bot_messages())
+
+
+# --- a player who knows only what the screen shows (the bot may run in another process) -----------
+
+_MY_SEAT = re.compile(r"(?:you sit |你坐)(\S+)")
+_WAITING = re.compile(r"(?:Waiting for: |等待：)(.*)$", re.MULTILINE)
+
+
+def offered_move(message: MessageView) -> str | None:
+    """What the hand message asks of its reader now: "play", "bury", "steal", "bid", or None.
+
+    In the bidding window everyone sees Bid and Pass; only those the message
+    lists as awaited still have to answer.
+    """
+    if hand_button(message, "play") is not None:
+        return "play"
+    if hand_button(message, "bury") is not None:
+        return "bury"
+    if hand_button(message, "nosteal") is not None:
+        return "steal"
+    if hand_button(message, "pass") is not None:
+        text = message.text or ""
+        seat, waiting = _MY_SEAT.search(text), _WAITING.search(text)
+        if seat is not None and waiting is not None and seat.group(1) in waiting.group(1).split():
+            return "bid"
+    return None
+
+
+async def take_offered_move(person: Person, message: MessageView) -> list[CallbackAnswer]:
+    """Make the move the message offers, as a person would: Pass, Don't steal, Hint then Play,
+    or eight cards then Bury.  The answers to the presses, in order."""
+    async def press(op: str, arg: str = "") -> CallbackAnswer:
+        button = hand_button(message, op, arg)
+        assert button is not None, (op, message.labels)
+        return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer()
+
+    move = offered_move(message)
+    if move == "bid":
+        return [await press("pass")]
+    if move == "steal":
+        return [await press("nosteal")]
+    if move == "play":
+        return [await press("hint"), await press("play")]
+    if move == "bury":
+        cards = [b for b in message.all_buttons() if ":sel:" in (b.callback_data or "")][-8:]
+        answers = [await (await person.press(message, lambda b, c=c: b.callback_data == c.callback_data)).answer()
+                   for c in cards]
+        return answers + [await press("bury")]
+    return []
+
+
+async def play_what_is_offered(server: FakeTelegram, person: Person, *, until: Callable[[], bool],
+                               timeout: float = 30.0, think: float = 0.0) -> int:
+    """Keep making the moves the person's hand message offers until ``until()``; the number of moves.
+
+    A move is made once per keyboard version (the bidding window's Pass once
+    per edit that still lists the person as awaited).
+    """
+    moves = 0
+    seen: tuple[int, int] | None = None
+    acted: tuple[str, str] | None = None
+
+    def keyboard_version(message: MessageView) -> str:
+        data = callbacks.decode(message.all_buttons()[0].callback_data) if message.all_buttons() else None
+        return data.version if data is not None else ""
+
+    def changed() -> MessageView | bool | None:
+        if until():
+            return True
+        message = hand_message(person)
+        if message is None:
+            return None
+        version = (message.message_id, len(server.state.messages[person.id][message.message_id].history))
+        move = offered_move(message)
+        if move is None or version == seen:
+            return None
+        if move != "bid" and (keyboard_version(message), move) == acted:
+            return None
+        return message
+
+    while True:
+        found = await server.wait_for(changed, timeout, what=f"a move for {person.name}")
+        if found is True:
+            return moves
+        assert isinstance(found, MessageView)
+        if think:
+            await asyncio.sleep(think)
+        move = offered_move(found)
+        answers = await take_offered_move(person, found)
+        current = hand_message(person)
+        seen = (current.message_id, len(server.state.messages[person.id][current.message_id].history)) \
+            if current is not None else None
+        acted = (keyboard_version(found), move or "")
+        if answers and not answers[-1].show_alert:
+            moves += 1
