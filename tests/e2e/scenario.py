@@ -33,6 +33,8 @@ App = Application  # type: ignore[type-arg]
 
 SEAT_LABELS = {"en": ("N", "E", "S", "W"), "zh": ("北", "东", "南", "西")}
 START_LABELS = ("▶️ Start", "▶️ 开始")
+ANSWER_TIMEOUT = 5.0
+"""How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
 
 
 def lobby_button(message: MessageView, op: str, arg: str = "") -> Button | None:
@@ -59,7 +61,7 @@ async def press_lobby(server: FakeTelegram, person: Person, group: Group, op: st
                                     and table_message(group), what=f"the lobby button {op} {arg}")
     button = lobby_button(message, op, arg)
     assert button is not None
-    return await (await person.press(message, button.text)).answer()
+    return await (await person.press(message, button.text)).answer(ANSWER_TIMEOUT)
 
 
 async def sit_from_group(server: FakeTelegram, person: Person, group: Group, seat: int) -> CallbackAnswer:
@@ -124,7 +126,7 @@ async def press_hand(server: FakeTelegram, person: Person, table: Table, seat: i
     message = await server.wait_for(ready, timeout, what=f"{person.name}'s {op} {arg} button")
     button = hand_button(message, op, arg)
     assert button is not None
-    return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer()
+    return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
 
 
 async def select_cards(server: FakeTelegram, person: Person, table: Table, seat: int,
@@ -312,7 +314,7 @@ async def take_offered_move(person: Person, message: MessageView) -> list[Callba
     async def press(op: str, arg: str = "") -> CallbackAnswer:
         button = hand_button(message, op, arg)
         assert button is not None, (op, message.labels)
-        return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer()
+        return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
 
     move = offered_move(message)
     if move == "bid":
@@ -323,7 +325,7 @@ async def take_offered_move(person: Person, message: MessageView) -> list[Callba
         return [await press("hint"), await press("play")]
     if move == "bury":
         cards = [b for b in message.all_buttons() if ":sel:" in (b.callback_data or "")][-8:]
-        answers = [await (await person.press(message, lambda b, c=c: b.callback_data == c.callback_data)).answer()
+        answers = [await (await person.press(message, lambda b, c=c: b.callback_data == c.callback_data)).answer(ANSWER_TIMEOUT)
                    for c in cards]
         return answers + [await press("bury")]
     return []
