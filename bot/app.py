@@ -169,9 +169,13 @@ async def load_tables(tables: Tables) -> None:
     for active in await storage.load_active_tables(tables.db):
         record = active.table
         chat = await storage.get_chat(tables.db, record.chat_id)
+        # As new_table chose it: the group's /lang, else its creator's language.
+        creator = await storage.get_user(tables.db, record.creator_id) if record.creator_id else None
+        lang = (chat.language if chat is not None and chat.language else
+                creator.language if creator is not None and creator.language else "zh")
         table = Table(
             id=record.table_id, chat_id=record.chat_id, creator_id=record.creator_id or 0,
-            lang=(chat.language if chat is not None and chat.language else "zh"),
+            lang=lang,
             title=chat.title if chat is not None else "", status=record.status,
             settings=TableSettings.from_dict(record.settings), message_id=record.message_id,
             deadline=record.turn_deadline,

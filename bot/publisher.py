@@ -39,7 +39,7 @@ def message_gone(exc: BadRequest) -> bool:
 class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
-    __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent")
+    __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -50,6 +50,8 @@ class Slot:
         self.dirty = False
         self.render: Render | None = None
         self.on_sent: Callable[[int], Awaitable[None]] | None = None
+        self.sending = False
+        """True while a new message is being sent (and its id stored)."""
 
 
 class Publisher:
@@ -83,26 +85,35 @@ class Publisher:
             slot.next_at = 0.0
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._flush_later(slot))
-        elif now:
+        elif now and not slot.sending:
+            # A task sending a new message is not cancelled: that would lose the
+            # message's id (a second message next time, none stored).  It sees
+            # next_at = 0 and flushes again at once.  An edit may be cut short.
             slot.task.cancel()
             slot.task = asyncio.create_task(self._flush_later(slot))
 
     async def _flush_later(self, slot: Slot) -> None:
-        delay = slot.next_at - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
         while slot.dirty:
+            delay = slot.next_at - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
             slot.dirty = False
             slot.next_at = time.monotonic() + slot.interval
-            await self.flush(slot)
-            if slot.dirty:
-                await asyncio.sleep(slot.interval)
+            slot.sending = slot.message_id is None
+            try:
+                await self.flush(slot)
+            finally:
+                slot.sending = False
 
     async def flush(self, slot: Slot) -> None:
         """Edit (or send) the slot's message with its latest content now."""
         if slot.render is None:
             return
         text, markup = slot.render()
+        if markup is not None and not any(markup.inline_keyboard):
+            # PTB sends an empty keyboard as {}, which Telegram refuses in an edit
+            # ("inline keyboard expected"); no markup removes the buttons instead.
+            markup = None
         if slot.message_id is not None:
             try:
                 await self.bot.edit_message_text(text, slot.chat_id, slot.message_id,
@@ -151,7 +162,11 @@ class Publisher:
         """Flush every pending edit now (used at shut-down)."""
         for slot in list(self._slots.values()):
             if slot.task is not None and not slot.task.done():
-                slot.task.cancel()
+                if slot.sending:  # let it finish (and store what it sent), then flush the rest
+                    slot.next_at = 0.0
+                    await asyncio.wait({slot.task})
+                else:
+                    slot.task.cancel()
             if slot.dirty:
                 slot.dirty = False
                 await self.flush(slot)

@@ -110,8 +110,11 @@ class Tables:
     async def new_table(self, chat_id: int, title: str, creator_id: int, creator_name: str,
                         creator_lang: str, preset: str | None) -> Table:
         """Open a table in a group (one active table per group)."""
-        if self.in_chat(chat_id) is not None:
-            raise TableError("This group already has a table. Use /stop to close it first.")
+        existing = self.in_chat(chat_id)
+        if existing is not None:
+            if existing.status != "finished":
+                raise TableError("This group already has a table. Use /stop to close it first.")
+            self._unregister(existing)  # a match that has ended holds nothing (as after a restart)
         chat = await storage.upsert_chat(self.db, chat_id, title)
         lang = chat.language or creator_lang
         settings = TableSettings.from_dict(chat.settings)
@@ -285,7 +288,7 @@ class Tables:
                 await storage.update_table(self.db, table.id, status="finished", turn_deadline=None)
         table.selection.clear()
         for seat in table.seats:
-            if seat is not None:
+            if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
                 seat.timed_out = False
         table.last_result = record
         await self._announce(table, render_result(self._tr(table), table, record))
@@ -373,6 +376,8 @@ class Tables:
     async def _ai_loop(self, table: Table) -> None:
         while True:
             await asyncio.sleep(self.config.ai_delay)
+            if self.closing:
+                return
             async with table.lock:
                 logs.bind(table=table.id, hand=table.hand_id)
                 action = self.ai_action(table)

@@ -32,7 +32,7 @@ async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) ->
     """The real bot application, polling the fake server, for the duration of the block."""
     app = build_application(settings_for(server, db_path, **changes))
     async with app:
-        # What run_polling does around the loop: post_init, polling, post_shutdown.
+        # What run_polling does around the loop: post_init, polling, post_stop, (shutdown), post_shutdown.
         assert app.post_init is not None and app.post_shutdown is not None and app.updater is not None
         await app.post_init(app)
         await app.start()
@@ -42,6 +42,8 @@ async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) ->
         finally:
             await app.updater.stop()
             await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
             await app.post_shutdown(app)
 
 

@@ -1,0 +1,199 @@
+"""Checking that nothing hidden was ever shown: every message version against the hand at that moment.
+
+:class:`Timeline` records the engine's hand after every change (with the
+monotonic clock the fake server stamps message versions with).  Every
+version of every bot message (the fake keeps each edit) and every popup is
+then read card by card and checked against what its reader could know when
+Telegram received it: their own cards (any they held so far in the hand),
+the cards played, flipped and shown in public bids.  A version is rendered
+before it reaches the server, and what may be known only grows during a
+hand, so comparing with the state on arrival never flags a fair message.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+import pytest
+
+from engine.cards import BIG_JOKER, SMALL_JOKER, Card, rank_value
+from engine.hand import Hand
+
+from .fake_telegram import FakeTelegram
+from .fake_telegram.markup import inline_buttons
+
+CARD_LABEL = re.compile(r"([♠♥♦♣])(10|[2-9JQKA])|大王|小王|BJ|SJ")
+_SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def cards_in(text: str) -> Counter[Card]:
+    """The cards a text names by their labels (``♠A``, ``♥10``, ``大王``/``BJ``, ``小王``/``SJ``)."""
+    found: Counter[Card] = Counter()
+    for match in CARD_LABEL.finditer(text):
+        token = match.group(0)
+        if token in ("大王", "BJ"):
+            found[Card(BIG_JOKER)] += 1
+        elif token in ("小王", "SJ"):
+            found[Card(SMALL_JOKER)] += 1
+        else:
+            found[Card(rank_value(match.group(2)), _SUIT[match.group(1)])] += 1
+    return found
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What was known at one moment of a hand."""
+
+    at: float
+    hand: int
+    """``id()`` of the hand object."""
+    held: tuple[Counter[Card], ...]
+    public: Counter[Card]
+    """Played and flipped cards, and the cards of every bid shown to all."""
+    bids: tuple[tuple[int, Counter[Card]], ...]
+    """Every bid so far (seat, cards), hidden or not."""
+    hidden: bool
+    """True while bids are hidden (暗炒 before the reveal)."""
+    over: bool
+
+
+@dataclass
+class Leak:
+    """A card someone saw before they could know it."""
+
+    viewer: str
+    at: float
+    where: str
+    text: str
+    extra: Counter[Card]
+
+    def __str__(self) -> str:
+        cards = " ".join(f"{c}×{n}" for c, n in self.extra.items())
+        return f"{self.viewer} saw {cards} too early in {self.where}: {self.text!r}"
+
+
+@dataclass
+class Timeline:
+    """The states of the hands played while it was installed."""
+
+    snapshots: list[Snapshot] = field(default_factory=list)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Record every hand dealt and every action applied from now on."""
+        timeline = self
+        original_init, original_apply = Hand.__init__, Hand.apply
+
+        def init(hand: Hand, *args: object, **kwargs: object) -> None:
+            original_init(hand, *args, **kwargs)  # type: ignore[arg-type]
+            timeline.record(hand)
+
+        def apply(hand: Hand, action: object) -> object:
+            event = original_apply(hand, action)  # type: ignore[arg-type]
+            timeline.record(hand)
+            return event
+
+        monkeypatch.setattr(Hand, "__init__", init)
+        monkeypatch.setattr(Hand, "apply", apply)
+
+    def record(self, hand: Hand) -> None:
+        """Note the hand's state now."""
+        hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
+        public: Counter[Card] = Counter(c for _seat, c in hand.flipped)
+        for _seat, cards in hand.current:
+            public.update(cards)
+        for trick in hand.tricks:
+            for _seat, cards in trick.plays:
+                public.update(cards)
+        bids = tuple((b.seat, Counter(b.cards)) for b in hand.bids)
+        if not hidden:
+            for _seat, cards in bids:
+                public.update(cards)
+        self.snapshots.append(Snapshot(time.monotonic(), id(hand), tuple(Counter(h) for h in hand.hands),
+                                       public, bids, hidden, hand.over))
+
+    def of_hand(self, hand: Hand) -> list[Snapshot]:
+        """The snapshots of one hand, oldest first."""
+        return [s for s in self.snapshots if s.hand == id(hand)]
+
+    def allowed(self, hand: Hand, viewer: int | None, at: float) -> Counter[Card] | None:
+        """How many of each card ``viewer`` (None: the group) could know of at ``at``; None once all is public."""
+        known: Counter[Card] = Counter()
+        current: Snapshot | None = None
+        for snap in self.of_hand(hand):
+            if snap.at > at:
+                break
+            current = snap
+            if viewer is not None:
+                known |= snap.held[viewer]  # every card they held so far
+        if current is None:
+            return Counter()
+        if current.over:
+            return None
+        out = known + current.public
+        if viewer is not None and current.hidden:
+            for seat, cards in current.bids:
+                if seat == viewer:
+                    out |= cards
+        return out
+
+    def end(self, hand: Hand) -> float:
+        """When the hand ended (or now, if it has not)."""
+        for snap in self.of_hand(hand):
+            if snap.over:
+                return snap.at
+        return time.monotonic()
+
+
+def message_texts(server: FakeTelegram, chat_id: int) -> Iterator[tuple[float, str, str, bool]]:
+    """(time, where, text, is_card_button) for every line and button of every version of the bot's messages."""
+    for message in server.state.messages.get(chat_id, {}).values():
+        if not message.from_bot:
+            continue
+        for index, version in enumerate(message.history):
+            where = f"message {message.message_id} version {index}"
+            for line in (version.text or "").split("\n"):
+                yield version.at, where, line, False
+            for row in inline_buttons(version.reply_markup):
+                for button in row:
+                    card_button = ":sel:" in (button.get("callback_data") or "")
+                    yield version.at, where + " keyboard", button["text"], card_button
+
+
+def find_leaks(server: FakeTelegram, timeline: Timeline, hand: Hand, viewers: Mapping[int, int | None]) -> list[Leak]:
+    """Every card shown before its reader could know it, in the chats given (chat id → seat, None: the group).
+
+    Each line of text and each button is checked on its own (a line never
+    shows one card twice), and the card buttons of a keyboard together (they
+    are the reader's hand).  Popups count for the person who saw them.
+    """
+    end = timeline.end(hand)
+    leaks: list[Leak] = []
+
+    def check(viewer: int | None, name: str, at: float, where: str, text: str, shown: Counter[Card]) -> None:
+        if at >= end or not shown:
+            return
+        allowed = timeline.allowed(hand, viewer, at)
+        if allowed is None:
+            return
+        extra = shown - allowed
+        if extra:
+            leaks.append(Leak(name, at, where, text, extra))
+
+    for chat_id, viewer in viewers.items():
+        name = "the group" if viewer is None else f"seat {viewer}"
+        keyboards: dict[tuple[float, str], Counter[Card]] = {}
+        for at, where, text, card_button in message_texts(server, chat_id):
+            shown = cards_in(text)
+            check(viewer, name, at, where, text, shown)
+            if card_button:
+                keyboards.setdefault((at, where), Counter()).update(shown)
+        for (at, where), shown in keyboards.items():
+            check(viewer, name, at, where, "(all card buttons)", shown)
+        for query in server.state.callback_queries.values():
+            if query.from_id == chat_id and query.answered and query.answer_text and query.answered_at is not None:
+                check(viewer, name, query.answered_at, "a popup", query.answer_text, cards_in(query.answer_text))
+    return leaks

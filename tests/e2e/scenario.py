@@ -1,0 +1,377 @@
+"""People at a table, pressing the buttons the bot shows them: the moves of the scenario tests.
+
+The test knows the bot's state (``tables(app)``) to decide who must move and
+to wait for the bot, but every move goes through Telegram as a person makes
+it: the lobby buttons and commands in the group, the deep link to the
+private chat, card buttons to select, then Bid / Bury / Steal / Play on the
+private hand message once it carries the seat's current version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from telegram.ext import Application
+
+from bot import callbacks
+from bot.model import Table
+from engine.ai import choose_action
+from engine.cards import Card
+from engine.hand import Hand
+from engine.views import view_for
+
+from .botkit import current_hand_message, hand_message, table_message, tables
+from .fake_telegram import FakeTelegram
+from .fake_telegram.people import Button, CallbackAnswer, Group, MessageView, Person
+from .plans import Move, Plan
+
+App = Application  # type: ignore[type-arg]
+
+SEAT_LABELS = {"en": ("N", "E", "S", "W"), "zh": ("北", "东", "南", "西")}
+START_LABELS = ("▶️ Start", "▶️ 开始")
+ANSWER_TIMEOUT = 5.0
+"""How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
+
+
+def lobby_button(message: MessageView, op: str, arg: str = "") -> Button | None:
+    """The lobby button doing ``op`` (``sit``, ``ai``, ``start``, …) on the table message."""
+    for button in message.all_buttons():
+        data = callbacks.decode(button.callback_data)
+        if data is not None and data.kind == "L" and data.op == op and (not arg or data.arg == arg):
+            return button
+    return None
+
+
+def hand_button(message: MessageView, op: str, arg: str = "") -> Button | None:
+    """The hand-keyboard button doing ``op`` (``sel``, ``bid``, ``play``, …), if shown."""
+    for button in message.all_buttons():
+        data = callbacks.decode(button.callback_data)
+        if data is not None and data.kind == "H" and data.op == op and (not arg or data.arg == arg):
+            return button
+    return None
+
+
+async def press_lobby(server: FakeTelegram, person: Person, group: Group, op: str, arg: str = "") -> CallbackAnswer:
+    """Press a lobby button on the group's table message as it looks now."""
+    message = await server.wait_for(lambda: group.bot_messages() and lobby_button(table_message(group), op, arg)
+                                    and table_message(group), what=f"the lobby button {op} {arg}")
+    button = lobby_button(message, op, arg)
+    assert button is not None
+    return await (await person.press(message, button.text)).answer(ANSWER_TIMEOUT)
+
+
+async def sit_from_group(server: FakeTelegram, person: Person, group: Group, seat: int) -> CallbackAnswer:
+    """Press "Sit <seat>"; someone the bot cannot reach yet gets the deep link, opens it and presses Start."""
+    answer = await press_lobby(server, person, group, "sit", str(seat))
+    if answer.url is not None:
+        await person.open_link(answer.url)
+    return answer
+
+
+async def wait_seated(server: FakeTelegram, app: App, group: Group, person: Person) -> int:
+    """Wait until the bot has seated this person; their seat."""
+    def seated() -> int | None:
+        table = tables(app).in_chat(group.id)
+        seat = table.seat_of(person.id) if table is not None else None
+        return None if seat is None else seat + 1
+    return int(await server.wait_for(seated, what=f"{person.name} seated")) - 1
+
+
+async def fill_with_ai(server: FakeTelegram, person: Person, group: Group, count: int) -> None:
+    """Press "+ AI" ``count`` times."""
+    for _ in range(count):
+        answer = await press_lobby(server, person, group, "ai")
+        assert not answer.show_alert, answer.text
+
+
+async def start_match(server: FakeTelegram, app: App, person: Person, group: Group,
+                      seed_index: int | None = None) -> Table:
+    """Press Start (after seeding the deal if asked); the table, once its match is under way."""
+    table = tables(app).in_chat(group.id)
+    assert table is not None
+    def full() -> bool:
+        text = table_message(group).text or ""
+        return (table.full and lobby_button(table_message(group), "start") is not None
+                and "(empty)" not in text and "（空位）" not in text and "⚠️" not in text)
+    await server.wait_for(full, what="a full table")
+    if seed_index is not None:
+        tables(app).rng = random.Random(seed_index)
+    answer = await press_lobby(server, person, group, "start")
+    assert not answer.show_alert, answer.text
+    await server.wait_for(lambda: table.match is not None, what="the match to start")
+    return table
+
+
+# --- the private hand keyboard ------------------------------------------------------------------
+
+async def up_to_date_hand(server: FakeTelegram, person: Person, table: Table, seat: int,
+                          timeout: float = 10.0) -> MessageView:
+    """The person's hand message once it shows the seat's current buttons."""
+    message: MessageView = await server.wait_for(lambda: current_hand_message(person, table, seat), timeout,
+                                                 what=f"{person.name}'s up-to-date hand message")
+    return message
+
+
+async def press_hand(server: FakeTelegram, person: Person, table: Table, seat: int, op: str,
+                     arg: str = "", *, timeout: float = 10.0) -> CallbackAnswer:
+    """Press the ``op`` button of the person's current hand keyboard (waiting until it is shown)."""
+    def ready() -> MessageView | None:
+        message = current_hand_message(person, table, seat)
+        return message if message is not None and hand_button(message, op, arg) is not None else None
+
+    message = await server.wait_for(ready, timeout, what=f"{person.name}'s {op} {arg} button")
+    button = hand_button(message, op, arg)
+    assert button is not None
+    return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
+
+
+async def select_cards(server: FakeTelegram, person: Person, table: Table, seat: int,
+                       cards: tuple[Card, ...]) -> None:
+    """Tap card buttons until exactly ``cards`` are selected (and the keyboard shows it)."""
+    assert not +table.selected(seat), "start from an empty selection"
+    copies: dict[Card, int] = {}
+    for card in cards:
+        copy = copies.get(card, 0)
+        copies[card] = copy + 1
+        answer = await press_hand(server, person, table, seat, "sel", f"{card}{copy}")
+        assert not answer.show_alert, answer.text
+
+    def shown() -> bool:
+        message = hand_message(person)
+        if message is None:
+            return False
+        marked = [b for b in message.all_buttons() if b.text.startswith("✓")]
+        return len(marked) == len(cards)
+    await server.wait_for(shown, what=f"{person.name}'s selection shown")
+
+
+async def move_landed(server: FakeTelegram, table: Table, hand: Hand, events: int) -> None:
+    """Wait until the hand has one more event (or the next hand is dealt)."""
+    assert table.match is not None
+    await server.wait_for(lambda: len(hand.events) > events or table.match.hand is not hand,  # type: ignore[union-attr]
+                          what="the move to land")
+
+
+async def make_move(server: FakeTelegram, person: Person, table: Table, seat: int, move: Move | None,
+                    kind: str) -> None:
+    """Bid or steal with the move's cards (``kind`` "bid" or "steal"), or pass (``move`` None)."""
+    assert table.match is not None
+    hand = table.match.hand
+    events = len(hand.events)
+    if move is None:
+        answer = await press_hand(server, person, table, seat, "pass" if kind == "bid" else "nosteal")
+    else:
+        await select_cards(server, person, table, seat, move.cards)
+        if move.trump is not None:
+            answer = await press_hand(server, person, table, seat, "trump", f"{kind}-{move.trump}")
+        else:
+            answer = await press_hand(server, person, table, seat, kind)
+    assert not answer.show_alert, f"{person.name}: {answer.text}"
+    await move_landed(server, table, hand, events)
+
+
+async def bury(server: FakeTelegram, person: Person, table: Table, seat: int) -> None:
+    """Tap the eight cards the AI would bury (there is no hint for burying), then Bury (8/8)."""
+    assert table.match is not None
+    hand = table.match.hand
+    events = len(hand.events)
+    cards = choose_action(view_for(hand, seat), hand.ruleset, random.Random(0)).cards
+    await select_cards(server, person, table, seat, cards)
+    answer = await press_hand(server, person, table, seat, "bury")
+    assert not answer.show_alert, f"{person.name}: {answer.text}"
+    await move_landed(server, table, hand, events)
+
+
+async def hint_and_do(server: FakeTelegram, person: Person, table: Table, seat: int) -> None:
+    """Press Hint, then the Play button it prepared (burying: select the cards, then Bury)."""
+    assert table.match is not None
+    hand = table.match.hand
+    if hand.phase == "burying":
+        await bury(server, person, table, seat)
+        return
+    events = len(hand.events)
+    op = "play"
+    answer = await press_hand(server, person, table, seat, "hint")
+    assert not answer.show_alert, f"{person.name}: {answer.text}"
+    # A quick tapper: Play right away (its button is the same before and after the hint's edit).
+    answer = await press_hand(server, person, table, seat, op)
+    assert not answer.show_alert, f"{person.name}: {answer.text}"
+    await move_landed(server, table, hand, events)
+
+
+@dataclass
+class PlayLog:
+    """What happened while people played a hand through the buttons."""
+
+    bids: list[Move] = field(default_factory=list)
+    steals: list[Move] = field(default_factory=list)
+    moves: int = 0
+
+
+async def play_hand(server: FakeTelegram, table: Table, people: Mapping[int, Person], plan: Plan | None = None,
+                    *, until: Callable[[Hand], bool] | None = None, max_moves: int = 400) -> PlayLog:
+    """The people (seat → person) play the current hand to its end, or until ``until(hand)``.
+
+    Seats not in ``people`` are the AI's; the loop waits for them.  With a
+    plan, its bidders bid and its stealer steals; everyone else passes, and
+    every bury and play is the hint's.
+    """
+    assert table.match is not None
+    hand = table.match.hand
+    log = PlayLog()
+    # A plan may be played in parts (``until``): what is already done is not done again.
+    pending_bids = list(plan.bids[len(hand.bids):]) if plan is not None else []
+    stolen = any(b.kind == "steal" for b in hand.bids)
+    steal = plan.steal if plan is not None and not stolen else None
+    for _ in range(max_moves):
+        if table.match.hand is not hand or hand.over or (until is not None and until(hand)):
+            return log
+        actor = _next_person(hand, people)
+        if actor is None:
+            events = len(hand.events)
+            await server.wait_for(lambda: len(hand.events) > events or hand.over or table.match.hand is not hand  # type: ignore[union-attr]
+                                  or _next_person(hand, people) is not None, timeout=10, what="the AI's move")
+            continue
+        if hand.phase == "bidding":
+            move = None
+            if pending_bids:  # the plan's bidders go first, in order
+                move = pending_bids.pop(0)
+                actor = move.seat
+                log.bids.append(move)
+            await make_move(server, people[actor], table, actor, move, "bid")
+        elif hand.phase == "stealing":
+            person = people[actor]
+            move = steal if steal is not None and steal.seat == actor and not log.steals else None
+            if move is not None:
+                log.steals.append(move)
+            await make_move(server, person, table, actor, move, "steal")
+        else:
+            await hint_and_do(server, people[actor], table, actor)
+        log.moves += 1
+    raise AssertionError("the hand did not end")
+
+
+async def play_until(server: FakeTelegram, table: Table, people: Mapping[int, Person],
+                     until: Callable[[Hand], bool], *, hands: int = 5) -> Hand:
+    """Play on (over redeals and hands if need be) until ``until(hand)`` holds; that hand."""
+    assert table.match is not None
+    for _ in range(hands):
+        await play_hand(server, table, people, until=until)
+        if until(table.match.hand):
+            return table.match.hand
+    raise AssertionError(f"no hand came to the wanted point in {hands} hands")
+
+
+def _next_person(hand: Hand, people: Mapping[int, Person]) -> int | None:
+    """The seat of a person whose move the hand waits for, if any."""
+    if hand.over:
+        return None
+    if hand.phase == "bidding":
+        waiting = [s for s in range(4) if s not in hand.passed and s in people]
+        return waiting[0] if waiting else None
+    turn = hand.turn
+    return turn if turn in people else None
+
+
+def announced(group: Group, *needles: str) -> bool:
+    """True if a bot message in the group contains any of these texts."""
+    return any(any(n in (m.text or "") for n in needles) for m in group.bot_messages())
+
+
+# --- a player who knows only what the screen shows (the bot may run in another process) -----------
+
+_MY_SEAT = re.compile(r"(?:you sit |你坐)(\S+)")
+_WAITING = re.compile(r"(?:Waiting for: |等待：)(.*)$", re.MULTILINE)
+
+
+def offered_move(message: MessageView) -> str | None:
+    """What the hand message asks of its reader now: "play", "bury", "steal", "bid", or None.
+
+    In the bidding window everyone sees Bid and Pass; only those the message
+    lists as awaited still have to answer.
+    """
+    if hand_button(message, "play") is not None:
+        return "play"
+    if hand_button(message, "bury") is not None:
+        return "bury"
+    if hand_button(message, "nosteal") is not None:
+        return "steal"
+    if hand_button(message, "pass") is not None:
+        text = message.text or ""
+        seat, waiting = _MY_SEAT.search(text), _WAITING.search(text)
+        if seat is not None and waiting is not None and seat.group(1) in waiting.group(1).split():
+            return "bid"
+    return None
+
+
+async def take_offered_move(person: Person, message: MessageView) -> list[CallbackAnswer]:
+    """Make the move the message offers, as a person would: Pass, Don't steal, Hint then Play,
+    or eight cards then Bury.  The answers to the presses, in order."""
+    async def press(op: str, arg: str = "") -> CallbackAnswer:
+        button = hand_button(message, op, arg)
+        assert button is not None, (op, message.labels)
+        return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
+
+    move = offered_move(message)
+    if move == "bid":
+        return [await press("pass")]
+    if move == "steal":
+        return [await press("nosteal")]
+    if move == "play":
+        return [await press("hint"), await press("play")]
+    if move == "bury":
+        cards = [b for b in message.all_buttons() if ":sel:" in (b.callback_data or "")][-8:]
+        answers = [await (await person.press(message, lambda b, c=c: b.callback_data == c.callback_data)).answer(ANSWER_TIMEOUT)
+                   for c in cards]
+        return answers + [await press("bury")]
+    return []
+
+
+async def play_what_is_offered(server: FakeTelegram, person: Person, *, until: Callable[[], bool],
+                               timeout: float = 30.0, think: float = 0.0) -> int:
+    """Keep making the moves the person's hand message offers until ``until()``; the number of moves.
+
+    A move is made once per keyboard version (the bidding window's Pass once
+    per edit that still lists the person as awaited).
+    """
+    moves = 0
+    seen: tuple[int, int] | None = None
+    acted: tuple[str, str] | None = None
+
+    def keyboard_version(message: MessageView) -> str:
+        data = callbacks.decode(message.all_buttons()[0].callback_data) if message.all_buttons() else None
+        return data.version if data is not None else ""
+
+    def changed() -> MessageView | bool | None:
+        if until():
+            return True
+        message = hand_message(person)
+        if message is None:
+            return None
+        version = (message.message_id, len(server.state.messages[person.id][message.message_id].history))
+        move = offered_move(message)
+        if move is None or version == seen:
+            return None
+        if move != "bid" and (keyboard_version(message), move) == acted:
+            return None
+        return message
+
+    while True:
+        found = await server.wait_for(changed, timeout, what=f"a move for {person.name}")
+        if found is True:
+            return moves
+        assert isinstance(found, MessageView)
+        if think:
+            await asyncio.sleep(think)
+        move = offered_move(found)
+        answers = await take_offered_move(person, found)
+        current = hand_message(person)
+        seen = (current.message_id, len(server.state.messages[person.id][current.message_id].history)) \
+            if current is not None else None
+        acted = (keyboard_version(found), move or "")
+        if answers and not answers[-1].show_alert:
+            moves += 1

@@ -1,0 +1,190 @@
+"""The bot stops in the middle of a hand and starts again on the same database; and a restore drill.
+
+Nothing a player was told is lost: the hand's state after the restart is the
+one before (engine fingerprints), the same table and hand messages go on
+being edited, and stored deadlines are armed again (one that passed while
+the bot was down fires at once).  The drill backs the database up while the
+bot runs (``chaodipi backup``), stops the bot, deletes the database, restores
+it (``chaodipi restore``) and plays on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.model import Table
+from engine.hand import Hand
+
+from .botkit import bot_running, hand_message, tables
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_telegram.people import Group, Person
+from .scenario import announced, fill_with_ai, play_hand, press_hand, press_lobby, start_match, wait_seated
+
+App = object
+
+
+async def _open(server: FakeTelegram, app: App, alice: Person, bob: Person | None, group: Group,
+                pace: str | None = None) -> Table:
+    """Alice opens a table (Bob sits in seat 2 if given), AI in the other seats, at the given pace; started."""
+    await alice.command(group, "newgame")
+    await wait_seated(server, app, group, alice)  # type: ignore[arg-type]
+    if pace is not None:
+        for op, arg in (("set", ""), ("pace", pace), ("back", "")):
+            answer = await press_lobby(server, alice, group, op, arg)
+            assert not answer.show_alert, answer.text
+    if bob is not None:
+        answer = await press_lobby(server, bob, group, "sit", "2")
+        assert not answer.show_alert, answer.text
+        await wait_seated(server, app, group, bob)  # type: ignore[arg-type]
+    await fill_with_ai(server, alice, group, 2 if bob is not None else 3)
+    table = await start_match(server, app, alice, group, seed_index=3)  # type: ignore[arg-type]
+    if pace is not None:
+        assert table.settings.pace == pace
+    return table
+
+
+async def _chaodipi(*args: str) -> int:
+    """Run the ``chaodipi`` command (from this checkout) in its own process, as an operator would."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "chaodipi_cli", *args, cwd=root, env=env)
+    return await process.wait()
+
+
+def _midway(tricks: int, seat: int):  # type: ignore[no-untyped-def]
+    return lambda hand: len(hand.tricks) >= tricks and hand.turn == seat and not hand.current
+
+
+async def _settled(server: FakeTelegram, table: Table) -> None:
+    """Wait until the bot has shown the state and stored everything (deadline included)."""
+    await server.wait_idle(quiet=0.3)
+    await asyncio.sleep(0.1)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram: FakeTelegram,
+                                                                   tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="zh-hans", started=True)
+    group = server.group("Night owls", [alice, bob])
+    db_path = tmp_path / "t.db"
+    people = {0: alice, 2: bob}
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        assert table.match is not None
+        await play_hand(server, table, people, until=_midway(5, 0))
+        await _settled(server, table)
+        hand = table.match.hand
+        before = hand.fingerprint()
+        deadline = table.deadline
+        assert deadline is not None and deadline > time.time() + 3000, "a relaxed turn waits an hour"
+        messages = {s: table.seats[s].hand_message_id for s in people}  # type: ignore[union-attr]
+        table_message_id = table.message_id
+        table_id = table.id
+    calls_at_stop = server.calls.mark()
+
+    async with bot_running(server, db_path) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.id == table_id and table.match is not None
+        assert table.match.hand.fingerprint() == before
+        assert table.lang == "en", "the group's language is the creator's, after a restart too"
+        assert table.deadline == pytest.approx(deadline)
+        timer = tables(app)._timer_tasks.get(table.id)
+        assert timer is not None and not timer.done(), "the stored deadline was not armed again"
+        assert table.message_id == table_message_id
+        assert {s: table.seats[s].hand_message_id for s in people} == messages  # type: ignore[union-attr]
+        await _settled(server, table)
+        # The same messages are edited: no new message carries a hand keyboard.
+        for call in server.calls.since(calls_at_stop):
+            if call.method == "sendMessage":
+                assert "inline_keyboard" not in str(call.params.get("reply_markup")), call
+        # Alice still plays from her hand message, and the hand goes on to its end.
+        hand = table.match.hand
+        await play_hand(server, table, people)
+        assert hand.phase == "finished"
+        await server.wait_for(lambda: announced(group, "Hand 1 is over"), what="the result")
+        # Hand 2 is dealt on the very same message.
+        await server.wait_for(lambda: "hand 2" in (getattr(hand_message(alice), "text", "") or ""), what="hand 2")
+        assert hand_message(alice).message_id == messages[0]  # type: ignore[union-attr]
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake_telegram: FakeTelegram,
+                                                                             tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+    people = {0: alice, 2: bob}
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        assert table.match is not None
+        await play_hand(server, table, people, until=_midway(3, 0))
+        await _settled(server, table)
+        table_id, events = table.id, len(table.match.hand.events)
+
+    # The hour passes while the bot is down.
+    db = await storage.open_database(db_path)
+    try:
+        await storage.update_table(db, table_id, turn_deadline=time.time() - 5)
+    finally:
+        await db.close()
+
+    async with bot_running(server, db_path) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        hand: Hand = table.match.hand
+        await server.wait_for(lambda: announced(group, "Alice ran out of time"), what="the timeout")
+        await server.wait_for(lambda: len(hand.events) > events, what="the AI's move for Alice")
+        assert hand.events[events].action.seat == 0
+        # Alice is back as soon as she taps a button (a card: it is not her turn); both play on to the end.
+        assert table.seats[0].timed_out  # type: ignore[union-attr]
+        await press_hand(server, alice, table, 0, "sel")
+        assert not table.seats[0].timed_out  # type: ignore[union-attr]
+        await press_hand(server, alice, table, 0, "sel")  # the same card again: nothing selected
+        assert not +table.selected(0)
+        await play_hand(server, table, people)
+        assert hand.phase == "finished"
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_restore_drill_backup_stop_delete_restore_play_on(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Backups", [alice])
+    db_path = tmp_path / "live.db"
+    backup_path = tmp_path / "backup.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, None, group)
+        assert table.match is not None
+        await play_hand(server, table, {0: alice}, until=_midway(4, 0))
+        await _settled(server, table)
+        before = table.match.hand.fingerprint()
+        # chaodipi backup, while the bot runs
+        assert await _chaodipi("backup", str(backup_path), "--db", str(db_path)) == 0
+
+    for path in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")):
+        path.unlink(missing_ok=True)
+    assert not db_path.exists()
+    assert await _chaodipi("restore", str(backup_path), "--db", str(db_path)) == 0
+
+    async with bot_running(server, db_path) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        assert table.match.hand.fingerprint() == before
+        hand = table.match.hand
+        await play_hand(server, table, {0: alice})
+        assert hand.phase == "finished"
+        await server.wait_for(lambda: announced(group, "Hand 1 is over"), what="the result")
