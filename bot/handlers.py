@@ -82,6 +82,14 @@ def in_group(chat: Chat | None) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+async def who_asks(update: Update, context: Context) -> tuple[User, Chat, Translator] | None:
+    """The person and chat behind a command, and that person's translator (None for channel posts)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return None
+    return user, chat, await user_translator(context, user)
+
+
 # --- seating -------------------------------------------------------------------------------
 
 async def seat_person(context: Context, table: Table, user: User, seat: int | None,
@@ -128,20 +136,18 @@ async def cmd_start(update: Update, context: Context) -> None:
     tables = tables_of(context)
     await remember_user(context, user)
     await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
-    for table, seat in tables.tables_of(user.id):
-        info = table.seats[seat]
+    for seated, index in tables.tables_of(user.id):
+        info = seated.seats[index]
         if info is not None and not info.reachable:
             info.reachable = True
-            tables.refresh(table, urgent=[seat])
+            tables.refresh(seated, urgent=[index])
     tr = await user_translator(context, user)
-    payload = context.args[0] if context.args else ""
-    if payload.startswith("s") and "_" in payload:
-        table_part, seat_part = payload[1:].split("_", 1)
-        table = tables.get(int(table_part)) if table_part.isdigit() else None
+    wanted = _seat_request(tables, context.args[0] if context.args else "", user.id)
+    if wanted is not None:
+        table, seat = wanted
         if table is None:
             await reply(update, tr("That table is closed."))
             return
-        seat = int(seat_part) if seat_part.isdigit() and int(seat_part) < 4 else None
         async with table.lock:
             problem = await seat_person(context, table, user, seat)
         await reply(update, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
@@ -150,12 +156,28 @@ async def cmd_start(update: Update, context: Context) -> None:
     await reply(update, help_text(tr))
 
 
+def _seat_request(tables: Tables, payload: str, user_id: int) -> tuple[Table | None, int | None] | None:
+    """A deep link's seat request: ``s<table>_<seat>`` from a seat button, or ``t<table>`` from the
+    lobby's link (the seat the person asked for before, if any); None for a plain /start."""
+    if payload.startswith("s") and "_" in payload:
+        table_part, seat_part = payload[1:].split("_", 1)
+        seat = int(seat_part) if seat_part.isdigit() and int(seat_part) < 4 else None
+    elif payload.startswith("t") and payload[1:].isdigit():
+        table_part, seat = payload[1:], None
+    else:
+        return None
+    table = tables.get(int(table_part)) if table_part.isdigit() else None
+    if table is not None and seat is None and user_id in table.pending:
+        seat = table.pending[user_id][0]
+    return table, seat
+
+
 async def cmd_newgame(update: Update, context: Context) -> None:
     """/newgame [preset] in a group: open a table and seat its creator."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     if not in_group(chat):
         await reply(update, tr("Open a table in a group chat: add me to a group and send /newgame there."))
         return
@@ -184,10 +206,10 @@ async def cmd_newgame(update: Update, context: Context) -> None:
 
 async def cmd_join(update: Update, context: Context) -> None:
     """/join in a group: take a free seat."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     table = tables_of(context).in_chat(chat.id)
     if table is None:
         await reply(update, tr("There is no table here. Start one with /newgame."))
@@ -200,10 +222,10 @@ async def cmd_join(update: Update, context: Context) -> None:
 
 async def cmd_leave(update: Update, context: Context) -> None:
     """/leave: give up a seat in the lobby, or escape mid-match (the AI takes the seat)."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     tables = tables_of(context)
     table = tables.in_chat(chat.id)
     if table is None or table.seat_of(user.id) is None:
@@ -225,10 +247,10 @@ async def cmd_leave(update: Update, context: Context) -> None:
 
 async def cmd_stop(update: Update, context: Context) -> None:
     """/stop: the creator or an admin closes the table."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     tables = tables_of(context)
     table = tables.in_chat(chat.id)
     if table is None:
@@ -275,10 +297,10 @@ async def cmd_hand(update: Update, context: Context) -> None:
 
 async def cmd_rules(update: Update, context: Context) -> None:
     """/rules [preset]: a summary of a preset's rules."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     name = " ".join(context.args) if context.args else None
     if name is None:
         table = tables_of(context).in_chat(chat.id)
@@ -294,10 +316,10 @@ async def cmd_rules(update: Update, context: Context) -> None:
 
 async def cmd_stats(update: Update, context: Context) -> None:
     """/stats: my line in this group's league."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     if not in_group(chat):
         await reply(update, tr("Send /stats in the group whose league you want to see."))
         return
@@ -307,10 +329,10 @@ async def cmd_stats(update: Update, context: Context) -> None:
 
 async def cmd_leaderboard(update: Update, context: Context) -> None:
     """/leaderboard: the group's league table and best partnerships."""
-    user, chat = update.effective_user, update.effective_chat
-    if user is None or chat is None:
+    caller = await who_asks(update, context)
+    if caller is None:
         return
-    tr = await user_translator(context, user)
+    user, chat, tr = caller
     if not in_group(chat):
         await reply(update, tr("Send /leaderboard in a group."))
         return

@@ -68,10 +68,11 @@ async def test_the_bot_process_stops_mid_hand_and_plays_on_after_a_restart(fake_
     async with chaodipi_run(server, db_path, log):
         await alice.command(group, "newgame")
         await server.wait_for(lambda: group.bot_messages() and lobby_button(table_message(group), "ai"),
-                              what="the lobby")
+                              timeout=20, what="the lobby")
         for _ in range(3):
             assert not (await (await alice.press(table_message(group), "+ AI")).answer()).show_alert
-        await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
+        await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), timeout=20,
+                              what="a full table")
         assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
 
         def played() -> list[int]:
