@@ -503,7 +503,7 @@ class Tables:
         for seat in self.waiting_humans(table):
             info = table.seats[seat]
             assert info is not None
-            if table.settings.on_timeout == "escape" and hand.phase == "playing":
+            if table.settings.on_timeout == "escape":
                 await self._announce(table, tr("{who} ran out of time: the escape rule applies.",
                                                who=html.escape(info.name)))
                 await self.escape(table, seat)

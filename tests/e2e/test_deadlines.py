@@ -1,0 +1,76 @@
+"""Turn deadlines: a reminder that mentions the player, then the table's timeout policy.
+
+The paces are shortened for the test (the real ones are 60 s, an hour and a day).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot import service
+from bot.model import Pace
+
+from .botkit import bot_running, table_message, tables
+from .fake_telegram import FakeTelegram, FloodLimits
+
+
+@pytest.fixture(autouse=True)
+def quick_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(service.PACES, "realtime", Pace(turn=1.5, bidding=1.5, reminder=1.0))
+
+
+async def _table_with_ai(server: FakeTelegram, tmp_path: Path, app, alice, group):  # type: ignore[no-untyped-def]
+    await alice.command(group, "newgame")
+    await server.wait_for(lambda: group.bot_messages(), what="the table message")
+    for _ in range(3):
+        await (await alice.press(table_message(group), "+ AI")).answer()
+    await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
+    return tables(app).in_chat(group.id)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_silent_player_is_reminded_then_the_ai_plays_for_them(fake_telegram: FakeTelegram,
+                                                                     tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table = await _table_with_ai(server, tmp_path, app, alice, group)
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        # Alice never moves. The bidding window closes by its deadline, and each of her turns
+        # brings a reminder that mentions her, then the AI moves for her.
+        await server.wait_for(lambda: any(m.reply_to_message_id is None and "waiting for your move" in (m.text or "")
+                                          for m in group.bot_messages()), timeout=10, what="a reminder")
+        assert any("waiting for your move" in (m.text or "") for m in alice.notifications()), \
+            "the reminder must notify Alice (a mention in a new message)"
+        await server.wait_for(lambda: any("ran out of time" in (m.text or "") for m in group.bot_messages()),
+                              timeout=15, what="the timeout announcement")
+        seat = table.seat_of(alice.id)
+        first = table.match.hand
+        await server.wait_for(lambda: table.match.hand is not first or table.seats[seat].timed_out,
+                              timeout=15, what="the AI to take over")
+        # The hand goes on without her.
+        moves = len(first.events)
+        await server.wait_for(lambda: table.match.hand is not first or len(first.events) > moves + 4,
+                              timeout=15, what="the hand to go on")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_escape_policy_scores_an_escape_and_seats_the_ai(fake_telegram: FakeTelegram,
+                                                                    tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table = await _table_with_ai(server, tmp_path, app, alice, group)
+        async with table.lock:
+            await tables(app).change_setting(table, "timeout", "escape")
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        await server.wait_for(lambda: any("escape" in (m.text or "") for m in group.bot_messages()),
+                              timeout=30, what="the escape announcement")
+        await server.wait_for(lambda: table.seat_of(alice.id) is None, timeout=10,
+                              what="the AI to take the seat of the player who escaped")
+        await server.wait_for(lambda: any("left the table (escape)" in (m.text or "") for m in group.bot_messages()),
+                              timeout=10, what="the escape result")
