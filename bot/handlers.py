@@ -100,6 +100,10 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
     """
     tables = tables_of(context)
     tr = await user_translator(context, user)
+    try:
+        tables.check_sit(table, user.id, seat)  # before writing to them: "joining" must be true
+    except TableError as exc:
+        return exc.text(tr)
     record = await remember_user(context, user)
     if not record.can_message_privately or record.blocked:
         # Try once: people who opened the bot elsewhere can be reached without a link.

@@ -129,8 +129,8 @@ class Tables:
         self._register(table)
         return table
 
-    async def sit(self, table: Table, user_id: int, name: str, lang: str, seat: int | None) -> int:
-        """Seat a person who can be reached privately; returns the seat."""
+    def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
+        """The seat this person would get; raises TableError if they cannot sit."""
         if table.status != "open":
             raise TableError("The match has started; seats are fixed now.")
         if table.seat_of(user_id) is not None:
@@ -139,9 +139,14 @@ class Tables:
         if not free:
             raise TableError("All four seats are taken.")
         if seat is None:
-            seat = free[0]
-        elif table.seats[seat] is not None:
+            return free[0]
+        if table.seats[seat] is not None:
             raise TableError("That seat is taken.")
+        return seat
+
+    async def sit(self, table: Table, user_id: int, name: str, lang: str, seat: int | None) -> int:
+        """Seat a person who can be reached privately; returns the seat."""
+        seat = self.check_sit(table, user_id, seat)
         await storage.set_seat(self.db, table.id, seat, user_id=user_id)
         table.seats[seat] = Seat(user_id, name, lang=lang)
         return seat

@@ -31,8 +31,6 @@ from .plans import Move, Plan
 
 App = Application  # type: ignore[type-arg]
 
-SEAT_LABELS = {"en": ("N", "E", "S", "W"), "zh": ("北", "东", "南", "西")}
-START_LABELS = ("▶️ Start", "▶️ 开始")
 ANSWER_TIMEOUT = 5.0
 """How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
 
@@ -61,7 +59,7 @@ async def press_lobby(server: FakeTelegram, person: Person, group: Group, op: st
                                     and table_message(group), what=f"the lobby button {op} {arg}")
     button = lobby_button(message, op, arg)
     assert button is not None
-    return await (await person.press(message, button.text)).answer(ANSWER_TIMEOUT)
+    return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
 
 
 async def sit_from_group(server: FakeTelegram, person: Person, group: Group, seat: int) -> CallbackAnswer:
@@ -93,6 +91,7 @@ async def start_match(server: FakeTelegram, app: App, person: Person, group: Gro
     """Press Start (after seeding the deal if asked); the table, once its match is under way."""
     table = tables(app).in_chat(group.id)
     assert table is not None
+
     def full() -> bool:
         text = table_message(group).text or ""
         return (table.full and lobby_button(table_message(group), "start") is not None

@@ -114,6 +114,7 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
                        EN("That button is out of date; your hand is shown again."))
         await _refused(server, table, lambda: _press_lobby(eve, old_lobby, "sit", "3"),
                        EN("The match has started; seats are fixed now."))
+        assert not eve.bot_private_messages(), "Eve was told she is joining a table she cannot join"
 
         # --- forged callback_data ------------------------------------------------------------------
         not_held = next(c for c in shuffled_deck(0) if c not in hand.hands[0])
