@@ -158,6 +158,19 @@ class Publisher:
         except TelegramError:
             pass
 
+    async def settle(self, slot: Slot, render: Render, timeout: float = 30.0) -> None:
+        """Bring the message up to date and wait until it is, without cutting short an edit in flight.
+
+        An edit waiting out a flood-control answer is let finish (cancelling it
+        would drop that edit); the latest content follows it.
+        """
+        self.schedule(slot, render)
+        if slot.task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(slot.task), timeout)
+            except TimeoutError:
+                log.warning("the last edit in chat %s did not finish in time", slot.chat_id)
+
     async def drain(self) -> None:
         """Flush every pending edit now (used at shut-down)."""
         for slot in list(self._slots.values()):

@@ -308,8 +308,7 @@ class Tables:
         if self.publisher is not None:
             slot = self.publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval,
                                        table.message_id)
-            slot.render = lambda: self.render_group_message(table)
-            await self.publisher.flush(slot)
+            await self.publisher.settle(slot, lambda: self.render_group_message(table))
         self._unregister(table)
 
     async def escape(self, table: Table, seat: int) -> None:
