@@ -110,8 +110,8 @@ class Timeline:
                 public.update(cards)
         bids = tuple((b.seat, Counter(b.cards)) for b in hand.bids)
         if not hidden:
-            for _seat, cards in bids:
-                public.update(cards)
+            for _seat, shown in bids:
+                public.update(shown)
         self.snapshots.append(Snapshot(time.monotonic(), id(hand), tuple(Counter(h) for h in hand.hands),
                                        public, bids, hidden, hand.over))
 

@@ -110,21 +110,21 @@ def simulate(preset: str, seed_index: int, *, bidders: int = 1, steal: bool = Tr
         return None
     for seat in range(4):
         hand.apply(Action("pass", seat))
-    if hand.phase != "burying":
-        return None
     plan.dealer = hand.burier
+    if plan.dealer is None:  # nobody bid after all: a redeal
+        return None
     while not hand.over:
         if hand.phase == "stealing" and steal and plan.steal is None:
-            seat = hand.turn
-            assert seat is not None
-            for cards, choice in _steal_candidates(hand, seat):
-                action = Action("steal", seat, cards, None if choice == "NT" else choice)
+            stealer = hand.turn
+            assert stealer is not None
+            for cards, choice in _steal_candidates(hand, stealer):
+                action = Action("steal", stealer, cards, None if choice == "NT" else choice)
                 if hand.can(action):
                     hand.apply(action)
-                    plan.steal = Move(seat, cards, choice)
+                    plan.steal = Move(stealer, cards, choice)
                     break
             else:
-                hand.apply(Action("pass_steal", seat))
+                hand.apply(Action("pass_steal", stealer))
             continue
         if hand.phase == "stealing":
             assert hand.turn is not None

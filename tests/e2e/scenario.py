@@ -14,6 +14,7 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from telegram.ext import Application
 
@@ -29,7 +30,7 @@ from .fake_telegram import FakeTelegram
 from .fake_telegram.people import Button, CallbackAnswer, Group, MessageView, Person
 from .plans import Move, Plan
 
-App = Application  # type: ignore[type-arg]
+App = Application[Any, Any, Any, Any, Any, Any]
 
 ANSWER_TIMEOUT = 5.0
 """How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
@@ -324,8 +325,10 @@ async def take_offered_move(person: Person, message: MessageView) -> list[Callba
         return [await press("hint"), await press("play")]
     if move == "bury":
         cards = [b for b in message.all_buttons() if ":sel:" in (b.callback_data or "")][-8:]
-        answers = [await (await person.press(message, lambda b, c=c: b.callback_data == c.callback_data)).answer(ANSWER_TIMEOUT)
-                   for c in cards]
+        answers = []
+        for card in cards:
+            data = card.callback_data
+            answers.append(await (await person.press(message, lambda b: b.callback_data == data)).answer(ANSWER_TIMEOUT))
         return answers + [await press("bury")]
     return []
 

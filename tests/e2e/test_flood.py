@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import Table
+from bot.service import Tables
 
 from . import scenario
 from .botkit import bot_running, current_hand_message, tables
@@ -54,7 +55,7 @@ def never_retried(server: FakeTelegram) -> list[CallRecord]:
     return lost
 
 
-async def check_people_saw_no_failure(server: FakeTelegram, app: object, table: Table, group: Group,
+async def check_people_saw_no_failure(server: FakeTelegram, app: scenario.App, table: Table, group: Group,
                                       people: dict[int, Person], caplog: pytest.LogCaptureFixture) -> None:
     """Every press answered in time and without an error; nothing failed for good; the messages are current."""
     for query in server.state.callback_queries.values():
@@ -65,12 +66,14 @@ async def check_people_saw_no_failure(server: FakeTelegram, app: object, table: 
     assert not never_retried(server)
     given_up = [r.getMessage() for r in caplog.records if r.name == "bot.publisher"]
     assert not given_up, given_up  # "send failed" / "edit failed": a 429 beyond the retries
-    publisher = tables(app).publisher  # type: ignore[attr-defined]
+    service: Tables = tables(app)
+    publisher = service.publisher
+    assert publisher is not None
     await server.wait_for(lambda: all(not slot.dirty and (slot.task is None or slot.task.done())
                                       for slot in publisher._slots.values()), timeout=30,
                           what="every pending edit made")
     await server.wait_idle(quiet=0.3, timeout=30)
-    text, _markup = tables(app).render_group_message(table)  # type: ignore[attr-defined]
+    text, _markup = service.render_group_message(table)
     last = [r for r in server.calls.records if r.chat_id == group.id and r.ok
             and r.method == "editMessageText" and r.params.get("message_id") == table.message_id]
     assert last and last[-1].params["text"] == text, "the group's table message is out of date"

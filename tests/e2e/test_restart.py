@@ -25,16 +25,15 @@ from engine.hand import Hand
 from .botkit import bot_running, hand_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
-from .scenario import announced, fill_with_ai, play_hand, press_hand, press_lobby, start_match, wait_seated
+from .scenario import App, announced, fill_with_ai, play_hand, press_hand, press_lobby, start_match, wait_seated
 
-App = object
 
 
 async def _open(server: FakeTelegram, app: App, alice: Person, bob: Person | None, group: Group,
                 pace: str | None = None) -> Table:
     """Alice opens a table (Bob sits in seat 2 if given), AI in the other seats, at the given pace; started."""
     await alice.command(group, "newgame")
-    await wait_seated(server, app, group, alice)  # type: ignore[arg-type]
+    await wait_seated(server, app, group, alice)
     if pace is not None:
         for op, arg in (("set", ""), ("pace", pace), ("back", "")):
             answer = await press_lobby(server, alice, group, op, arg)
@@ -42,9 +41,9 @@ async def _open(server: FakeTelegram, app: App, alice: Person, bob: Person | Non
     if bob is not None:
         answer = await press_lobby(server, bob, group, "sit", "2")
         assert not answer.show_alert, answer.text
-        await wait_seated(server, app, group, bob)  # type: ignore[arg-type]
+        await wait_seated(server, app, group, bob)
     await fill_with_ai(server, alice, group, 2 if bob is not None else 3)
-    table = await start_match(server, app, alice, group, seed_index=3)  # type: ignore[arg-type]
+    table = await start_match(server, app, alice, group, seed_index=3)
     if pace is not None:
         assert table.settings.pace == pace
     return table
@@ -60,6 +59,13 @@ async def _chaodipi(*args: str) -> int:
 
 def _midway(tricks: int, seat: int):  # type: ignore[no-untyped-def]
     return lambda hand: len(hand.tricks) >= tricks and hand.turn == seat and not hand.current
+
+
+def _reloaded(app: App, group: Group) -> Table:
+    """The group's table as the bot loaded it at start-up."""
+    table = tables(app).in_chat(group.id)
+    assert table is not None, "the table was not loaded"
+    return table
 
 
 async def _settled(server: FakeTelegram, table: Table) -> None:
@@ -93,8 +99,8 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
     calls_at_stop = server.calls.mark()
 
     async with bot_running(server, db_path) as app:
-        table = tables(app).in_chat(group.id)
-        assert table is not None and table.id == table_id and table.match is not None
+        table = _reloaded(app, group)
+        assert table.id == table_id and table.match is not None
         assert table.match.hand.fingerprint() == before
         assert table.lang == "en", "the group's language is the creator's, after a restart too"
         assert table.deadline == pytest.approx(deadline)
@@ -142,8 +148,8 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake
         await db.close()
 
     async with bot_running(server, db_path) as app:
-        table = tables(app).in_chat(group.id)
-        assert table is not None and table.match is not None
+        table = _reloaded(app, group)
+        assert table.match is not None
         hand: Hand = table.match.hand
         await server.wait_for(lambda: announced(group, "Alice ran out of time"), what="the timeout")
         await server.wait_for(lambda: len(hand.events) > events, what="the AI's move for Alice")
@@ -181,8 +187,8 @@ async def test_restore_drill_backup_stop_delete_restore_play_on(fake_telegram: F
     assert await _chaodipi("restore", str(backup_path), "--db", str(db_path)) == 0
 
     async with bot_running(server, db_path) as app:
-        table = tables(app).in_chat(group.id)
-        assert table is not None and table.match is not None
+        table = _reloaded(app, group)
+        assert table.match is not None
         assert table.match.hand.fingerprint() == before
         hand = table.match.hand
         await play_hand(server, table, {0: alice})
