@@ -114,12 +114,7 @@ async def update_chat(
         changes.append(("default_preset", default_preset))
     if settings is not _UNSET:
         changes.append(("settings", to_json(settings)))
-    assignments = "".join(f"{column} = ?, " for column, _ in changes)
-    async with db.transaction():
-        rows = await db.execute(
-            f"UPDATE chats SET {assignments}updated_at = ? WHERE chat_id = ? RETURNING *",
-            (*(value for _, value in changes), time.time(), chat_id),
-        )
+    rows = await db.update_row("chats", "chat_id", chat_id, changes)
     if not rows:
         raise NotFound(f"No chat {chat_id}.")
     return ChatRecord.from_row(rows[0])

@@ -204,6 +204,20 @@ class Database:
             raise StorageError("Database.execute() must run inside Database.transaction().")
         return list(await self._conn.execute_fetchall(sql, params))
 
+    async def update_row(self, table: str, key_column: str, key: int,
+                         changes: Sequence[tuple[str, Any]]) -> list[sqlite3.Row]:
+        """``UPDATE table SET <changes>, updated_at = now WHERE key_column = key RETURNING *``.
+
+        Column names come from the callers' code, never from input.  Runs in
+        its own (possibly nested) transaction; an empty result means no such row.
+        """
+        assignments = "".join(f"{column} = ?, " for column, _ in changes)
+        async with self.transaction():
+            return await self.execute(
+                f"UPDATE {table} SET {assignments}updated_at = ? WHERE {key_column} = ? RETURNING *",
+                (*(value for _, value in changes), time.time(), key),
+            )
+
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one writing statement for many parameter rows, inside a transaction."""
         if not self.in_transaction():

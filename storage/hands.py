@@ -93,15 +93,10 @@ async def update_match(
         changes.append(("winner_side", winner_side))
     if extra is not _UNSET:
         changes.append(("extra", to_json(extra)))
-    assignments = "".join(f"{column} = ?, " for column, _ in changes)
-    async with db.transaction():
-        try:
-            rows = await db.execute(
-                f"UPDATE matches SET {assignments}updated_at = ? WHERE match_id = ? RETURNING *",
-                (*(value for _, value in changes), time.time(), match_id),
-            )
-        except sqlite3.IntegrityError as exc:
-            raise _integrity(exc) from exc
+    try:
+        rows = await db.update_row("matches", "match_id", match_id, changes)
+    except sqlite3.IntegrityError as exc:
+        raise _integrity(exc) from exc
     if not rows:
         raise NotFound(f"No match {match_id}.")
     return MatchRecord.from_row(rows[0])
@@ -172,15 +167,10 @@ async def update_hand(
         changes.append(("dealer_seat", dealer_seat))
     if context is not _UNSET:
         changes.append(("context", to_json(context)))
-    assignments = "".join(f"{column} = ?, " for column, _ in changes)
-    async with db.transaction():
-        try:
-            rows = await db.execute(
-                f"UPDATE hands SET {assignments}updated_at = ? WHERE hand_id = ? RETURNING *",
-                (*(value for _, value in changes), time.time(), hand_id),
-            )
-        except sqlite3.IntegrityError as exc:
-            raise _integrity(exc) from exc
+    try:
+        rows = await db.update_row("hands", "hand_id", hand_id, changes)
+    except sqlite3.IntegrityError as exc:
+        raise _integrity(exc) from exc
     if not rows:
         raise NotFound(f"No hand {hand_id}.")
     return HandRecord.from_row(rows[0])

@@ -86,16 +86,11 @@ async def update_table(
         changes.append(("message_id", message_id))
     if thread_id is not _UNSET:
         changes.append(("thread_id", thread_id))
-    assignments = "".join(f"{column} = ?, " for column, _ in changes)
-    async with db.transaction():
-        try:
-            rows = await db.execute(
-                f"UPDATE tables SET {assignments}updated_at = ? WHERE table_id = ? RETURNING *",
-                (*(value for _, value in changes), time.time(), table_id),
-            )
-        except sqlite3.IntegrityError as exc:
-            table = await get_table(db, table_id)
-            raise _integrity(exc, chat_id=table.chat_id if table else None) from exc
+    try:
+        rows = await db.update_row("tables", "table_id", table_id, changes)
+    except sqlite3.IntegrityError as exc:
+        table = await get_table(db, table_id)
+        raise _integrity(exc, chat_id=table.chat_id if table else None) from exc
     if not rows:
         raise NotFound(f"No table {table_id}.")
     return TableRecord.from_row(rows[0])
