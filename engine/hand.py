@@ -22,8 +22,7 @@ from engine.bidding import Bid, available, overrides, ranks_above, read_step, st
 from engine.cards import RED_FIVE, Card, card_points, deal, format_cards, parse_cards, remove_cards
 from engine.combos import Shape, classify
 from engine.errors import IllegalActionError
-from engine.follow import check_follow, check_lead
-from engine.hints import red_fives_forced
+from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.ruleset import Ruleset
 from engine.scoring import kitty_multiplier_in, trick_points
 from engine.special import HandResult, score_hand

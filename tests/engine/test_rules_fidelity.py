@@ -1,0 +1,96 @@
+"""Regression tests for issue 10, "Rules fidelity II" (binding decisions 13–16 of RULES.md).
+
+Each test replays the rigged deal or match named in the issue, in card notation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from engine.cards import DECK, RED_FIVE
+from engine.combos import classify
+from engine.follow import is_legal_follow, red_fives_forced
+from engine.ruleset import get_ruleset
+from engine.trump import TrumpContext, trump_context
+from tests.engine.rig import cards, mini_deal, new_hand, play_tricks, run
+
+
+def ctx_of(preset: str, trump: str | None, level: int = 2) -> TrumpContext:
+    """The trump context of a preset at a level."""
+    return trump_context(get_ruleset(preset), level, trump)
+
+
+def _adjust(h) -> list[tuple[str, int, int]]:  # type: ignore[no-untyped-def]
+    assert h.result is not None
+    return [(a.reason, a.seat, a.points) for a in h.result.adjustments]
+
+
+def test_red_five_not_forced_when_a_legal_follow_avoids_it() -> None:
+    """Decision 7 (A25): 逼红5 only when no legal play avoids the red five.
+
+    ♠ is trump at level 2; seat 0 leads the tractor ♠991010JJ.  Seat 1 holds
+    R5 R5, ♠7788 and ♠QQ: QS QS 7S 7S 8S 8S is a legal follow without a red five,
+    so playing 5H 5H QS QS 7S 7S is a free choice, not a forced one.
+    """
+    deal = mini_deal(["9S 9S 10S 10S JS JS AS AS", "5H 5H 7S 7S 8S 8S QS QS",
+                      "3D 4D 6D 7D 8D 9D 3C 4C", "3H 4H 6H 7H 8H 9H 3C 4C"],
+                     "2S KD KD QD QD JD JD AD")
+    h = new_hand("yancheng", number=1, levels=(2, 2), dealer_side=0, deal=deal)
+    run(h, [("pass", s) for s in range(4)])
+    assert h.trump == "S" and h.dealer == 0
+    run(h, [("bury", 0, "2S KD KD QD QD JD JD AD")])
+    assert h.can_play(0, cards("9S 9S 10S 10S JS JS"))
+    h.play(0, cards("9S 9S 10S 10S JS JS"))
+    assert h.can_play(1, cards("QS QS 7S 7S 8S 8S"))
+    h.play(1, cards("5H 5H QS QS 7S 7S"))
+    h.play(2, cards("3D 4D 6D 7D 8D 9D"))
+    h.play(3, cards("3H 4H 6H 7H 8H 9H"))
+    assert h.tricks[-1].winner == 0
+    play_tricks(h, ["AS AS", "8S 8S", "3C 4C", "3C 4C"])
+    assert h.phase == "finished"
+    assert [a for a in _adjust(h) if a[0] == "red5_forced"] == []
+
+
+def _brute_fewest_red_fives(ctx, lead, hand):  # type: ignore[no-untyped-def]
+    """The fewest red fives over every legal follow, by trying every combination (independent of the engine's search)."""
+    best = None
+    for combo in set(combinations(sorted(hand, key=str), len(lead))):
+        if is_legal_follow(ctx, lead, hand, combo):
+            k = sum(1 for c in combo if ctx.is_red_five(c))
+            best = k if best is None else min(best, k)
+    return best
+
+
+@pytest.mark.parametrize("preset", ["yancheng", "yangzhong"])
+@pytest.mark.parametrize("trump", ["S", "H", None])
+def test_red_fives_forced_agrees_with_every_legal_follow(preset: str, trump: str | None) -> None:
+    """The 逼红5 count is the fewest red fives in any legal follow, checked by brute force on small hands."""
+    rng = random.Random(f"{preset}/{trump}")
+    deck = [c for c in DECK if not ctx_of(preset, trump).is_red_five(c)]
+    ctx = ctx_of(preset, trump)
+    checked = 0
+    while checked < 200:
+        group = ctx.group(rng.choice(deck))
+        in_group = sorted({c for c in deck if ctx.group(c) == group}, key=ctx.order)
+        start = rng.randrange(len(in_group))
+        run_ = in_group[start:start + rng.randint(1, 3)]
+        lead = [c for c in run_ for _ in (0, 1)] if rng.random() < 0.7 else run_
+        if classify(ctx, lead) is None:
+            continue
+        near = rng.randrange(len(in_group))
+        follower = [c for c in in_group[near:near + 2] + rng.sample(in_group, rng.randint(0, 2)) for _ in (0, 1)]
+        follower += rng.sample(deck, 8 - len(follower)) + [RED_FIVE] * rng.randint(1, 2)
+        if max(Counter(follower).values()) > 2:
+            continue
+        fewest = _brute_fewest_red_fives(ctx, lead, follower)
+        assert fewest is not None
+        legal_with_fives = [combo for combo in set(combinations(sorted(follower, key=str), len(lead)))
+                            if is_legal_follow(ctx, lead, follower, combo) and any(ctx.is_red_five(c) for c in combo)]
+        for play in legal_with_fives[:3]:
+            in_play = sum(1 for c in play if ctx.is_red_five(c))
+            assert red_fives_forced(ctx, lead, follower, play) == min(in_play, fewest), (lead, follower, play)
+        checked += 1
