@@ -179,6 +179,8 @@ class Hand:
         self.shown: list[Counter[Card]] = [Counter() for _ in range(4)]
         self.passed: set[int] = set()
         self.standing: Bid | None = None
+        self.look_back_right: tuple[int, Card] | None = None
+        """The seat (and card) that may look back (回头望) against the standing bid, if any."""
         self.flipped: tuple[tuple[int | None, Card], ...] = ()
         self.steals_allowed = self.ruleset.kitty_steal
         self.threshold = self.ruleset.threshold
@@ -387,13 +389,14 @@ class Hand:
         reuse: Card | None = None
         if last_own is not None and last_own.step == "single" and len(cards) == 2 and cards[0] is last_own.cards[0]:
             reuse = cards[0]
-            looked_back = any(b.seat == seat and b.kind == "look_back" for b in self.bids)
-            if r.look_back and someone_since and not looked_back:
+            if self.look_back_right == (seat, cards[0]):
                 kind, step = "look_back", "LB"
             elif r.reinforce and not steal and not someone_since:
                 kind = "reinforce"
-            else:
+            elif not (r.hidden_bidding and r.look_back):
                 reuse = None
+            # With 回头望 under hidden bidding, the pair of a single that gave no right to look back
+            # is an ordinary pair bid (decision 15): refusing it would tell the bidder their single fell.
         if not available(self.hands[seat], self.shown[seat], cards, reuse):
             if Counter(cards) - Counter(self.hands[seat]):
                 raise IllegalActionError(f"You do not hold {format_cards(cards)}.", code="cards_not_held",
@@ -430,6 +433,14 @@ class Hand:
             shown[card] = max(shown[card], n)
         r = self.ruleset
         if self.standing is None or not r.hidden_bidding or ranks_above(r, bid, self.standing):
+            # 回头望 (decision 15): the seat whose single stood when this bid overrode it may look
+            # back with the same card, and only while this override stands.
+            fallen = self.standing
+            self.look_back_right = (
+                (fallen.seat, fallen.cards[0])
+                if r.look_back and fallen is not None and fallen.step == "single" and fallen.seat != bid.seat
+                else None
+            )
             self.standing = bid
 
     def _do_bid(self, action: Action) -> dict[str, Any]:

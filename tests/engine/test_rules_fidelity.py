@@ -16,7 +16,7 @@ from engine.combos import classify
 from engine.follow import is_legal_follow, red_fives_forced
 from engine.ruleset import get_ruleset
 from engine.trump import TrumpContext, trump_context
-from tests.engine.rig import cards, mini_deal, new_hand, play_tricks, run
+from tests.engine.rig import cards, full_deal, mini_deal, new_hand, play_tricks, run
 
 
 def ctx_of(preset: str, trump: str | None, level: int = 2) -> TrumpContext:
@@ -94,3 +94,30 @@ def test_red_fives_forced_agrees_with_every_legal_follow(preset: str, trump: str
             in_play = sum(1 for c in play if ctx.is_red_five(c))
             assert red_fives_forced(ctx, lead, follower, play) == min(in_play, fewest), (lead, follower, play)
         checked += 1
+
+
+def test_look_back_only_by_the_seat_whose_single_stood() -> None:
+    """Decision 15: 回头望 belongs to the seat whose single was standing when it was overridden.
+
+    盐城 (hidden bidding), hand 1: seat 0 bids ♠2 (stands), seat 1 bids ♥2 (a
+    single after a single never stands), seat 3 overrides with BJ BJ, seat 1
+    bids ♥2 ♥2.  Seat 1's single never stood, so its pair is an ordinary ♥
+    pair, below the big-joker pair: seat 3 deals, no-trump.
+    """
+    deal = mini_deal(["2S 3D 4D 6D", "2H 2H 7D 8D", "3C 4C 6C 7C", "BJ BJ 9D 10D"], "")
+    h = new_hand("yancheng", deal=deal)
+    run(h, [("bid", 0, "2S"), ("bid", 1, "2H"), ("bid", 3, "BJ BJ"), ("bid", 1, "2H 2H")])
+    assert [b.kind for b in h.bids] == ["declare", "override", "override", "override"]
+    run(h, [("pass", s) for s in range(4)])
+    assert h.dealer == 3
+    assert h.standing is not None and h.standing.seat == 3 and h.standing.trump is None
+
+
+def test_look_back_right_ends_when_its_override_is_overridden() -> None:
+    """Decision 15 ("only while that override stands"): once another bid tops the override, the
+    single's seat can no longer look back."""
+    h = new_hand("nantong", deal=full_deal({0: "2S 2S", 1: "2H 2H", 3: "BJ BJ"}))
+    h.bid(0, cards("2S"))
+    h.bid(1, cards("2H 2H"))
+    h.bid(3, cards("BJ BJ"))
+    assert not h.can_bid(0, cards("2S 2S"))
