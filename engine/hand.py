@@ -470,7 +470,10 @@ class Hand:
             bid = self.standing
             self.trump = bid.trump
             if self.dealer_side is None:
-                first = self.bids[0].seat if r.first_dealer == "first_bidder" else bid.seat
+                first = bid.seat
+                if r.first_dealer == "first_level_bidder":
+                    first = next((b.seat for b in self.bids
+                                  if all(c.rank == self.level and not c.is_joker for c in b.cards)), bid.seat)
                 self.dealer = first
                 self.dealer_side = side_of(first)
             else:

@@ -121,3 +121,24 @@ def test_look_back_right_ends_when_its_override_is_overridden() -> None:
     h.bid(1, cards("2H 2H"))
     h.bid(3, cards("BJ BJ"))
     assert not h.can_bid(0, cards("2S 2S"))
+
+
+@pytest.mark.parametrize("preset", ["xin", "chizhou"])
+def test_hand_one_dealer_is_the_first_to_bid_a_two(preset: str) -> None:
+    """Decision 14: in 新炒地皮 and 池州 the first player to bid a 2 deals hand 1; the override sets trump."""
+    h = new_hand(preset, deal=full_deal({0: "BJ BJ", 1: "2C", 3: "2S 2S"}))
+    h.bid(1, cards("2C"))
+    h.bid(3, cards("2S 2S"))
+    h.close()
+    assert h.dealer == 1 and h.dealer_side == 1
+    assert h.standing is not None and h.standing.trump == "S"
+
+
+@pytest.mark.parametrize("preset", ["xin", "chizhou"])
+def test_hand_one_dealer_skips_joker_bids(preset: str) -> None:
+    """Decision 14: a joker pair is no level card; the first 2 bid after it decides the dealer."""
+    h = new_hand(preset, deal=full_deal({0: "BJ BJ", 1: "2C 2C"}))
+    h.bid(0, cards("BJ BJ"), "H")
+    h.bid(1, cards("2C 2C"))  # ♣ pair over a big-joker pair (新炒地皮's edge)
+    h.close()
+    assert h.dealer == 1
