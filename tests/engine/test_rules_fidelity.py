@@ -142,3 +142,17 @@ def test_hand_one_dealer_skips_joker_bids(preset: str) -> None:
     h.bid(1, cards("2C 2C"))  # ♣ pair over a big-joker pair (新炒地皮's edge)
     h.close()
     assert h.dealer == 1
+
+
+@pytest.mark.parametrize("preset", ["yancheng", "yangzhou", "yangzhong", "nantong", "xin", "chizhou"])
+def test_no_hollow_tractor_inside_the_trump_suit(preset: str) -> None:
+    """Decision 16: at level 5 with ♥ trump, ♥44 66 is two pairs, not a tractor, outside 安徽."""
+    shape = classify(ctx_of(preset, "H", level=5), cards("4H 4H 6H 6H"))
+    assert shape is not None and shape.kind == "throw"
+    assert shape.structure.tractors == () and shape.structure.pairs == 2
+
+
+def test_anhui_hollow_tractor_inside_the_trump_suit() -> None:
+    """Decision 16's exception: 安徽 (no red five) keeps the hollow tractor inside the trump suit."""
+    shape = classify(ctx_of("anhui", "H", level=5), cards("4H 4H 6H 6H"))
+    assert shape is not None and shape.kind == "tractor"
