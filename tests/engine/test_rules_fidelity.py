@@ -13,10 +13,13 @@ import pytest
 
 from engine.cards import DECK, RED_FIVE
 from engine.combos import classify
+from engine.cards import ACE
 from engine.follow import is_legal_follow, red_fives_forced
+from engine.levels import LevelMove, MoveReason, SideLevel
 from engine.ruleset import get_ruleset
 from engine.trump import TrumpContext, trump_context
 from tests.engine.rig import cards, full_deal, mini_deal, new_hand, play_tricks, run
+from tests.engine.test_match import play_p, start
 
 
 def ctx_of(preset: str, trump: str | None, level: int = 2) -> TrumpContext:
@@ -156,3 +159,40 @@ def test_anhui_hollow_tractor_inside_the_trump_suit() -> None:
     """Decision 16's exception: 安徽 (no red five) keeps the hollow tractor inside the trump suit."""
     shape = classify(ctx_of("anhui", "H", level=5), cards("4H 4H 6H 6H"))
     assert shape is not None and shape.kind == "tractor"
+
+
+# --- decision 13: the climb ends at A ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", ["yangzhou", "yangzhong"])
+def test_flag_presets_jump_stops_at_a(preset: str) -> None:
+    """Decision 13: a jump from K stops at A; the flag hand comes only after winning as dealer at A."""
+    m = start(preset, 13, 9, dealer_side=0, previous_dealer=0)
+    rec = play_p(m, 30, dealer=0)  # table B: the dealer side +5 from K
+    assert m.sides[0] == SideLevel(1, ACE) and not m.sides[0].at_flag and not m.hand.setup.flag
+    assert rec.moves[0] == LevelMove(0, SideLevel(1, 13), SideLevel(1, ACE), 5, MoveReason.STOPPED_AT_ACE)
+    rec = play_p(m, 30, dealer=0)  # the dealer side wins again, at A: passes it
+    assert rec.moves[0].reason is MoveReason.PASSED_ACE and rec.moves[0].after.at_flag
+    assert m.hand.setup.flag and not m.over
+
+
+@pytest.mark.parametrize("preset,rank", [("xin", 9), ("xin", 12), ("nantong", 12), ("anhui", 12)])
+def test_match_is_not_won_by_a_jump_past_a(preset: str, rank: int) -> None:
+    """Decision 13: 新炒地皮 (and every preset) wins the match only by winning as dealer at A."""
+    m = start(preset, rank, 2, dealer_side=0, previous_dealer=0)
+    rec = play_p(m, 0, dealer=0)  # table A: +8 (table B: +9)
+    assert not m.over and m.sides[0].rank == ACE
+    assert rec.moves[0].reason in (MoveReason.STOPPED_AT_ACE, MoveReason.MUST_PLAY)
+    assert rec.winner_side is None
+    rec = play_p(m, 40, dealer=0)
+    assert m.over and m.winner_side == 0 and rec.winner_side == 0
+    assert rec.moves[0].reason is MoveReason.PASSED_ACE and rec.moves[0].after == rec.moves[0].before
+
+
+def test_yancheng_laps_one_and_two_still_wrap() -> None:
+    """Decision 13's exception: in 盐城 laps 1–2, A is jumped and the level wraps (A29)."""
+    m = start("yancheng", (1, 13), (1, 2), dealer_side=0, previous_dealer=0)
+    rec = play_p(m, 40, dealer=0)  # table B: +4 from K of lap 1
+    assert m.sides[0] == SideLevel(2, 4)
+    assert rec.moves[0] == LevelMove(0, SideLevel(1, 13), SideLevel(2, 4), 4, MoveReason.LAP_WRAP)
+    assert rec.moves[1] == LevelMove(1, SideLevel(1, 2), SideLevel(1, 2), 0, None)
