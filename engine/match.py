@@ -23,6 +23,8 @@ from engine.levels import RANKS_PER_LAP, LevelMove, MoveReason, SideLevel
 from engine.ruleset import Ruleset
 from engine.special import HandResult
 
+__all__ = ["HandRecord", "LevelMove", "Match", "MatchStart", "MoveReason", "SideLevel"]
+
 @dataclass(frozen=True, slots=True)
 class MatchStart:
     """Where a match starts: both sides' levels, and (to continue a league) who deals."""
