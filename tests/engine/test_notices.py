@@ -7,12 +7,17 @@ says, that the group's view carries it, and that it survives JSON.
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from engine.bidding import BidRecord
 from engine.cards import RED_FIVE
 from engine.notices import RedFive, ThrowFailed, notice_from_dict
+from engine.ruleset import RULESETS
 from engine.views import view_for
 from tests.engine.rig import cards, full_deal, mini_hand, new_hand, play_tricks
+from tests.engine.selfplay import check_bid_history, drive
 
 ZERO_KITTY = "2S 9H JH QH 4H 6H 7H 8H"
 
@@ -102,3 +107,25 @@ def test_open_bid_history_is_public_from_the_first_bid() -> None:
     assert history is not None
     assert [(r.seat, r.kind, r.final) for r in history] == [
         (0, "declare", False), (3, "override", False), (0, "look_back", True)]
+
+
+@pytest.mark.parametrize("preset", list(RULESETS))
+def test_bid_history_timing_over_seeded_self_play(preset: str) -> None:
+    """Property (decision 17): after every action of seeded random play, the bid history is hidden
+    under 暗炒 until the steal rounds end and public under open bidding from the first bid, the same
+    in every view, its failed steals matching the ±80 adjustments (:func:`check_bid_history`)."""
+    seen_bids = 0
+    for i in range(6):
+        rng = random.Random(f"history/{preset}/{i}")
+        hand = new_hand(preset, seed=1000 + i)
+        drive(hand, rng, checks=False, apply=_checked(hand), bid_rate=0.5, steal_rate=0.4)
+        seen_bids += len(hand.bids)
+    assert seen_bids > 0
+
+
+def _checked(hand):  # type: ignore[no-untyped-def]
+    def apply(action):  # type: ignore[no-untyped-def]
+        event = hand.apply(action)
+        check_bid_history(hand)
+        return event
+    return apply
