@@ -300,8 +300,14 @@ class Tables:
         if match.over:
             table.status = "finished"
             table.deadline = None
-            await self._announce(table, render_match_over(self._tr(table), table))
-            await self._close(table)
+            # In the background: under flood control these sends can take seconds, and the move that
+            # ended the match (a player's button press) must be answered before that.
+            self._spawn(self._end_match(table))
+
+    async def _end_match(self, table: Table) -> None:
+        """Announce the end of the match, then close the table."""
+        await self._announce(table, render_match_over(self._tr(table), table))
+        await self._close(table)
 
     async def _close(self, table: Table) -> None:
         """Show the table message one last time (without buttons) and forget the table."""

@@ -8,11 +8,11 @@ says whether one step beats another under a ruleset.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, format_cards
+from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, format_cards, parse_cards
 from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
 
@@ -37,6 +37,45 @@ class Bid:
         """A JSON-ready form."""
         return {"seat": self.seat, "cards": format_cards(self.cards), "step": self.step,
                 "trump": self.trump, "kind": self.kind, "order": self.order}
+
+
+@dataclass(frozen=True, slots=True)
+class BidRecord:
+    """A bid or steal as the public bid history tells it (decision 17).
+
+    Under hidden bidding (暗炒) the history is public once the steal rounds
+    end; under open bidding from the first bid.
+    """
+
+    seat: int
+    cards: tuple[Card, ...]
+    step: str
+    trump: str | None
+    kind: BidKind
+    """亮主 ``declare``, 反主 ``override``, 加固 ``reinforce``, 回头望 ``look_back``, 抄底 ``steal``."""
+    stood: bool
+    """True if it became the standing bid when it was made (it counted); a hidden bid lower than
+    the standing one did not."""
+    final: bool
+    """True for the bid that set the trump (the standing bid at the end)."""
+    points: int = 0
+    """A failed steal's change to the attackers' score p (±80 in 盐城), else 0."""
+
+    @property
+    def failed_steal(self) -> bool:
+        """True for a steal that did not stand."""
+        return self.kind == "steal" and not self.stood
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form."""
+        return {"seat": self.seat, "cards": format_cards(self.cards), "step": self.step, "trump": self.trump,
+                "kind": self.kind, "stood": self.stood, "final": self.final, "points": self.points}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BidRecord:
+        """The inverse of :meth:`to_dict`."""
+        return cls(int(data["seat"]), tuple(parse_cards(data["cards"])), str(data["step"]), data["trump"],
+                   data["kind"], bool(data["stood"]), bool(data["final"]), int(data.get("points", 0)))
 
 
 def read_step(ruleset: Ruleset, level: int | None, cards: Sequence[Card]) -> str | None:

@@ -153,26 +153,32 @@ def tractors_in(ctx: TrumpContext, pair_cards: Iterable[Card]) -> list[tuple[lis
     return out
 
 
-def has_tractor_above(ctx: TrumpContext, pair_cards: Iterable[Card], length: int, top: int) -> bool:
-    """True if some ``length``-pair tractor with a top position above ``top`` can be cut from these pairs.
+def tractor_above(ctx: TrumpContext, pair_cards: Iterable[Card], length: int, top: int) -> list[Card] | None:
+    """The highest ``length``-pair tractor with a top position above ``top`` that can be cut from
+    these pairs (its pair cards, top first), or None.
 
     Unlike :func:`tractors_in`, this looks at every window, so an ace pair
     that could sit at either end of a run is tried at both.
     """
     by_pos: dict[int, list[Card]] = {}
-    for card in set(pair_cards):
+    for card in sorted(set(pair_cards), key=lambda c: c.sort_key):
         for pos in ctx.positions(card):
             by_pos.setdefault(pos, []).append(card)
     for high in sorted((p for p in by_pos if p > top), reverse=True):
-        used: set[Card] = set()
+        used: list[Card] = []
         for pos in range(high, high - length, -1):
             choice = next((c for c in by_pos.get(pos, ()) if c not in used), None)
             if choice is None:
                 break
-            used.add(choice)
+            used.append(choice)
         else:
-            return True
-    return False
+            return used
+    return None
+
+
+def has_tractor_above(ctx: TrumpContext, pair_cards: Iterable[Card], length: int, top: int) -> bool:
+    """True if some ``length``-pair tractor with a top position above ``top`` can be cut from these pairs."""
+    return tractor_above(ctx, pair_cards, length, top) is not None
 
 
 def is_run(ctx: TrumpContext, pair_cards: Sequence[Card]) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations
 
 from engine.cards import Card, format_cards, holds
 from engine.combos import Shape, classify, five_ten_king, tractors_in
@@ -160,3 +161,61 @@ def is_legal_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card
     except IllegalPlayError:
         return False
     return True
+
+
+def legal_follow_exists(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], pool: Sequence[Card]) -> bool:
+    """True if some legal follow to ``lead`` from ``hand`` uses only cards of ``pool`` (a part of ``hand``).
+
+    Every candidate is judged by :func:`check_follow` itself.  A candidate is
+    a choice of pairs (every set of the pool's pairs in the lead's group)
+    filled with single cards taken highest first or lowest first: F1 asks
+    only for counts, F2 only for the pairs a play holds, and F4 for the
+    highest trumps, so these candidates reach every verdict the rules can give.
+    """
+    shape = classify(ctx, lead)
+    if shape is None:
+        return False
+    n = len(lead)
+    group = shape.group
+    need_g = min(n, sum(1 for c in hand if ctx.group(c) == group))
+    pool_g = [c for c in pool if ctx.group(c) == group]
+    pool_off = [c for c in pool if ctx.group(c) != group]
+    if len(pool_g) < need_g or len(pool_off) < n - need_g:
+        return False
+    off = pool_off[: n - need_g]
+    counts = Counter(pool_g)
+    pair_types = sorted((c for c, m in counts.items() if m >= 2), key=ctx.order)
+    for size in range(min(len(pair_types), need_g // 2), -1, -1):
+        for pairs in combinations(pair_types, size):
+            singles = [c for c in counts if c not in pairs]
+            fill = need_g - 2 * size
+            if len(singles) < fill:
+                continue
+            for high_first in (True, False):
+                chosen = sorted(singles, key=ctx.order, reverse=high_first)[:fill]
+                if is_legal_follow(ctx, lead, hand, [c for c in pairs for _ in (0, 1)] + chosen + off):
+                    return True
+    return False
+
+
+def red_fives_forced(ctx: TrumpContext, lead: Sequence[Card] | None, hand: Sequence[Card],
+                     played: Sequence[Card]) -> int:
+    """How many red fives in ``played`` (from ``hand``) the player could not have kept back (逼红5, A25).
+
+    For a lead: all of them when the hand held nothing but red fives.  For a
+    follow: the fewest red fives that any legal follow holds, as
+    :func:`legal_follow_exists` finds with the follow rules themselves.
+    """
+    if not ctx.ruleset.red5_trump:
+        return 0
+    in_play = sum(1 for c in played if ctx.is_red_five(c))
+    if not in_play:
+        return 0
+    if lead is None:
+        return in_play if all(ctx.is_red_five(c) for c in hand) else 0
+    others = [c for c in hand if not ctx.is_red_five(c)]
+    fives = [c for c in hand if ctx.is_red_five(c)]
+    for kept_in in range(in_play):
+        if legal_follow_exists(ctx, lead, hand, others + fives[:kept_in]):
+            return kept_in
+    return in_play

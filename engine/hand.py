@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from engine.bidding import Bid, available, overrides, ranks_above, read_step, step_allowed, trump_of
+from engine.bidding import Bid, BidRecord, available, overrides, ranks_above, read_step, step_allowed, trump_of
 from engine.cards import RED_FIVE, Card, card_points, deal, format_cards, parse_cards, remove_cards
 from engine.combos import Shape, classify
 from engine.errors import IllegalActionError
-from engine.follow import check_follow, check_lead
-from engine.hints import red_fives_forced
+from engine.follow import check_follow, check_lead, red_fives_forced
+from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
 from engine.scoring import kitty_multiplier_in, trick_points
 from engine.special import HandResult, score_hand
@@ -180,6 +180,12 @@ class Hand:
         self.shown: list[Counter[Card]] = [Counter() for _ in range(4)]
         self.passed: set[int] = set()
         self.standing: Bid | None = None
+        self.look_back_right: tuple[int, Card] | None = None
+        """The seat (and card) that may look back (回头望) against the standing bid, if any."""
+        self.stood: list[bool] = []
+        """For each bid, whether it became the standing bid when made."""
+        self.steal_points: dict[int, int] = {}
+        """Failed hidden steals' change to p, by bid order (set at the reveal)."""
         self.flipped: tuple[tuple[int | None, Card], ...] = ()
         self.steals_allowed = self.ruleset.kitty_steal
         self.threshold = self.ruleset.threshold
@@ -192,6 +198,8 @@ class Hand:
         self.trick_points = 0
         self.adjustments: list[Adjustment] = []
         self._pending_red5: list[tuple[int, int]] = []
+        self.notices: list[Notice] = []
+        """Public facts told as they happen: failed throws, 逼红5, 保红5 (decision 17)."""
         self.result: HandResult | None = None
         self.escaped: int | None = None
         self.events: list[Event] = []
@@ -215,6 +223,22 @@ class Hand:
         if self.result is not None:
             return self.result.attacker_points
         return self.trick_points + sum(a.points for a in self.adjustments)
+
+    @property
+    def bid_history(self) -> tuple[BidRecord, ...] | None:
+        """The public bid history (decision 17), or None while hidden bids are still secret.
+
+        Under hidden bidding (暗炒) it is public from the end of the steal
+        rounds; under open bidding from the first bid.
+        """
+        if self.ruleset.hidden_bidding and not self.trump_decided:
+            return None
+        final = self.standing.order if self.standing is not None else None
+        return tuple(
+            BidRecord(b.seat, b.cards, b.step, b.trump, b.kind, self.stood[b.order], b.order == final,
+                      self.steal_points.get(b.order, 0))
+            for b in self.bids
+        )
 
     def is_attacker(self, seat: int) -> bool:
         """True if the seat is on the attacking side (once the dealer side is known)."""
@@ -388,13 +412,14 @@ class Hand:
         reuse: Card | None = None
         if last_own is not None and last_own.step == "single" and len(cards) == 2 and cards[0] is last_own.cards[0]:
             reuse = cards[0]
-            looked_back = any(b.seat == seat and b.kind == "look_back" for b in self.bids)
-            if r.look_back and someone_since and not looked_back:
+            if self.look_back_right == (seat, cards[0]):
                 kind, step = "look_back", "LB"
             elif r.reinforce and not steal and not someone_since:
                 kind = "reinforce"
-            else:
+            elif not (r.hidden_bidding and r.look_back):
                 reuse = None
+            # With 回头望 under hidden bidding, the pair of a single that gave no right to look back
+            # is an ordinary pair bid (decision 15): refusing it would tell the bidder their single fell.
         if not available(self.hands[seat], self.shown[seat], cards, reuse):
             if Counter(cards) - Counter(self.hands[seat]):
                 raise IllegalActionError(f"You do not hold {format_cards(cards)}.", code="cards_not_held",
@@ -430,7 +455,17 @@ class Hand:
         for card, n in Counter(bid.cards).items():
             shown[card] = max(shown[card], n)
         r = self.ruleset
-        if self.standing is None or not r.hidden_bidding or ranks_above(r, bid, self.standing):
+        stands = self.standing is None or not r.hidden_bidding or ranks_above(r, bid, self.standing)
+        self.stood.append(stands)
+        if stands:
+            # 回头望 (decision 15): the seat whose single stood when this bid overrode it may look
+            # back with the same card, and only while this override stands.
+            fallen = self.standing
+            self.look_back_right = (
+                (fallen.seat, fallen.cards[0])
+                if r.look_back and fallen is not None and fallen.step == "single" and fallen.seat != bid.seat
+                else None
+            )
             self.standing = bid
 
     def _do_bid(self, action: Action) -> dict[str, Any]:
@@ -460,7 +495,10 @@ class Hand:
             bid = self.standing
             self.trump = bid.trump
             if self.dealer_side is None:
-                first = self.bids[0].seat if r.first_dealer == "first_bidder" else bid.seat
+                first = bid.seat
+                if r.first_dealer == "first_level_bidder":
+                    first = next((b.seat for b in self.bids
+                                  if all(c.rank == self.level and not c.is_joker for c in b.cards)), bid.seat)
                 self.dealer = first
                 self.dealer_side = side_of(first)
             else:
@@ -597,14 +635,11 @@ class Hand:
             self.trump = self.standing.trump
             self.trump_decided = True
             info["revealed"] = [b.to_dict() for b in self.bids]
-            best: Bid | None = None
             for bid in self.bids:
-                if bid.kind == "steal" and best is not None and r.failed_steal_points and \
-                        not overrides(r, bid.step, best.step):
+                if bid.kind == "steal" and not self.stood[bid.order] and r.failed_steal_points:
                     delta = r.failed_steal_points if side_of(bid.seat) == self.dealer_side else -r.failed_steal_points
                     self.adjustments.append(Adjustment("failed_steal", bid.seat, delta))
-                if best is None or ranks_above(r, bid, best):
-                    best = bid
+                    self.steal_points[bid.order] = delta
         self.phase = "playing"
         self.leader = self.dealer
         info["trump"] = self.trump
@@ -647,13 +682,18 @@ class Hand:
         played = action.cards
         if not self.current:
             shape = check_lead(ctx, hand, played)
-            others = [self.hands[s] for s in range(4) if s != seat]
-            judged = judge_throw(ctx, shape, others)
+            others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
+            judged = judge_throw(ctx, shape, [self.hands[s] for s in others])
             if judged.failed:
+                assert judged.beaten_by is not None
                 played = judged.played
                 delta = throw_penalty(self.ruleset.throw_penalty, judged.penalty_cards, self.is_attacker(seat))
                 self.adjustments.append(Adjustment("throw", seat, delta))
-                info.update(throw_failed=True, played=format_cards(played), penalty=delta)
+                notice = ThrowFailed(len(self.tricks) + 1, seat, tuple(action.cards), tuple(played),
+                                     others[judged.beaten_by], judged.beaten_with, delta)
+                self.notices.append(notice)
+                info.update(throw_failed=True, played=format_cards(played), penalty=delta,
+                            notices=[notice.to_dict()])
             lead_cards: tuple[Card, ...] | None = None
         else:
             lead_cards = self.current[0][1]
@@ -676,10 +716,13 @@ class Hand:
         points = trick_points(plays)
         if self.is_attacker(winner):
             self.trick_points += points
+        told: list[Notice] = []
         for seat, count in self._pending_red5:
             if side_of(seat) != side_of(winner):
                 amount = self.ruleset.red5_bonus * count
-                self.adjustments.append(Adjustment("red5_forced", seat, -amount if self.is_attacker(seat) else amount))
+                delta = -amount if self.is_attacker(seat) else amount
+                self.adjustments.append(Adjustment("red5_forced", seat, delta))
+                told.append(RedFive("red5_forced", len(self.tricks) + 1, seat, (RED_FIVE,) * count, delta))
         self._pending_red5 = []
         trick = Trick(self.leader, tuple(self.current), winner, points)
         self.tricks.append(trick)
@@ -687,12 +730,19 @@ class Hand:
         self.leader = winner
         info: dict[str, Any] = {"trick": len(self.tricks), "winner": winner, "points": points}
         if not any(self.hands):
-            self._finish_hand()
+            told += self._finish_hand()
             info["hand_over"] = True
+        if told:
+            self.notices += told
+            info["notices"] = [n.to_dict() for n in told]
+        if self.result is not None:
+            self.result = replace(self.result, notices=tuple(self.notices), bids=self.bid_history or ())
         return info
 
-    def _finish_hand(self) -> None:
+    def _finish_hand(self) -> list[Notice]:
+        """Score the hand; return the 保红5 notice if the last trick told one."""
         assert self.dealer_side is not None and self.dealer is not None
+        told: list[Notice] = []
         ctx = self.ctx
         last = self.tricks[-1]
         lead = classify(ctx, last.plays[0][1])
@@ -705,7 +755,9 @@ class Hand:
         lead_seat, lead_cards = last.plays[0]
         if self.ruleset.red5_bonus and lead_cards and all(ctx.is_red_five(c) for c in lead_cards):
             amount = self.ruleset.red5_bonus * len(lead_cards)
-            self.adjustments.append(Adjustment("red5_kept", lead_seat, amount if self.is_attacker(lead_seat) else -amount))
+            delta = amount if self.is_attacker(lead_seat) else -amount
+            self.adjustments.append(Adjustment("red5_kept", lead_seat, delta))
+            told.append(RedFive("red5_kept", len(self.tricks), lead_seat, tuple(lead_cards), delta))
         self.result = score_hand(
             ctx, dealer_side=self.dealer_side, threshold=self.threshold, trick_points=self.trick_points,
             kitty=tuple(self.kitty), kitty_multiplier=multiplier, adjustments=tuple(self.adjustments),
@@ -713,6 +765,7 @@ class Hand:
             flag=self.setup.flag,
         )
         self.phase = "finished"
+        return told
 
     # --- escape -------------------------------------------------------------------------
     def _do_escape(self, action: Action) -> dict[str, Any]:
@@ -725,6 +778,7 @@ class Hand:
             self.ruleset, seat=seat, dealer_side=self.dealer_side, threshold=self.threshold,
             attacker_points=self.attacker_points, cards_played=self.cards_played, levels=self.setup.levels,
         )
+        self.result = replace(self.result, notices=tuple(self.notices), bids=self.bid_history or ())
         self.phase = "abandoned"
         return {"escaped": seat}
 

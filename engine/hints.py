@@ -1,8 +1,8 @@
 """Building legal plays: the cheapest legal follow under a cost, and simple leads.
 
-Used by the 提示 (hint) button, by the built-in AI, and to decide whether a
-red five was forced out (逼红5): a red five is forced when even the play that
-avoids it at any price still holds it.
+Used by the 提示 (hint) button and by the built-in AI.  Whether a red five
+was forced out (逼红5) is not decided here but by the follow rules
+themselves (:func:`engine.follow.red_fives_forced`).
 """
 
 from __future__ import annotations
@@ -116,21 +116,3 @@ def _search(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], cost:
         best, best_cost = list(combo), price
     return best
 
-
-def red_fives_forced(ctx: TrumpContext, lead: Sequence[Card] | None, hand: Sequence[Card], played: Sequence[Card]) -> int:
-    """How many red fives in ``played`` the player could not have kept back.
-
-    For a lead: forced only when the hand held nothing but red fives.  For a
-    follow: the cheapest follow that avoids red fives at any price still
-    holds this many.
-    """
-    if not ctx.ruleset.red5_trump:
-        return 0
-    in_play = sum(1 for c in played if ctx.is_red_five(c))
-    if not in_play:
-        return 0
-    if lead is None:
-        others = [c for c in hand if not ctx.is_red_five(c)]
-        return in_play if not others else 0
-    avoid = cheapest_follow(ctx, lead, hand, lambda c: 1000.0 if ctx.is_red_five(c) else 0.0)
-    return min(in_play, sum(1 for c in avoid if ctx.is_red_five(c)))

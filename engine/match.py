@@ -1,9 +1,11 @@
 """A match: both sides' levels (and laps), hand after hand, to the preset's end (RULES.md §2.14–2.15).
 
-Level movement lives here: must-play levels stop a jump (A29), 盐城's laps
-wrap A to 2 of the next lap, the flag hand (扛旗) follows passing A where the
-preset says, 上天入地 and J到底 set levels outright, and 安徽 pays its end
-bonus.  A :class:`Match` is rebuilt from its start and the actions of its
+Level movement lives here: the climb ends at A (decision 13), must-play
+levels stop a jump (A29), 盐城's laps 1–2 wrap A to 2 of the next lap, only
+winning as the dealer side at A passes it and the preset's ``after_ace``
+follows (the match is won, the flag hand (扛旗) is dealt, or 安徽 pays its end
+bonus), 上天入地 and J到底 set levels outright.  Each :class:`HandRecord`
+tells both sides' :class:`LevelMove`.  A :class:`Match` is rebuilt from its start and the actions of its
 hands, like a hand.
 """
 
@@ -17,30 +19,11 @@ from typing import Any
 from engine.cards import ACE
 from engine.errors import IllegalActionError
 from engine.hand import Action, Hand, HandSetup, next_seat, side_of
+from engine.levels import RANKS_PER_LAP, LevelMove, MoveReason, SideLevel
 from engine.ruleset import Ruleset
 from engine.special import HandResult
 
-RANKS_PER_LAP = 13
-
-
-@dataclass(frozen=True, slots=True)
-class SideLevel:
-    """One side's position: lap (from 1) and level rank (2…14), and whether it owes a flag hand."""
-
-    lap: int = 1
-    rank: int = 2
-    at_flag: bool = False
-
-    def index(self) -> int:
-        """Absolute position counting laps: 0 is lap 1 level 2."""
-        return (self.lap - 1) * RANKS_PER_LAP + self.rank - 2
-
-    @classmethod
-    def at(cls, index: int, at_flag: bool = False) -> SideLevel:
-        """The level at an absolute position."""
-        lap, offset = divmod(index, RANKS_PER_LAP)
-        return cls(lap + 1, offset + 2, at_flag)
-
+__all__ = ["HandRecord", "LevelMove", "Match", "MatchStart", "MoveReason", "SideLevel"]
 
 @dataclass(frozen=True, slots=True)
 class MatchStart:
@@ -73,8 +56,12 @@ class HandRecord:
     """None for a redeal."""
     before: tuple[SideLevel, SideLevel]
     after: tuple[SideLevel, SideLevel]
+    moves: tuple[LevelMove, LevelMove]
+    """Each side's level move as it happened (decision 17)."""
     bonus: tuple[int, int, int, int] = (0, 0, 0, 0)
     """安徽's end-of-game bonus paid with this hand."""
+    winner_side: int | None = None
+    """The side that won the match with this hand, if it did."""
 
 
 class Match:
@@ -156,17 +143,13 @@ class Match:
         result = hand.result
         bonus = (0, 0, 0, 0)
         if hand.phase == "redeal":
-            record = HandRecord(setup.number, setup.seed, setup, None, before, before)
-            self.records.append(record)
-            return record
+            return self._record(setup, None, before, self._still(before, MoveReason.REDEAL))
         assert result is not None
         self.hands_played += 1
         for seat in range(4):
             self.scores[seat] += result.scores[seat]
         if hand.phase == "abandoned":
-            record = HandRecord(setup.number, setup.seed, setup, result, before, before)
-            self.records.append(record)
-            return record
+            return self._record(setup, result, before, self._still(before, MoveReason.ESCAPE))
         assert hand.dealer_side is not None and result.outcome is not None
         dealer_side = hand.dealer_side
         attackers = 1 - dealer_side
@@ -174,27 +157,37 @@ class Match:
         self.previous_dealer = hand.dealer
         self.previous_last_winner = hand.tricks[-1].winner if hand.tricks else None
         sides = list(self.sides)
+        table = [0, 0]
+        table[dealer_side if outcome.dealer_keeps else attackers] = outcome.levels
+        reasons: list[MoveReason | None] = [None, None]
         next_dealer_side = dealer_side if outcome.dealer_keeps else attackers
         passed_ace: int | None = None
         if setup.flag:
             if outcome.dealer_keeps:
                 self.winner_side = dealer_side
-            # A failed flag side keeps owing the flag hand; the attackers take over at their level.
+                reasons = [MoveReason.FLAG_WON, MoveReason.FLAG_WON]
+            else:
+                # A failed flag side keeps owing the flag hand; the attackers take over at their level.
+                reasons = [MoveReason.FLAG_FAILED, MoveReason.FLAG_FAILED]
         elif result.heaven_and_earth_side is not None:
             winners = result.heaven_and_earth_side
             sides[winners] = SideLevel(self.ruleset.laps, ACE)
             sides[1 - winners] = SideLevel(1, 2)
             next_dealer_side = winners
+            reasons = [MoveReason.HEAVEN_AND_EARTH, MoveReason.HEAVEN_AND_EARTH]
         elif result.demoted_to is not None:
             sides[dealer_side] = replace(sides[dealer_side], rank=result.demoted_to)
+            reasons[dealer_side] = MoveReason.DEMOTED
             if not outcome.dealer_keeps:
-                sides[attackers], _ = self._rise(sides[attackers], outcome.levels, as_dealer=False)
+                sides[attackers], _, reasons[attackers] = self._rise(sides[attackers], outcome.levels,
+                                                                    as_dealer=False)
         elif outcome.dealer_keeps:
-            sides[dealer_side], passed = self._rise(sides[dealer_side], outcome.levels, as_dealer=True)
+            sides[dealer_side], passed, reasons[dealer_side] = self._rise(sides[dealer_side], outcome.levels,
+                                                                          as_dealer=True)
             if passed:
                 passed_ace = dealer_side
         else:
-            sides[attackers], _ = self._rise(sides[attackers], outcome.levels, as_dealer=False)
+            sides[attackers], _, reasons[attackers] = self._rise(sides[attackers], outcome.levels, as_dealer=False)
         if passed_ace is not None:
             after_ace = self.ruleset.after_ace
             if after_ace == "flag_hand":
@@ -207,7 +200,19 @@ class Match:
                         self.scores[seat] += bonus[seat]
         self.sides = (sides[0], sides[1])
         self.dealer_side = next_dealer_side
-        record = HandRecord(setup.number, setup.seed, setup, result, before, self.sides, bonus)
+        moves = (LevelMove(0, before[0], self.sides[0], table[0], reasons[0]),
+                 LevelMove(1, before[1], self.sides[1], table[1], reasons[1]))
+        return self._record(setup, result, before, moves, bonus)
+
+    @staticmethod
+    def _still(sides: tuple[SideLevel, SideLevel], reason: MoveReason) -> tuple[LevelMove, LevelMove]:
+        """Both sides' moves for a hand that moved no level (a redeal, an escape)."""
+        return (LevelMove(0, sides[0], sides[0], 0, reason), LevelMove(1, sides[1], sides[1], 0, reason))
+
+    def _record(self, setup: HandSetup, result: HandResult | None, before: tuple[SideLevel, SideLevel],
+                moves: tuple[LevelMove, LevelMove], bonus: tuple[int, int, int, int] = (0, 0, 0, 0)) -> HandRecord:
+        record = HandRecord(setup.number, setup.seed, setup, result, before, self.sides, moves, bonus,
+                            self.winner_side)
         self.records.append(record)
         return record
 
@@ -219,26 +224,35 @@ class Match:
             stops.add(r.laps * RANKS_PER_LAP - 1)  # A of the last lap
         return stops
 
-    def _rise(self, side: SideLevel, levels: int, *, as_dealer: bool) -> tuple[SideLevel, bool]:
-        """Move a side up; return its new level and whether it passed the last A.
+    def _rise(self, side: SideLevel, levels: int, *, as_dealer: bool) -> tuple[SideLevel, bool, MoveReason | None]:
+        """Move a side up; return its new level, whether it passed the last A, and why the move
+        is not ``levels`` when it is not.
 
-        A jump stops at the first must-play level above the start; a side that
-        takes over at an unpassed must-play level stays there; only the dealer
-        side passes the last A, by winning while at it or by a jump beyond it
-        where A is not must-play.
+        Decision 13: the climb ends at A.  A jump stops at the first must-play
+        level above the start and never goes beyond the last A (盐城's laps 1–2
+        wrap instead); a side that takes over at an unpassed must-play level
+        stays there; only the dealer side winning while at the last A passes it.
         """
         last = self.ruleset.laps * RANKS_PER_LAP - 1
         start = side.index()
+        if levels <= 0:
+            return side, False, None
+        if as_dealer and start == last:
+            return side, True, MoveReason.PASSED_ACE
         stops = self._must_play()
         if not as_dealer and start in stops:
-            return side, False
+            return side, False, MoveReason.MUST_PLAY
         target = start + levels
+        reason: MoveReason | None = None
         stop = min((m for m in stops if start < m), default=None)
         if stop is not None and target > stop:
-            target = stop
-        if as_dealer and levels > 0 and (start == last or target > last):
-            return SideLevel.at(last, side.at_flag), True
-        return SideLevel.at(min(target, last), side.at_flag), False
+            target, reason = stop, MoveReason.MUST_PLAY
+        if target > last:
+            target, reason = last, MoveReason.STOPPED_AT_ACE
+        after = SideLevel.at(target, side.at_flag)
+        if reason is None and after.lap != side.lap:
+            reason = MoveReason.LAP_WRAP
+        return after, False, reason
 
     @staticmethod
     def _anhui_bonus(winners: int, loser_rank: int) -> tuple[int, int, int, int]:
@@ -259,7 +273,7 @@ class Match:
     def _checkpoint(self) -> dict[str, Any]:
         return {
             "version": 1, "seed": self.seed, "start": self.start.to_dict(),
-            "sides": [[x.lap, x.rank, x.at_flag] for x in self.sides],
+            "sides": [x.to_list() for x in self.sides],
             "dealer_side": self.dealer_side, "previous_dealer": self.previous_dealer,
             "previous_last_winner": self.previous_last_winner, "scores": list(self.scores),
             "winner_side": self.winner_side, "deals": self.deals, "hands_played": self.hands_played,

@@ -80,8 +80,9 @@ class Ruleset:
     """Later hands with no bid: how the kitty flip sets trump."""
     flipped_joker_threshold: int | None = None
     """θ for a hand whose kitty flip turned a joker (60 in 新炒地皮/池州), or None to keep θ."""
-    first_dealer: Literal["standing_bid", "first_bidder"] = "standing_bid"
-    """Hand 1's dealer: the holder of the standing bid at the close (A9), or the first bidder."""
+    first_dealer: Literal["standing_bid", "first_level_bidder"] = "standing_bid"
+    """Hand 1's dealer: the holder of the standing bid at the close (A9), or the first player to
+    bid a level card (新炒地皮/池州, decision 14; the standing bid still sets trump)."""
 
     # --- thresholds
     threshold: int = 80
@@ -264,7 +265,7 @@ _PRESETS: Final = (
         red5_trump=False,
         bid_ladder=("single", "C2", "D2", "S2", "H2", "SJ2", "BJ2"),
         reinforce=True, club_pair_overrides_big_joker=True, big_joker_pair_bid="choose_suit",
-        later_no_bid="first_card", flipped_joker_threshold=60,
+        later_no_bid="first_card", flipped_joker_threshold=60, first_dealer="first_level_bidder",
         pairs_must_follow=False, tractor_skip_level=True, throw_penalty=5, level_table="A",
     ),
     Ruleset(
@@ -272,7 +273,7 @@ _PRESETS: Final = (
         red5_trump=False,
         bid_ladder=("single", "C2", "D2", "S2", "H2", "SJ2", "BJ2"),
         reinforce=True, club_pair_overrides_big_joker=True, big_joker_pair_bid="choose_suit",
-        later_no_bid="first_card", flipped_joker_threshold=60,
+        later_no_bid="first_card", flipped_joker_threshold=60, first_dealer="first_level_bidder",
         pairs_must_follow=False, tractor_skip_level=True, throw_penalty=5,
         must_play=frozenset({11, 14}), j_to_bottom="chizhou", level_table="A",
     ),

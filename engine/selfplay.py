@@ -94,6 +94,8 @@ class Tally:
     hands: int = 0
     redeals: int = 0
     matches_finished: int = 0
+    finished_match_hands: int = 0
+    """Hands (redeals not counted) of the matches that finished."""
     dealer_holds: int = 0
     p_total: int = 0
     level_changes: int = 0
@@ -141,11 +143,12 @@ class Tally:
     def summary(self, title: str) -> str:
         """A human-readable summary."""
         n = max(self.hands, 1)
+        per_match = self.finished_match_hands / self.matches_finished if self.matches_finished else 0.0
         rate = self.hands / self.seconds if self.seconds else 0.0
         lines = [
             title,
-            f"  hands {self.hands}, redeals {self.redeals}, matches finished {self.matches_finished}, "
-            f"flag hands {self.flag_hands}",
+            f"  hands {self.hands}, redeals {self.redeals}, matches finished {self.matches_finished} "
+            f"({per_match:.1f} hands per finished match), flag hands {self.flag_hands}",
             f"  dealer side held {self.dealer_holds / n:.1%}; mean p {self.p_total / n:.1f}; "
             f"levels gained per hand {self.levels_gained / n:.2f}; hands that moved a level {self.level_changes}",
             f"  kitty captures {self.kitty_captures} (bonus {self.kitty_bonus}); 上天入地 {self.heaven_and_earth}; "
@@ -201,6 +204,7 @@ def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None)
                 spent_emitting += time.perf_counter() - t
         if match.over:
             tally.matches_finished += 1
+            tally.finished_match_hands += match.hands_played
             match_index += 1
             match = Match(ruleset, derived_seed(seed, "match", match_index))
     tally.seconds = time.perf_counter() - started - spent_emitting

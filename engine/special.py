@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
+from engine.bidding import BidRecord
 from engine.cards import ACE, Card, card_points, format_cards
 from engine.combos import Shape, five_ten_king
+from engine.notices import Notice
 from engine.ruleset import Ruleset
 from engine.scoring import LevelOutcome, level_outcome
 from engine.trump import TrumpContext
@@ -48,6 +50,10 @@ class HandResult:
     levels_removed: int = 0
     escaped: int | None = None
     """The seat that escaped, for an abandoned hand."""
+    notices: tuple[Notice, ...] = ()
+    """The hand's public notices (failed throws, 逼红5/保红5) in the order they happened."""
+    bids: tuple[BidRecord, ...] = ()
+    """The public bid history (decision 17)."""
 
     @property
     def kitty_bonus(self) -> int:
@@ -71,6 +77,7 @@ class HandResult:
             "levels": None if self.outcome is None else self.outcome.levels,
             "scores": list(self.scores), "heaven_and_earth_side": self.heaven_and_earth_side,
             "demoted_to": self.demoted_to, "levels_removed": self.levels_removed, "escaped": self.escaped,
+            "notices": [n.to_dict() for n in self.notices], "bids": [b.to_dict() for b in self.bids],
         }
 
 

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.combos import Component, Shape, has_tractor_above
+from engine.combos import Component, Shape, tractor_above
 from engine.trump import TrumpContext
 
 
 @dataclass(frozen=True, slots=True)
 class ThrowResult:
-    """The outcome of a throw: what is played and, for a failure, the penalty basis."""
+    """The outcome of a throw: what is played and, for a failure, what beat it and the penalty basis."""
 
     played: tuple[Card, ...]
     """The cards actually played: the whole throw, or the forced component."""
@@ -28,22 +28,38 @@ class ThrowResult:
     """True if some component could be beaten."""
     penalty_cards: int
     """Cards in the forced component (0 for a valid throw)."""
+    beaten_by: int | None = None
+    """For a failure: the index, in the hands judged against, of the first hand that beats the forced component."""
+    beaten_with: tuple[Card, ...] = ()
+    """For a failure: the cards of that hand that beat it (the highest such single, pair or tractor)."""
+
+
+def beating_cards(ctx: TrumpContext, comp: Component, group: str, hand: Sequence[Card]) -> tuple[Card, ...] | None:
+    """The highest cards of ``hand``, in ``group``, that beat the thrown component, or None."""
+    cards = [c for c in hand if ctx.group(c) == group]
+    if comp.kind == "single":
+        higher = [c for c in cards if ctx.order(c) > comp.top]
+        return (max(higher, key=lambda c: (ctx.order(c), c.sort_key)),) if higher else None
+    counts = Counter(cards)
+    pairs = [c for c, n in counts.items() if n >= 2]
+    if comp.kind == "pair":
+        higher = [c for c in pairs if ctx.order(c) > comp.top]
+        if not higher:
+            return None
+        best = max(higher, key=lambda c: (ctx.order(c), c.sort_key))
+        return (best, best)
+    run = tractor_above(ctx, pairs, comp.pairs, comp.top)
+    return None if run is None else tuple(c for c in run for _ in (0, 1))
 
 
 def beats_component(ctx: TrumpContext, comp: Component, group: str, hand: Sequence[Card]) -> bool:
     """True if ``hand`` holds, in ``group``, something that beats the thrown component."""
-    cards = [c for c in hand if ctx.group(c) == group]
-    if comp.kind == "single":
-        return any(ctx.order(c) > comp.top for c in cards)
-    counts = Counter(cards)
-    pairs = [c for c, n in counts.items() if n >= 2]
-    if comp.kind == "pair":
-        return any(ctx.order(c) > comp.top for c in pairs)
-    return has_tractor_above(ctx, pairs, comp.pairs, comp.top)
+    return beating_cards(ctx, comp, group, hand) is not None
 
 
 def judge_throw(ctx: TrumpContext, shape: Shape, other_hands: Sequence[Sequence[Card]]) -> ThrowResult:
-    """Judge a lead against the other three hands.
+    """Judge a lead against the other three hands (give them in turn order from the thrower:
+    the first that beats the forced component is named as its beater).
 
     A lead of one component (or a 5-10-K) is not a throw and always stands.
     """
@@ -57,7 +73,9 @@ def judge_throw(ctx: TrumpContext, shape: Shape, other_hands: Sequence[Sequence[
     if not beatable:
         return ThrowResult(shape.cards, False, 0)
     forced = min(beatable, key=lambda item: item[:3])[3]
-    return ThrowResult(forced.cards, True, forced.size)
+    by, cards = next((i, beat) for i, hand in enumerate(other_hands)
+                     if (beat := beating_cards(ctx, forced, shape.group, hand)) is not None)
+    return ThrowResult(forced.cards, True, forced.size, by, cards)
 
 
 def throw_penalty(per_card: int, cards: int, thrower_is_attacker: bool) -> int:

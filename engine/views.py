@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, format_cards
+from engine.bidding import BidRecord
 from engine.hand import Adjustment, Hand, Phase, Trick
+from engine.notices import Notice, ThrowFailed
 from engine.special import HandResult
 
 
@@ -64,6 +66,10 @@ class HandView:
     threshold: int
     result: HandResult | None
     escaped: int | None
+    bid_history: tuple[BidRecord, ...] | None = None
+    """The public bid history: under hidden bidding None until the steal rounds end (decision 17)."""
+    notices: tuple[Notice, ...] = ()
+    """Public facts told as they happened: failed throws, 逼红5, 保红5."""
 
     @property
     def last_trick(self) -> Trick | None:
@@ -90,6 +96,13 @@ class HandView:
                 out += list(cards)
         if self.result is not None:
             out += list(self.result.kitty)
+        for record in self.bid_history or ():
+            out += list(record.cards)
+        for notice in self.notices:
+            if isinstance(notice, ThrowFailed):
+                out += list(notice.thrown) + list(notice.beaten_with)
+            else:
+                out += list(notice.cards)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -112,6 +125,8 @@ class HandView:
             "adjustments": [{"reason": a.reason, "seat": a.seat, "points": a.points} for a in self.adjustments],
             "threshold": self.threshold, "result": None if self.result is None else self.result.to_dict(),
             "escaped": self.escaped,
+            "bid_history": None if self.bid_history is None else [b.to_dict() for b in self.bid_history],
+            "notices": [n.to_dict() for n in self.notices],
         }
 
 
@@ -170,4 +185,6 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         threshold=hand.threshold,
         result=hand.result,
         escaped=hand.escaped,
+        bid_history=hand.bid_history,
+        notices=tuple(hand.notices),
     )

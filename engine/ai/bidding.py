@@ -56,8 +56,11 @@ def accepted_bid(view: HandView, ruleset: Ruleset, cards: Sequence[Card], choice
     if (last_own is not None and last_own.step == "single" and last_own.cards
             and len(cards) == 2 and cards[0] is last_own.cards[0]):
         reuse = cards[0]
+        # Decision 15: open bidding shows whether the single stood right before the standing
+        # override; hidden bidding does not, and there the engine takes the pair either way.
+        right = last_index == len(view.bids) - 2 if not r.hidden_bidding else someone_since
         looked_back = any(b.kind == "look_back" for _i, b in own)
-        if r.look_back and someone_since and not looked_back:
+        if r.look_back and someone_since and right and not looked_back:
             kind, step = "look_back", "LB"
         elif r.reinforce and not steal and not someone_since:
             kind = "reinforce"

@@ -21,6 +21,7 @@ from engine.combos import classify, decompose, five_ten_king
 from engine.follow import check_follow, check_lead
 from engine.hand import Action, Event, Hand, side_of
 from engine.hints import cheapest_follow
+from engine.notices import ThrowFailed
 from engine.scoring import level_outcome
 from engine.views import view_for
 
@@ -100,6 +101,8 @@ def public_cards(hand: Hand) -> set[Card]:
         pub |= set(hand.kitty)
         if hand.result is not None:
             pub |= set(hand.result.kitty)
+    for notice in hand.notices:  # a failed throw shows what was thrown and what beats it (decision 17)
+        pub |= set(notice.thrown) | set(notice.beaten_with) if isinstance(notice, ThrowFailed) else set(notice.cards)
     return pub
 
 
@@ -118,6 +121,7 @@ def check_views(hand: Hand) -> None:
     if hidden_bids:
         assert spectator.trump is None and not spectator.trump_known
         assert all(b.cards is None and b.trump is None and b.step is None for b in spectator.bids)
+    check_bid_history(hand)
     for seat in range(4):
         v = view_for(hand, seat)
         assert list(v.hand) == list(hand.hands[seat])
@@ -132,6 +136,26 @@ def check_views(hand: Hand) -> None:
         if hidden_bids:
             assert all(b.cards is None for b in v.bids if b.seat != seat)
             assert v.trump is None
+
+
+def check_bid_history(hand: Hand) -> None:
+    """Decision 17: the public bid history shows under hidden bidding exactly once the steal rounds
+    are over (play has begun), under open bidding from the first bid; every view carries the same."""
+    history = view_for(hand, None).bid_history
+    assert all(view_for(hand, seat).bid_history == history for seat in range(4))
+    steal_rounds_over = hand.leader is not None
+    if hand.ruleset.hidden_bidding and hand.bids and not steal_rounds_over:
+        assert history is None, "hidden bids shown before the steal rounds ended"
+    if steal_rounds_over or (hand.bids and not hand.ruleset.hidden_bidding):
+        assert history is not None
+    if history is None:
+        return
+    assert [(r.seat, r.cards, r.kind) for r in history] == [(b.seat, b.cards, b.kind) for b in hand.bids]
+    failed = [a.points for a in hand.adjustments if a.reason == "failed_steal"]
+    assert [r.points for r in history if r.points] == failed
+    assert all(r.failed_steal for r in history if r.points)
+    if hand.bids:
+        assert sum(r.final for r in history) == 1 and next(r for r in history if r.final).stood
 
 
 def spec_multiplier(hand: Hand) -> int:

@@ -100,9 +100,9 @@ def _stops(r: Ruleset) -> set[int]:
 
 
 def _rise(r: Ruleset, side: SideLevel, n: int, *, dealer: bool) -> tuple[SideLevel, bool]:
-    """A29: a jump stops at the first must-play level inside it; an attacking side at an unpassed
-    must-play level stays; only a dealer side passes the last A (by winning at it, or — where A is not
-    must-play — by a jump beyond it)."""
+    """A29, decision 13: a jump stops at the first must-play level inside it and never goes beyond
+    the last A; an attacking side at an unpassed must-play level stays; only a dealer side winning
+    while at the last A passes it."""
     last = r.laps * 13 - 1
     start = _index(side)
     stops = _stops(r)
@@ -114,11 +114,7 @@ def _rise(r: Ruleset, side: SideLevel, n: int, *, dealer: bool) -> tuple[SideLev
     inside = [m for m in stops if start < m < target]
     if inside:
         target = min(inside)
-    if target > last:
-        if dealer:
-            return _at(last, side.at_flag), True
-        target = last
-    return _at(target, side.at_flag), False
+    return _at(min(target, last), side.at_flag), False
 
 
 def model_settle(r: Ruleset, hand: Hand, before: tuple[SideLevel, SideLevel]):

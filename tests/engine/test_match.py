@@ -299,13 +299,6 @@ def test_flag_dealer_is_the_flag_sides_last_trick_winner() -> None:
     assert m.hand.setup.flag and m.hand.dealer == 2
 
 
-def test_passing_a_by_a_jump_in_flag_presets() -> None:
-    """A is not must-play in 扬州: a jump beyond A passes it (the flag hand follows)."""
-    m = start("yangzhou", 13, 9, dealer_side=0, previous_dealer=0)
-    play_p(m, 30, dealer=0)  # +5 from K
-    assert m.sides[0].at_flag and m.hand.setup.flag
-
-
 # --- 安徽 end bonus (T25, A37) ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("loser_rank,bonus", [(2, 5), (3, 4), (6, 4), (8, 3), (10, 3), (11, 2), (12, 2),
