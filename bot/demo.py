@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from bot.i18n import translator
-from bot.labels import cards_label, seat_label, trump_label
+from bot.labels import cards_label, seat_label, trump_phrase
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import render_match_over, render_result, render_table, seat_name
 from engine.ai import choose_action
@@ -66,8 +66,8 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
             if hand.ruleset.hidden_bidding:
                 say(tr("{who} made a bid.", who=who))
             else:
-                say(tr("{who} bid {cards} → trump {trump}.", who=who, cards=cards_label(bid.cards, lang),
-                       trump=trump_label(tr, bid.trump)))
+                say(tr("{who} bid {cards} → {trump}.", who=who, cards=cards_label(bid.cards, lang),
+                       trump=trump_phrase(tr, bid.trump, capital=False)))
         elif action.kind == "steal":
             say(tr("{who} stole the kitty.", who=seat_name(tr, table, action.seat or 0)))
         if before_phase == "bidding" and hand.phase != "bidding" or (

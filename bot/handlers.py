@@ -522,7 +522,7 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
         try:
             popup = await hand_op(tables, table, seat, data, tr)
         except EngineError as exc:
-            popup = refusal(tr, exc)
+            popup = refusal(tr, exc, table.settings.ruleset())
         except TableError as exc:
             popup = exc.text(tr)
         except storage.StorageError:

@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.i18n import Translator
-from bot.labels import card_label, cards_label, level_label, name_html, seat_label, trump_label
+from bot.labels import card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase
 from bot.model import Table
 from bot.render_group import phase_lines, seat_name
 from engine.bidding import needs_choice, read_step
@@ -105,8 +105,10 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tu
     lines = ["<b>" + tr("Chao Di Pi") + " · " + name_html(group_title) + "</b> · "
              + tr("hand {n}", n=view.number) + " · " + tr("you sit {seat}", seat=seat_label(tr, seat))]
     level = tr("level {level}", level=level_label(view.level))
-    if view.trump_known:
-        lines.append(level + " · " + tr("trump {trump}", trump=trump_label(tr, view.trump)))
+    if view.flag:
+        lines.append(flag_phrase(tr))
+    elif view.trump_known:
+        lines.append(level + " · " + trump_phrase(tr, view.trump, capital=False))
     else:
         lines.append(level + " · " + tr("trump not known yet"))
         own = [b for b in view.bids if b.seat == seat and not b.hidden]
@@ -135,7 +137,7 @@ def peek_text(tr: Translator, table: Table, seat: int) -> str:
     """A short popup with the player's own hand (for the group's 🃏 button)."""
     view = table.view(seat)
     cards = sorted_hand(table, view)
-    return (tr("Your hand") + ": " + cards_label(cards, tr.lang))[:195]
+    return (tr("Your hand") + ": " + cards_label(cards, tr.lang, " "))[:195]
 
 
 def selection_from(cards: Sequence[Card]) -> Counter[Card]:

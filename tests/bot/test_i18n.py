@@ -104,8 +104,8 @@ def test_every_translation_formats() -> None:
 @pytest.mark.parametrize(("msgid", "values", "zh"), [
     ("hand {n}", {"n": 3}, "第 3 局"),
     ("Your turn", {}, "轮到你了"),
-    ("trick {n}", {"n": 7}, "第 7 墩"),
-    ("Your turn · {what} · {title}", {"what": "第 7 墩", "title": "牌友群"}, "轮到你了 · 第 7 墩 · 牌友群"),
+    ("trick {n}", {"n": 7}, "第 7 轮"),
+    ("Your turn · {what} · {title}", {"what": "第 7 轮", "title": "牌友群"}, "轮到你了 · 第 7 轮 · 牌友群"),
     ("Bid {cards}", {"cards": "♠5♠5"}, "亮主 ♠5♠5"),
     ("Bury ({n}/8)", {"n": 8}, "扣底 (8/8)"),
     ("Pass", {}, "不亮"),

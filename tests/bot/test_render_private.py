@@ -417,7 +417,7 @@ def test_flag_hand(lang: str) -> None:
     hand = T.hand_of(table)
     for seat in range(4):
         _raw, plain, markup, _decoded = private(table, seat, lang)
-        assert plain.split("\n")[1] == ("打 — · 主 无主" if lang == "zh" else "level — · trump no-trump")
+        assert plain.split("\n")[1] == ("扛旗（无主）" if lang == "zh" else "flag hand (no trump)")
         first = [c for row in card_rows(markup) for _l, c, _n in row][0]
         held_trumps = [c for c in hand.hands[seat] if c.is_joker or c == Card.parse("5H")]
         if held_trumps:
@@ -492,6 +492,8 @@ def test_peek_shows_only_ones_own_hand_and_fits_a_popup(lang: str) -> None:
         prefix = "你的手牌: " if lang == "zh" else "Your hand: "
         assert text.startswith(prefix)
         assert card_labels(text) == labels(hand.hands[seat], lang)
+        shown = text[len(prefix):].split(" ")  # one card between spaces: ♠10♠10 would read as one blur
+        assert len(shown) == len(hand.hands[seat]) and all(len(card_labels(c)) == 1 for c in shown)
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
