@@ -300,22 +300,22 @@ async def cmd_hand(update: Update, context: Context) -> None:
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
-    """/rules [preset]: a summary of a preset's rules."""
+    """/rules [preset]: the rules of a preset (default: this chat's table, else 盐城), in one or more messages."""
     caller = await who_asks(update, context)
     if caller is None:
         return
     user, chat, tr = caller
     name = " ".join(context.args) if context.args else None
-    if name is None:
-        table = tables_of(context).in_chat(chat.id)
-        name = table.settings.preset if table is not None else "yancheng"
-    try:
-        ruleset = get_ruleset(name)
+    table = tables_of(context).in_chat(chat.id)
+    try:  # without a name: this chat's table, with its choice of open or hidden bids
+        ruleset = get_ruleset(name) if name is not None else (
+            table.settings.ruleset() if table is not None else get_ruleset("yancheng"))
     except ValueError:
         names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
         await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
         return
-    await reply(update, rules_text(tr, ruleset))
+    for page in rules_text(tr, ruleset):
+        await reply(update, page)
 
 
 async def cmd_stats(update: Update, context: Context) -> None:

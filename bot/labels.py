@@ -63,11 +63,10 @@ def side_label(tr: Translator, side: int) -> str:
 
 
 def and_list(tr: Translator, items: list[str]) -> str:
-    """``a, b and c`` / 「a、b和c」."""
-    if len(items) < 2:
-        return "".join(items)
-    sep = "、" if tr.lang == "zh" else ", "
-    return tr("{items} and {last}", items=sep.join(items[:-1]), last=items[-1])
+    """``a, b and c`` / 「a、b、c」 (how players list levels: 「J、A」)."""
+    if tr.lang == "zh" or len(items) < 2:
+        return "、".join(items)
+    return tr("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def or_list(tr: Translator, items: list[str]) -> str:
