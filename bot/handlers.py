@@ -82,12 +82,29 @@ def in_group(chat: Chat | None) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+async def chat_translator(context: Context, user: User, chat: Chat | None) -> Translator:
+    """The language of a reply in ``chat``: a group's (its table's, else its /lang), else the person's.
+
+    Everyone in a group reads the reply, so it follows the group's choice, not the caller's.
+    """
+    if in_group(chat):
+        assert chat is not None
+        tables = tables_of(context)
+        table = tables.in_chat(chat.id)
+        if table is not None:
+            return translator(table.lang)
+        record = await storage.get_chat(tables.db, chat.id)
+        if record is not None and record.language:
+            return translator(record.language)
+    return await user_translator(context, user)
+
+
 async def who_asks(update: Update, context: Context) -> tuple[User, Chat, Translator] | None:
-    """The person and chat behind a command, and that person's translator (None for channel posts)."""
+    """The person and chat behind a command, and the translator of the reply (None for channel posts)."""
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return None
-    return user, chat, await user_translator(context, user)
+    return user, chat, await chat_translator(context, user, chat)
 
 
 # --- seating -------------------------------------------------------------------------------
@@ -279,7 +296,7 @@ async def cmd_hand(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    tr = await user_translator(context, user)
+    tr = await chat_translator(context, user, update.effective_chat)
     tables = tables_of(context)
     mine = [(t, s) for t, s in tables.tables_of(user.id) if t.playing]
     if not mine:
@@ -354,7 +371,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
     tables = tables_of(context)
     choice = (context.args[0].lower() if context.args else "")
     if choice not in ("zh", "en"):
-        tr = await user_translator(context, user)
+        tr = await chat_translator(context, user, chat)
         await reply(update, tr("Use /lang zh for 中文 or /lang en for English."))
         return
     tr = translator(choice)
@@ -386,7 +403,7 @@ async def cmd_help(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    await reply(update, help_text(await user_translator(context, user)))
+    await reply(update, help_text(await chat_translator(context, user, update.effective_chat)))
 
 
 async def on_migrate(update: Update, context: Context) -> None:

@@ -213,12 +213,17 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
 def _deadline(tr: Translator, table: Table, now: float | None) -> str:
     if table.deadline is None:
         return ""
-    left = max(0, int(table.deadline - (time.time() if now is None else now)))
+    return " " + time_left(tr, table.deadline - (time.time() if now is None else now))
+
+
+def time_left(tr: Translator, seconds: float) -> str:
+    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours."""
+    left = max(0, int(seconds))
     if left < 120:
-        return " " + tr("({s} s left)", s=left)
+        return tr("({s} s left)", s=left)
     if left < 7200:
-        return " " + tr("({m} min left)", m=left // 60)
-    return " " + tr("({h} h left)", h=left // 3600)
+        return tr("({m} min left)", m=left // 60)
+    return tr("({h} h left)", h=left // 3600)
 
 
 def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup]:

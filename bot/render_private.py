@@ -25,6 +25,9 @@ from engine.views import HandView
 ROW = 6
 """Card buttons per row: six read well on a phone (eight is Telegram's limit)."""
 
+FROM_KITTY = "+"
+"""Marks, while the dealer buries, the card buttons that came from the kitty."""
+
 
 def sorted_hand(table: Table, view: HandView) -> list[Card]:
     """The hand in display order: trumps first, then each plain suit, high to low.
@@ -47,6 +50,8 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
     row: list[InlineKeyboardButton] = []
     group: str | None = None
     seen: Counter[Card] = Counter()
+    held = Counter(cards)
+    picked = Counter(view.picked_up)
     for card in cards:
         card_group = ctx.group(card)
         if row and (len(row) == ROW or card_group != group):
@@ -56,6 +61,8 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
         copy = seen[card]
         seen[card] += 1
         mark = "✓" if copy < selected[card] else ""
+        if copy >= held[card] - picked[card]:  # the last copies of a card are the ones from the kitty
+            mark += FROM_KITTY
         row.append(InlineKeyboardButton(mark + card_label(card, tr.lang),
                                         callback_data=callbacks.hand(table.id, version, "sel", f"{card}{copy}")))
     if row:
@@ -115,6 +122,9 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tu
         if own and own[-1].cards is not None:
             lines.append(tr("Your bid: {cards}", cards=cards_label(own[-1].cards, tr.lang)))
     lines += phase_lines(tr, table, view)
+    if view.picked_up:
+        lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
+                        cards=cards_label(view.picked_up, tr.lang)))
     if view.kitty is not None and view.phase != "finished":
         lines.append(tr("Your kitty: {cards}", cards=cards_label(view.kitty, tr.lang)))
     if seat in view.to_act and view.phase != "bidding":

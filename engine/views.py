@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, format_cards
-from engine.hand import Adjustment, Hand, Phase, Trick
+from engine.hand import KITTY_SIZE, Adjustment, Hand, Phase, Trick
 from engine.special import HandResult
 
 
@@ -64,6 +64,8 @@ class HandView:
     threshold: int
     result: HandResult | None
     escaped: int | None
+    picked_up: tuple[Card, ...] = ()
+    """While the viewer buries: the 8 cards they took from the kitty (they are in ``hand`` too)."""
 
     @property
     def last_trick(self) -> Trick | None:
@@ -111,7 +113,7 @@ class HandView:
             "trick_points": self.trick_points,
             "adjustments": [{"reason": a.reason, "seat": a.seat, "points": a.points} for a in self.adjustments],
             "threshold": self.threshold, "result": None if self.result is None else self.result.to_dict(),
-            "escaped": self.escaped,
+            "escaped": self.escaped, "picked_up": format_cards(self.picked_up),
         }
 
 
@@ -170,4 +172,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         threshold=hand.threshold,
         result=hand.result,
         escaped=hand.escaped,
+        # Taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
+        picked_up=(tuple(hand.hands[viewer][-KITTY_SIZE:])
+                   if viewer is not None and viewer == hand.burier and hand.phase == "burying" else ()),
     )

@@ -75,7 +75,7 @@ def card_rows(markup: InlineKeyboardMarkup) -> list[list[tuple[str, Card, int]]]
         kinds = {c.op == "sel" for c in decoded}
         assert len(kinds) == 1, "a row mixes cards and actions"
         if kinds == {True}:
-            rows.append([(b.text.removeprefix("✓"), Card.parse(c.arg[:-1]), int(c.arg[-1]))
+            rows.append([(b.text.removeprefix("✓").removeprefix("+"), Card.parse(c.arg[:-1]), int(c.arg[-1]))
                          for b, c in zip(row, decoded)])
     return rows
 
@@ -115,6 +115,10 @@ def check_card_buttons(table: Table, seat: int, lang: str, markup: InlineKeyboar
             assert button.text.startswith("✓") == (n < selected[card])
             marked[card] += button.text.startswith("✓")
     assert marked == +selected
+    # While burying, the burier's cards that came from the kitty are marked + (and nothing else is).
+    from_kitty = Counter(Card.parse(decode_button(b).arg[:-1]) for b in buttons(markup)
+                         if decode_button(b).op == "sel" and b.text.removeprefix("✓").startswith("+"))
+    assert from_kitty == Counter(view.picked_up)
 
 
 def secret_labels(hand: Hand, seat: int, lang: str) -> set[str]:
@@ -309,6 +313,10 @@ def test_burying_keyboard(preset: str, lang: str) -> None:
         _raw, _plain, markup, decoded = private(table, seat, lang)
         if seat == burier:
             assert len(hand.hands[seat]) == 33
+            kitty = cards_label(hand.hands[seat][-8:], lang)  # the kitty, just taken into the hand
+            assert ("底牌拿上来的 8 张（按钮上标 +）：" if lang == "zh" else "From the kitty (marked +): ") + kitty \
+                in _plain.split("\n")
+            assert sum(b.text.startswith("+") for b in buttons(markup)) == 8
             assert actions(decoded) == ["bury", "clear", "hint"]
             assert action_texts(markup) == (["扣底 (0/8)", "清除", "提示"] if lang == "zh" else ["Bury (0/8)", "Clear", "Hint"])
         else:
