@@ -281,13 +281,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
         await reply(update, tr("Only the table's creator or a group admin can stop it."))
         return
     async with table.lock:
-        message_id = table.message_id
-        await tables.stop(table)
-    if message_id is not None:
-        try:
-            await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
-        except TelegramError:
-            pass
+        await tables.stop(table)  # its message says it is closed and loses its buttons
     await reply(update, tr("The table is closed."))
 
 
