@@ -525,3 +525,13 @@ def test_buttons_go_stale_after_a_move() -> None:
     assert before != after
     _raw, _plain, _markup, decoded = private(table, seat, "zh")
     assert {c.version for c in decoded} <= {after}
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_no_trump_reads_as_players_say_it(lang: str) -> None:
+    table, _thief, _cards = T.stolen("nantong")  # a red-five pair stole the kitty for no trump
+    assert T.hand_of(table).trump is None and T.hand_of(table).trump_decided
+    for seat in range(4):
+        _raw, plain, _markup, _decoded = private(table, seat, lang)
+        assert plain.split("\n")[1] == ("打 2 · 打无主" if lang == "zh" else "level 2 · no trump")
+        assert "主 无主" not in plain and "trump no-trump" not in plain
