@@ -76,8 +76,11 @@ class Settings:
 TOKEN_SHAPE = re.compile(r"\d+:[A-Za-z0-9_-]+")
 """What every token from @BotFather looks like: the bot's id, a colon, the secret."""
 
-PLACEHOLDER = re.compile(r"your|ABC-?DEF|\.\.\.|<|>|xxxx|changeme", re.IGNORECASE)
-"""Marks of the examples in the README and deploy/chaodipi.env.example, left in by mistake."""
+PLACEHOLDER = re.compile(r"^123456:|your[-_ ]?token", re.IGNORECASE)
+"""The examples of the README and deploy/chaodipi.env.example (``123456:ABC-your-token``), left in by mistake.
+
+Narrow on purpose: a real token's random secret must never look like a placeholder.
+"""
 
 
 def _check_token(token: str) -> None:
