@@ -60,10 +60,14 @@ def _cards(tr: Translator, r: Ruleset) -> list[str]:
     out = [tr("Two decks, 108 cards, four players; partners sit across: N+S against E+W. "
               "Each player gets 25 cards; 8 go to the kitty (底牌).")]
     out.append(tr("Each side has a level, from 2 up to A; the dealer side's level is the level rank (级牌) of the hand."))
-    if r.red5_trump:
+    if r.red5_trump and r.red5_above_big_joker:
         out.append(tr("The red five (红5, ♥5) is always a trump and the highest card: "
                       "红5 > big joker > small joker > level cards of the trump suit > other level cards > "
                       "the trump suit from A down."))
+    if r.red5_trump and not r.red5_above_big_joker:
+        out.append(tr("The red five (红5, ♥5) is always a trump: big joker > 红5 > small joker > level cards of "
+                      "the trump suit > other level cards > the trump suit from A down."))
+    if r.red5_trump:
         out.append(tr("No trump (打无主): only the red fives, the jokers and the level cards are trumps."))
     else:
         out.append(tr("There is no red five. Trumps rank: big joker > small joker > level cards of the trump suit > "
@@ -195,9 +199,13 @@ def _playing(tr: Translator, r: Ruleset) -> list[str]:
 
 def _combinations(tr: Translator, r: Ruleset) -> list[str]:
     out = [tr("Pair: two identical cards (same suit and rank).")]
-    out.append(tr("Tractor (拖拉机): two or more pairs of adjacent ranks in one suit, e.g. ♠5566; a small-joker "
-                  "pair and a big-joker pair also make one. A is high (KKAA) or low (AA22), but KKAA22 is not "
-                  "a tractor. Level pairs do not join plain tractors."))
+    line = tr("Tractor (拖拉机): two or more pairs of adjacent ranks in one suit, e.g. ♠5566. "
+              "Level pairs do not join plain tractors.")
+    if r.joker_tractor:
+        line += _gap(tr) + tr("A small-joker pair and a big-joker pair also make one.")
+    line += _gap(tr) + (tr("A is high (KKAA) or low (AA22), but KKAA22 is not a tractor.") if r.ace_low_tractor
+                        else tr("A is high only (KKAA); AA22 is not a tractor."))
+    out.append(line)
     if r.red5_trump:
         out.append(tr("A red-five pair joins no tractor."))
     if r.tractor_skip_level:

@@ -210,3 +210,19 @@ def test_the_readme_links_the_rules_page() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "docs/rules.md" in readme
     assert "design documents" not in readme
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tables_own_options_change_the_text(lang: str) -> None:
+    """The text is written from the options, so a variant of a preset reads as that variant."""
+    variant = RULESETS["yancheng"].replace(red5_above_big_joker=False, joker_tractor=False, ace_low_tractor=False,
+                                           throw_penalty=20)
+    text = "\n".join(assert_telegram_html(p) for p in rules_text(translator(lang), variant))
+    if lang == "zh":
+        assert "大王 > 红5 > 小王" in text and "红5 > 大王" not in text
+        assert "小王对加大王对也算拖拉机" not in text and "A 只能接 K（KKAA），AA22 不算拖拉机。" in text
+        assert "每张罚 20 分" in text
+    else:
+        assert "big joker > 红5 > small joker" in text
+        assert "A small-joker pair and a big-joker pair also make one." not in text
+        assert "20 points per card" in text
