@@ -234,10 +234,11 @@ class Tables:
             await storage.update_match(self.db, table.match_id, status="abandoned")
         table.status = "stopped"
         self._unregister(table)
-        if self.publisher is not None:  # the table message says so at once, and loses its buttons
+        if self.publisher is not None:  # the table message says so, and loses its buttons
             slot = self.publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval,
                                        table.message_id)
-            self.publisher.schedule(slot, lambda: self.render_group_message(table), now=True)
+            # Not "now": that would cut short an edit waiting out flood control; this one follows it.
+            self.publisher.schedule(slot, lambda: self.render_group_message(table))
 
     # --- game actions ---------------------------------------------------------------
     async def act(self, table: Table, action: Action) -> list[Any]:
