@@ -40,10 +40,13 @@ async def test_a_refused_token_is_one_sentence_and_never_printed(fake_telegram: 
     assert "AAHrefused" not in output
 
 
-@pytest.mark.parametrize("how", [("--verbose",), ()])
-async def test_the_verbose_output_shows_the_traceback_without_the_token(fake_telegram: FakeTelegram,
-                                                                       tmp_path: Path, how: tuple[str, ...]) -> None:
-    env = {} if how else {"CHAODIPI_LOG_LEVEL": "DEBUG"}
+@pytest.mark.parametrize(("how", "env"), [
+    (("--verbose",), {}),
+    ((), {"CHAODIPI_LOG_LEVEL": "DEBUG"}),
+    (("--verbose",), {"CHAODIPI_LOG_FORMAT": "json"}),
+])
+async def test_the_verbose_output_shows_the_traceback_without_the_token(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                       how: tuple[str, ...], env: dict[str, str]) -> None:
     status, output = await _run(fake_telegram, tmp_path, *how, **env)
     assert status == 2
     assert "Traceback" in output and "InvalidToken" in output  # the rest is there for whoever debugs
