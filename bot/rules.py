@@ -199,13 +199,12 @@ def _playing(tr: Translator, r: Ruleset) -> list[str]:
 
 def _combinations(tr: Translator, r: Ruleset) -> list[str]:
     out = [tr("Pair: two identical cards (same suit and rank).")]
-    line = tr("Tractor (拖拉机): two or more pairs of adjacent ranks in one suit, e.g. ♠5566. "
-              "Level pairs do not join plain tractors.")
+    line = tr("Tractor (拖拉机): two or more pairs of adjacent ranks in one suit, e.g. ♠5566.")
     if r.joker_tractor:
         line += _gap(tr) + tr("A small-joker pair and a big-joker pair also make one.")
     line += _gap(tr) + (tr("A is high (KKAA) or low (AA22), but KKAA22 is not a tractor.") if r.ace_low_tractor
                         else tr("A is high only (KKAA); AA22 is not a tractor."))
-    out.append(line)
+    out.append(line + _gap(tr) + tr("Level pairs do not join plain tractors."))
     if r.red5_trump:
         out.append(tr("A red-five pair joins no tractor."))
     if r.tractor_skip_level:
@@ -295,8 +294,6 @@ def _levels(tr: Translator, r: Ruleset) -> list[str]:
         out.append(tr("大光 (the attackers score 0 or less) gives the dealer side one level more."))
     out.append(tr("积分 each hand: every player of the winning side gets +the levels risen (+1 when the attackers "
                   "take over), the losers as much less."))
-    if r.flag_threshold != theta and r.after_ace == "flag_hand":
-        out.append(tr("In the flag hand the attackers need {n}.", n=r.flag_threshold))
     if r.must_play:
         levels = and_list(tr, [rank_name(m) for m in sorted(r.must_play)])
         out.append(tr("Must-play levels (必打): {levels}. A jump stops at them and the side must win a hand there "
