@@ -51,11 +51,19 @@ def refusal(tr: Translator, error: EngineError, ruleset: Ruleset | None = None) 
         return tr("You hold {suit}: play {suit} first.", suit=suit)
     if error.code == "not_a_bid" and ruleset is not None:
         return not_a_bid(tr, ruleset)
+    if error.code == "bid_not_allowed" and ruleset is not None and _steal_only(ruleset, error.params.get("step")):
+        return tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
     msgid = REASONS.get(error.code, "That move is not allowed.")
     try:
         return tr(msgid, **error.params)
     except (KeyError, IndexError):
         return tr(msgid) if "{" not in msgid else tr("That move is not allowed.")
+
+
+def _steal_only(ruleset: Ruleset, step: object) -> bool:
+    """True if ``step`` is a joker pair that this ruleset lets steal the kitty but not bid (安徽)."""
+    return ((step == "SJ2" and ruleset.small_joker_pair_bid == "steal_only")
+            or (step == "BJ2" and ruleset.big_joker_pair_bid == "steal_only"))
 
 
 def not_a_bid(tr: Translator, ruleset: Ruleset) -> str:

@@ -64,3 +64,14 @@ def test_the_not_a_bid_refusal_lists_only_the_presets_bids(preset: str, zh: str,
     ruleset = RULESETS[preset]
     assert refusal(translator("zh"), error, ruleset) == zh
     assert refusal(translator("en"), error, ruleset) == en
+
+
+@pytest.mark.parametrize("joker", ["BJ", "SJ"])
+def test_anhui_joker_pairs_only_steal(joker: str) -> None:
+    table = T.make_table("anhui", T.seed_with_pair("anhui", joker, 0))
+    with pytest.raises(IllegalActionError) as err:
+        T.hand_of(table).apply(Action("bid", 0, (Card.parse(joker), Card.parse(joker))))
+    ruleset = RULESETS["anhui"]
+    assert refusal(translator("zh"), err.value, ruleset) == "对大王、对小王不能直接亮主，只能抄底打无主。"
+    assert refusal(translator("en"), err.value, ruleset) == (
+        "A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
