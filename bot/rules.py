@@ -136,19 +136,24 @@ def _bidding(tr: Translator, r: Ruleset) -> list[str]:
 
 def _no_bid(tr: Translator, r: Ruleset) -> list[str]:
     flip = tr("in turn each player turns up a kitty card; the first level card sets the trump suit, else the "
-              "highest plain card does (a joker does not count). The side that turned it deals; no steals this hand.")
+              "highest plain card does (a joker does not count); no steals this hand.")
     later = {
-        "first_level_card": tr("the kitty is turned up; the first level card sets the trump suit, a joker means "
-                               "no trump; no steals this hand."),
-        "first_card": tr("the first kitty card sets the trump suit; a joker means no trump and no steals."),
+        "first_level_card": tr("the kitty is turned up; the first level card or joker decides: a level card's suit "
+                               "is trump, a joker means no trump (neither: the first card's suit); "
+                               "no steals this hand."),
+        "first_card": tr("the first kitty card sets the trump suit, a joker means no trump; no steals this hand."),
         "flip_in_turn": flip,
     }[r.later_no_bid]
     if r.later_no_bid == "first_card" and r.flipped_joker_threshold is not None:
         later += _gap(tr) + tr("In that no-trump hand the attackers take over at {n}.", n=r.flipped_joker_threshold)
     if r.first_hand_no_bid == "flip_in_turn" and r.later_no_bid == "flip_in_turn":
-        return [tr("Nobody bid: {what}", what=flip)]
-    first = tr("the cards are dealt again.") if r.first_hand_no_bid == "redeal" else flip
-    return [tr("Hand 1, nobody bid: {what}", what=first), tr("Later hands, nobody bid: {what}", what=later)]
+        out = [tr("Nobody bid: {what}", what=flip)]
+    else:
+        first = tr("the cards are dealt again.") if r.first_hand_no_bid == "redeal" else flip
+        out = [tr("Hand 1, nobody bid: {what}", what=first), tr("Later hands, nobody bid: {what}", what=later)]
+    if r.first_hand_no_bid == "flip_in_turn":
+        out.append(tr("Hand 1 decided by the flip: whoever turned the deciding card deals."))
+    return out
 
 
 def _kitty(tr: Translator, r: Ruleset) -> list[str]:
