@@ -28,7 +28,7 @@ settings (environment variables):
   CHAODIPI_WEBHOOK_SECRET   secret token Telegram sends with each call (default: random per start)
   CHAODIPI_AI_DELAY         seconds between AI moves (default 0.8)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
-  CHAODIPI_LOG_LEVEL        DEBUG, INFO (default), WARNING, ERROR
+  CHAODIPI_LOG_LEVEL        DEBUG (or --verbose: with library tracebacks), INFO (default), WARNING, ERROR
   CHAODIPI_LOG_FORMAT       text (default) or json (one JSON object a line)
 
 SIGTERM or Ctrl-C stops the bot gracefully: no new updates, the moves in
@@ -80,13 +80,15 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     db_help = f"the database file (default: ${DB_ENV_VAR}, else ./chaodipi.db)"
-    commands.add_parser(
+    run_cmd = commands.add_parser(
         "run", formatter_class=raw,
         help="run the bot (polling; a webhook when CHAODIPI_WEBHOOK_URL is set)",
         description="Run the bot until SIGTERM or Ctrl-C: long polling by default, a webhook server\n"
                     "when CHAODIPI_WEBHOOK_URL is set. All settings come from the environment.",
         epilog=RUN_SETTINGS,
     )
+    run_cmd.add_argument("--verbose", action="store_true",
+                         help="log at DEBUG, with the library's tracebacks (same as CHAODIPI_LOG_LEVEL=DEBUG)")
 
     demo = commands.add_parser(
         "demo", formatter_class=raw,
@@ -154,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _demo(args)
     if args.command == "health":
         return _health(db_path, args.max_age)
-    return _run()
+    return _run(verbose=args.verbose)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -179,39 +181,39 @@ def _health(db_path: str | Path, max_age: float) -> int:
     return 0 if alive else 1
 
 
-def _run() -> int:
+def _run(*, verbose: bool = False) -> int:
+    import dataclasses
+
     from telegram.error import BadRequest, InvalidToken, NetworkError, TelegramError
 
     from bot.app import run
     from bot.config import ConfigError, Settings
+    from bot.logs import hide_secret, mask_secrets
+
+    def fail(message: str, status: int) -> int:
+        print(f"chaodipi run: {mask_secrets(message)}", file=sys.stderr)  # the token is never printed
+        return status
 
     try:
         settings = Settings.from_env()
     except ConfigError as exc:
-        print(f"chaodipi run: {exc}", file=sys.stderr)
-        return 2
+        return fail(str(exc), 2)
+    hide_secret(settings.token)
+    if verbose:
+        settings = dataclasses.replace(settings, log_level="DEBUG")
     try:
         run(settings)
     except InvalidToken:
-        print("chaodipi run: Telegram refused TELEGRAM_BOT_TOKEN; copy it again from @BotFather.",
-              file=sys.stderr)
-        return 2
+        return fail("Telegram refused TELEGRAM_BOT_TOKEN; copy it again from @BotFather.", 2)
     except BadRequest as exc:  # a NetworkError for PTB, but Telegram did answer
-        print(f"chaodipi run: Telegram refused a start-up call: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"Telegram refused a start-up call: {exc}", 1)
     except NetworkError as exc:
         where = settings.base_url or "api.telegram.org"
-        print(f"chaodipi run: cannot reach Telegram ({where}): {exc}", file=sys.stderr)
-        return 1
+        return fail(f"cannot reach Telegram ({where}): {exc}", 1)
     except TelegramError as exc:
-        print(f"chaodipi run: Telegram refused a start-up call: {exc}", file=sys.stderr)
-        return 1
-    except StorageError as exc:
-        print(f"chaodipi run: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"chaodipi run: {exc}", file=sys.stderr)
-        return 1
+        return fail(f"Telegram refused a start-up call: {exc}", 1)
+    except (StorageError, OSError) as exc:
+        return fail(str(exc), 1)
     return 0
 
 

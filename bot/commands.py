@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from telegram import BotCommand
 
 from bot.i18n import Translator, translator
-from bot.labels import name_html, preset_label, signed
-from engine.cards import rank_name
+from bot.labels import name_html, signed
+from bot.rules import rules_pages
 from engine.ruleset import Ruleset
 from storage import PartnershipStanding, PlayerStanding
 
@@ -51,33 +51,9 @@ def help_text(tr: Translator) -> str:
     ])
 
 
-def rules_text(tr: Translator, r: Ruleset) -> str:
-    """A short summary of a preset's options."""
-    yes, no = tr("yes"), tr("no")
-    must = ", ".join(rank_name(m) for m in sorted(r.must_play)) or "—"
-    after = {"game_over": tr("the match ends"), "next_lap": tr("the next lap (3 laps; lap-3 A ends it)"),
-             "flag_hand": tr("the flag hand (扛旗): no-trump, no kitty, 100 to take over"),
-             "anhui_bonus": tr("the match ends with a bonus by the losers' level")}[r.after_ace]
-    lines = [
-        "<b>" + preset_label(tr, r) + "</b>",
-        tr("Red five (♥5) always trump: {v}", v=yes if r.red5_trump else no),
-        tr("Bidding: {mode}", mode=tr("hidden bids") if r.hidden_bidding else tr("open bids")),
-        tr("Kitty steals (抄底): {v}", v=yes if r.kitty_steal else no),
-        tr("Pairs must follow pairs (逼对): {v}", v=yes if r.pairs_must_follow else no),
-        tr("Hollow tractors over the level rank: {v}", v=yes if r.tractor_skip_level else no),
-        tr("5-10-K combinations: {v}", v=yes if r.five_ten_king else no),
-        tr("Failed throw: {n} points per card", n=r.throw_penalty),
-        tr("Level table {t}; attackers take over at {theta}", t=r.level_table, theta=r.threshold),
-        tr("Must-play levels: {levels}", levels=must),
-        tr("After passing A: {what}", what=after),
-    ]
-    if r.heaven_and_earth != "none":
-        lines.append(tr("上天入地 (heaven and earth): reward {n} 积分", n=r.heaven_and_earth_reward))
-    if r.red5_bonus:
-        lines.append(tr("逼红5 / 保红5: ±{n} points per red five", n=r.red5_bonus))
-    if r.failed_steal_points:
-        lines.append(tr("Failed hidden steal: ±{n} points", n=r.failed_steal_points))
-    return "\n".join(lines)
+def rules_text(tr: Translator, r: Ruleset) -> list[str]:
+    """/rules: the preset's rules as a player reads them, in messages within Telegram's length limit."""
+    return rules_pages(tr, r)
 
 
 def stats_text(tr: Translator, rows: Sequence[PlayerStanding], user_id: int) -> str:

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,9 +57,10 @@ class Settings:
                 "    export TELEGRAM_BOT_TOKEN=123456:ABC...\n"
                 "To see the game without a token, try:  chaodipi demo"
             )
+        _check_token(token)
         return cls(
             token=token,
-            base_url=env.get("TELEGRAM_BASE_URL") or None,
+            base_url=_base_url(env),
             db_path=default_db_path(env),
             webhook_url=env.get("CHAODIPI_WEBHOOK_URL") or None,
             webhook_listen=env.get("CHAODIPI_WEBHOOK_LISTEN", "0.0.0.0"),
@@ -69,6 +71,36 @@ class Settings:
             log_level=_log_level(env),
             log_format=_choice(env, "CHAODIPI_LOG_FORMAT", ("text", "json")),
         )
+
+
+TOKEN_SHAPE = re.compile(r"\d+:[A-Za-z0-9_-]+")
+"""What every token from @BotFather looks like: the bot's id, a colon, the secret."""
+
+PLACEHOLDER = re.compile(r"^123456:|your[-_ ]?token", re.IGNORECASE)
+"""The examples of the README and deploy/chaodipi.env.example (``123456:ABC-your-token``), left in by mistake.
+
+Narrow on purpose: a real token's random secret must never look like a placeholder.
+"""
+
+
+def _check_token(token: str) -> None:
+    if PLACEHOLDER.search(token) or not TOKEN_SHAPE.fullmatch(token):
+        raise ConfigError(
+            "TELEGRAM_BOT_TOKEN is not a bot token (it looks like the example or a placeholder): "
+            "copy the token @BotFather gave you, e.g. 123456789:AAH4… (digits, a colon, about 35 characters)."
+        )
+
+
+def _base_url(env: Mapping[str, str]) -> str | None:
+    """``TELEGRAM_BASE_URL``, which must end in ``/bot``: the library appends the token right after it."""
+    url = (env.get("TELEGRAM_BASE_URL") or "").strip().rstrip("/")
+    if not url:
+        return None
+    if not url.endswith("/bot"):
+        raise ConfigError(
+            f"TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot; did you mean {url}/bot ?"
+        )
+    return url
 
 
 def _log_level(env: Mapping[str, str]) -> str:

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import TextIO
 
 from bot.i18n import translator
-from bot.labels import cards_label, seat_label, trump_label
+from bot.labels import cards_label, seat_label, trump_phrase
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import render_match_over, render_result, render_table, seat_name
 from engine.ai import choose_action
-from engine.hand import Action
+from engine.hand import Action, side_of
 from engine.match import HandRecord, Match
 from engine.views import view_for
 
@@ -66,8 +66,8 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
             if hand.ruleset.hidden_bidding:
                 say(tr("{who} made a bid.", who=who))
             else:
-                say(tr("{who} bid {cards} → trump {trump}.", who=who, cards=cards_label(bid.cards, lang),
-                       trump=trump_label(tr, bid.trump)))
+                say(tr("{who} bid {cards} → {trump}.", who=who, cards=cards_label(bid.cards, lang),
+                       trump=trump_phrase(tr, bid.trump, capital=False)))
         elif action.kind == "steal":
             say(tr("{who} stole the kitty.", who=seat_name(tr, table, action.seat or 0)))
         if before_phase == "bidding" and hand.phase != "bidding" or (
@@ -77,8 +77,9 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
         if "winner" in event.info:
             trick = hand.tricks[-1]
             plays = " → ".join(f"{seat_label(tr, s)} {cards_label(c, lang)}" for s, c in trick.plays)
+            scored = trick.points and side_of(trick.winner) != hand.dealer_side  # the dealer side's tricks score nothing
             say(tr("Trick {n}: {plays} …", n=len(hand.tricks), plays=plays).rstrip(" …")
-                + f"  ⇒ {seat_label(tr, trick.winner)} +{trick.points}")
+                + f"  ⇒ {seat_label(tr, trick.winner)}" + (f" +{trick.points}" if scored else ""))
             if pause:
                 time.sleep(pause)
         for output in outputs[1:]:

@@ -82,12 +82,29 @@ def in_group(chat: Chat | None) -> bool:
     return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+async def chat_translator(context: Context, user: User, chat: Chat | None) -> Translator:
+    """The language of a reply in ``chat``: a group's (its table's, else its /lang), else the person's.
+
+    Everyone in a group reads the reply, so it follows the group's choice, not the caller's.
+    """
+    if in_group(chat):
+        assert chat is not None
+        tables = tables_of(context)
+        table = tables.in_chat(chat.id)
+        if table is not None:
+            return translator(table.lang)
+        record = await storage.get_chat(tables.db, chat.id)
+        if record is not None and record.language:
+            return translator(record.language)
+    return await user_translator(context, user)
+
+
 async def who_asks(update: Update, context: Context) -> tuple[User, Chat, Translator] | None:
-    """The person and chat behind a command, and that person's translator (None for channel posts)."""
+    """The person and chat behind a command, and the translator of the reply (None for channel posts)."""
     user, chat = update.effective_user, update.effective_chat
     if user is None or chat is None:
         return None
-    return user, chat, await user_translator(context, user)
+    return user, chat, await chat_translator(context, user, chat)
 
 
 # --- seating -------------------------------------------------------------------------------
@@ -264,13 +281,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
         await reply(update, tr("Only the table's creator or a group admin can stop it."))
         return
     async with table.lock:
-        message_id = table.message_id
-        await tables.stop(table)
-    if message_id is not None:
-        try:
-            await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
-        except TelegramError:
-            pass
+        await tables.stop(table)  # its message says it is closed and loses its buttons
     await reply(update, tr("The table is closed."))
 
 
@@ -279,7 +290,7 @@ async def cmd_hand(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    tr = await user_translator(context, user)
+    tr = await chat_translator(context, user, update.effective_chat)
     tables = tables_of(context)
     mine = [(t, s) for t, s in tables.tables_of(user.id) if t.playing]
     if not mine:
@@ -300,22 +311,22 @@ async def cmd_hand(update: Update, context: Context) -> None:
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
-    """/rules [preset]: a summary of a preset's rules."""
+    """/rules [preset]: the rules of a preset (default: this chat's table, else 盐城), in one or more messages."""
     caller = await who_asks(update, context)
     if caller is None:
         return
     user, chat, tr = caller
     name = " ".join(context.args) if context.args else None
-    if name is None:
-        table = tables_of(context).in_chat(chat.id)
-        name = table.settings.preset if table is not None else "yancheng"
-    try:
-        ruleset = get_ruleset(name)
+    table = tables_of(context).in_chat(chat.id)
+    try:  # without a name: this chat's table, with its choice of open or hidden bids
+        ruleset = get_ruleset(name) if name is not None else (
+            table.settings.ruleset() if table is not None else get_ruleset("yancheng"))
     except ValueError:
         names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
         await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
         return
-    await reply(update, rules_text(tr, ruleset))
+    for page in rules_text(tr, ruleset):
+        await reply(update, page)
 
 
 async def cmd_stats(update: Update, context: Context) -> None:
@@ -354,7 +365,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
     tables = tables_of(context)
     choice = (context.args[0].lower() if context.args else "")
     if choice not in ("zh", "en"):
-        tr = await user_translator(context, user)
+        tr = await chat_translator(context, user, chat)
         await reply(update, tr("Use /lang zh for 中文 or /lang en for English."))
         return
     tr = translator(choice)
@@ -386,7 +397,7 @@ async def cmd_help(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    await reply(update, help_text(await user_translator(context, user)))
+    await reply(update, help_text(await chat_translator(context, user, update.effective_chat)))
 
 
 async def on_migrate(update: Update, context: Context) -> None:
@@ -522,7 +533,7 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
         try:
             popup = await hand_op(tables, table, seat, data, tr)
         except EngineError as exc:
-            popup = refusal(tr, exc)
+            popup = refusal(tr, exc, table.settings.ruleset())
         except TableError as exc:
             popup = exc.text(tr)
         except storage.StorageError:

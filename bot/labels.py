@@ -23,14 +23,28 @@ def card_label(card: Card, lang: str) -> str:
     return SUIT_SYMBOLS[card.suit] + rank_name(card.rank)
 
 
-def cards_label(cards: Iterable[Card], lang: str) -> str:
-    """Cards side by side: ``♠A♠A``."""
-    return "".join(card_label(c, lang) for c in cards)
+def cards_label(cards: Iterable[Card], lang: str, sep: str = "") -> str:
+    """Cards side by side: ``♠A♠A`` (or with ``sep`` between them, where they would run together)."""
+    return sep.join(card_label(c, lang) for c in cards)
 
 
 def trump_label(tr: Translator, trump: str | None) -> str:
     """``♠`` or 无主 / no-trump."""
     return SUIT_SYMBOLS[trump] if trump is not None else tr("no-trump")
+
+
+def trump_phrase(tr: Translator, trump: str | None, *, capital: bool = True) -> str:
+    """The trump as players say it: 「主 ♠」, or 「打无主」 (never 「主 无主」)."""
+    if trump is None:
+        return tr("No trump") if capital else tr("no trump")
+    if capital:
+        return tr("Trump {trump}", trump=SUIT_SYMBOLS[trump])
+    return tr("trump {trump}", trump=SUIT_SYMBOLS[trump])
+
+
+def flag_phrase(tr: Translator) -> str:
+    """The flag hand where a level would stand: 「扛旗（无主）」."""
+    return tr("flag hand (no trump)")
 
 
 def level_label(rank: int | None) -> str:
@@ -41,6 +55,26 @@ def level_label(rank: int | None) -> str:
 def seat_label(tr: Translator, seat: int) -> str:
     """北 / 东 / 南 / 西 (N, E, S, W); partners sit across (0+2, 1+3)."""
     return (tr("N"), tr("E"), tr("S"), tr("W"))[seat]
+
+
+def side_label(tr: Translator, side: int) -> str:
+    """A partnership as players name it: 南北 / 东西 (N–S, E–W)."""
+    return (tr("N–S"), tr("E–W"))[side]
+
+
+def and_list(tr: Translator, items: list[str]) -> str:
+    """``a, b and c`` / 「a、b、c」 (how players list levels: 「J、A」)."""
+    if tr.lang == "zh" or len(items) < 2:
+        return "、".join(items)
+    return tr("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def or_list(tr: Translator, items: list[str]) -> str:
+    """``a, b or c`` / 「a、b或c」."""
+    if len(items) < 2:
+        return "".join(items)
+    sep = "、" if tr.lang == "zh" else ", "
+    return tr("{items} or {last}", items=sep.join(items[:-1]), last=items[-1])
 
 
 def preset_label(tr: Translator, preset: str | Ruleset) -> str:

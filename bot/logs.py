@@ -17,6 +17,14 @@ Hidden cards stay out of the logs in three ways:
 * as a last line of defence, anything that still looks like a card (``♠A``,
   ``10H``, ``BJ``, ``大王``) is masked in the formatted line, tracebacks
   included.
+
+The bot token is masked the same way (:func:`hide_secret`): python-telegram-bot
+quotes a refused token in its ``InvalidToken`` message, and httpx puts it in
+every URL it reports.
+
+A library's network loop that gives up at start-up logs a whole traceback
+and then raises to ``chaodipi run``, which says what went wrong in one
+sentence; below ``DEBUG`` that record is dropped (:class:`StartupNoiseFilter`).
 """
 
 from __future__ import annotations
@@ -53,6 +61,10 @@ CARD_PATTERN: Final = re.compile(
 """Anything that looks like a card, in the bot's labels or the engine's notation."""
 
 MASK: Final = "▒"
+SECRET_MASK: Final = "***"
+"""What a hidden secret (the bot token after its ``<bot id>:``) is replaced with."""
+
+_SECRETS: set[str] = set()
 TIME_FORMAT: Final = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -72,9 +84,40 @@ def current() -> tuple[int | None, int | None, int | None]:
     return _TABLE.get(), _HAND.get(), _UPDATE.get()
 
 
+def hide_secret(token: str) -> None:
+    """Mask ``token`` in every log line and in :func:`mask_secrets` from now on.
+
+    The part after the colon is the secret (the bot id before it is public), and
+    it is masked on its own too: a malformed URL can glue the id to other digits.
+    """
+    secret = token.partition(":")[2] or token
+    if len(secret) >= 4:  # masking a one-letter test token would garble every line
+        _SECRETS.add(secret)
+
+
+def mask_secrets(text: str) -> str:
+    """``text`` with every secret registered by :func:`hide_secret` masked."""
+    for secret in sorted(_SECRETS, key=len, reverse=True):
+        text = text.replace(secret, SECRET_MASK)
+    return text
+
+
 def redact(text: str) -> str:
-    """``text`` with everything that looks like a card masked."""
-    return CARD_PATTERN.sub(MASK, text)
+    """``text`` with everything that looks like a card, and every hidden secret, masked."""
+    return CARD_PATTERN.sub(MASK, mask_secrets(text))
+
+
+class StartupNoiseFilter(logging.Filter):
+    """Drops the traceback python-telegram-bot logs when a network loop gives up.
+
+    The loop re-raises the error right after logging it, so the caller (at
+    start-up, ``chaodipi run``) reports it in one sentence; the 50-odd lines of
+    library traceback only matter to someone debugging, who sets ``DEBUG``.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name.startswith("telegram") and record.exc_info is not None
+                    and "Aborting" in record.getMessage())
 
 
 class ContextFilter(logging.Filter):
@@ -141,12 +184,15 @@ def setup_logging(level: str = "INFO", fmt: str = "text", stream: TextIO | None 
         raise ValueError(f"unknown log format {fmt!r}; use one of {', '.join(LOG_FORMATS)}")
     handler = logging.StreamHandler(stream if stream is not None else sys.stderr)
     handler.addFilter(ContextFilter())
+    if logging.getLevelName(level) > logging.DEBUG:
+        handler.addFilter(StartupNoiseFilter())
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    logging.captureWarnings(True)  # a library's warning goes through the masking formatters too
     quiet_libraries()
     return handler
 

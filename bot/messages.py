@@ -10,7 +10,10 @@ from __future__ import annotations
 from typing import Final
 
 from bot.i18n import Translator
+from bot.labels import SUIT_SYMBOLS, or_list
 from engine.errors import EngineError
+from engine.ruleset import Ruleset
+from engine.trump import TRUMP
 
 REASONS: Final = {
     "empty_play": "Select the cards to play first.",
@@ -37,10 +40,42 @@ REASONS: Final = {
 }
 
 
-def refusal(tr: Translator, error: EngineError) -> str:
-    """A short popup text explaining why the engine refused an action."""
+def refusal(tr: Translator, error: EngineError, ruleset: Ruleset | None = None) -> str:
+    """A short popup text explaining why the engine refused an action.
+
+    With the table's ``ruleset``, a refused bid names the bids that preset has.
+    """
+    if error.code == "must_follow_suit" and error.params.get("group") is not None:
+        group = error.params["group"]
+        suit = tr("trumps") if group == TRUMP else SUIT_SYMBOLS.get(group, group)
+        return tr("You hold {suit}: play {suit} first.", suit=suit)
+    if error.code == "not_a_bid" and ruleset is not None:
+        return not_a_bid(tr, ruleset)
+    if error.code == "bid_not_allowed" and ruleset is not None and _steal_only(ruleset, error.params.get("step")):
+        return tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
     msgid = REASONS.get(error.code, "That move is not allowed.")
     try:
         return tr(msgid, **error.params)
     except (KeyError, IndexError):
         return tr(msgid) if "{" not in msgid else tr("That move is not allowed.")
+
+
+def _steal_only(ruleset: Ruleset, step: object) -> bool:
+    """True if ``step`` is a joker pair that this ruleset lets steal the kitty but not bid (安徽)."""
+    return ((step == "SJ2" and ruleset.small_joker_pair_bid == "steal_only")
+            or (step == "BJ2" and ruleset.big_joker_pair_bid == "steal_only"))
+
+
+def not_a_bid(tr: Translator, ruleset: Ruleset) -> str:
+    """What a bid may be in this preset: no red five where it has none, no joker pair where it only steals."""
+    ladder = ruleset.bid_ladder
+    kinds = [tr("level cards (one or a pair)") if ruleset.single_bid else tr("a pair of level cards")]
+    joker_bids = ruleset.small_joker_pair_bid != "steal_only" or ruleset.big_joker_pair_bid != "steal_only"
+    if joker_bids and (ladder is None or {"SJ2", "BJ2"} & set(ladder)):
+        kinds.append(tr("a joker pair"))
+    if ladder is not None and "R52" in ladder:
+        kinds.append(tr("a red-five pair"))
+    text = tr("Those cards are not a bid: bid with {kinds}.", kinds=or_list(tr, kinds))
+    if not joker_bids:
+        text += ("" if tr.lang == "zh" else " ") + tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
+    return text

@@ -13,10 +13,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.i18n import Translator
-from bot.labels import cards_label, level_label, name_html, preset_label, seat_label, signed, trump_label
+from bot.labels import (
+    cards_label, flag_phrase, level_label, name_html, preset_label, seat_label, side_label, signed, trump_phrase,
+)
 from bot.model import PACES, Table, hidden_choosable
+from engine.hand import side_of
 from engine.match import HandRecord
-from engine.ruleset import RULESETS
+from engine.ruleset import RULESETS, Ruleset
 from engine.views import HandView
 
 
@@ -37,10 +40,23 @@ def who(tr: Translator, table: Table, seat: int) -> str:
     return f"{seat_label(tr, seat)} {name}" if info is not None and info.is_ai else name
 
 
+def room(tr: Translator, ruleset: Ruleset) -> str:
+    """The room's name as players know it: 暗炒 (hidden bids), 扛旗 (a flag-hand preset), else 明炒.
+
+    A flag-hand preset is the 扛旗 room even with open bidding: 明炒 is 南通's room.
+    """
+    words = [tr("flag hand")] if ruleset.after_ace == "flag_hand" else []
+    if ruleset.hidden_bidding:
+        words.append(tr("hidden bids"))
+    elif not words:
+        words.append(tr("open bids"))
+    return " · ".join(words)
+
+
 def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
     ruleset = table.settings.ruleset()
-    mode = tr("hidden bids") if ruleset.hidden_bidding else tr("open bids")
+    mode = room(tr, ruleset)
     parts = [tr("Chao Di Pi"), tr("{preset} ({mode})", preset=preset_label(tr, ruleset), mode=mode)]
     if table.match is not None:
         parts.append(tr("hand {n}", n=table.match.hand.setup.number))
@@ -125,11 +141,12 @@ def _levels_lines(tr: Translator, table: Table, view: HandView) -> list[str]:
         a, b = side, side + 2
         level = table.match.sides[side]
         text = f"{seat_label(tr, a)} {seat_name(tr, table, a)} ─ {seat_label(tr, b)} {seat_name(tr, table, b)}   "
-        text += tr("at {level}", level=level_label(level.rank))
-        if laps > 1:
-            text += tr(" (lap {lap})", lap=level.lap)
-        if level.at_flag:
-            text += " 🚩"
+        if level.at_flag:  # past A: the side plays (or owes) the flag hand, which has no level
+            text += "🚩 " + flag_phrase(tr)
+        else:
+            text += tr("at {level}", level=level_label(level.rank))
+            if laps > 1:
+                text += tr(" (lap {lap})", lap=level.lap)
         if view.dealer_side == side:
             text += tr(" (dealer side)")
         out.append(text)
@@ -151,8 +168,8 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 out.append(tr("{who} made a bid.", who=bidder))
             else:
                 assert bid.cards is not None
-                out.append(tr("{who} bid {cards} → trump {trump}.", who=bidder, cards=cards_label(bid.cards, lang),
-                              trump=trump_label(tr, bid.trump)))
+                out.append(tr("{who} bid {cards} → {trump}.", who=bidder, cards=cards_label(bid.cards, lang),
+                              trump=trump_phrase(tr, bid.trump, capital=False)))
         waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
         out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
                       seats=" ".join(waiting)))
@@ -165,7 +182,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 out.append(tr("{who} stole the kitty.", who=bidder) if bid.hidden else
                            tr("{who} stole the kitty with {cards}.", who=bidder, cards=cards_label(bid.cards or (), lang)))
         if view.trump_known:
-            out.append(tr("Trump {trump}", trump=trump_label(tr, view.trump)))
+            out.append(trump_phrase(tr, view.trump))
         if view.phase == "burying":
             assert view.kitty_holder is not None
             out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
@@ -174,8 +191,9 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
     elif view.phase == "playing":
         dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
-        out.append(tr("Trump {trump} · dealer {dealer} · attackers {points} points",
-                      trump=trump_label(tr, view.trump), dealer=dealer, points=view.attacker_points))
+        trump = flag_phrase(tr) if view.flag else trump_phrase(tr, view.trump)
+        out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
+                      trump=trump, dealer=dealer, points=view.attacker_points))
         number = len(view.tricks) + 1
         if view.current:
             out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
@@ -183,20 +201,29 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
         last = view.last_trick
         if last is not None:
-            out.append(tr("Last trick: {plays} · {seat} won {points} points",
-                          plays=_play_line(tr, last.plays, lang), seat=seat_label(tr, last.winner), points=last.points))
+            plays, seat = _play_line(tr, last.plays, lang), seat_label(tr, last.winner)
+            if last.points and side_of(last.winner) != view.dealer_side:
+                out.append(tr("Last trick: {plays} · {seat} won: attackers +{points}",
+                              plays=plays, seat=seat, points=last.points))
+            else:  # the dealer side's trick scores nothing for anyone
+                out.append(tr("Last trick: {plays} · {seat} won", plays=plays, seat=seat))
     return out
 
 
 def _deadline(tr: Translator, table: Table, now: float | None) -> str:
     if table.deadline is None:
         return ""
-    left = max(0, int(table.deadline - (time.time() if now is None else now)))
+    return " " + time_left(tr, table.deadline - (time.time() if now is None else now))
+
+
+def time_left(tr: Translator, seconds: float) -> str:
+    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours."""
+    left = max(0, int(seconds))
     if left < 120:
-        return " " + tr("({s} s left)", s=left)
+        return tr("({s} s left)", s=left)
     if left < 7200:
-        return " " + tr("({m} min left)", m=left // 60)
-    return " " + tr("({h} h left)", h=left // 3600)
+        return tr("({m} min left)", m=left // 60)
+    return tr("({h} h left)", h=left // 3600)
 
 
 def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup]:
@@ -240,16 +267,18 @@ def render_result(tr: Translator, table: Table, record: HandRecord) -> str:
         lines.append("⬇️ " + tr("J到底: the dealer side drops to {level}.", level=level_label(result.demoted_to)))
     outcome = result.outcome
     if outcome is not None and result.heaven_and_earth_side is None:
+        levels = tr("1 level") if outcome.levels == 1 else tr("{n} levels", n=outcome.levels)
         if outcome.dealer_keeps:
-            lines.append(tr("The dealer side holds and rises {n} level(s).", n=outcome.levels))
+            lines.append(tr("The dealer side holds and rises {levels}.", levels=levels))
         elif outcome.levels:
-            lines.append(tr("The attackers take over and rise {n} level(s).", n=outcome.levels))
+            lines.append(tr("The attackers take over and rise {levels}.", levels=levels))
         else:
             lines.append(tr("The attackers take over (换庄)."))
     scores = "  ".join(f"{seat_label(tr, s)} {signed(result.scores[s] + record.bonus[s])}" for s in range(4))
     lines.append(tr("积分: {scores}", scores=scores))
     after = "  ·  ".join(
-        f"{seat_label(tr, side)}{seat_label(tr, side + 2)} " + tr("at {level}", level=level_label(record.after[side].rank))
+        f"{side_label(tr, side)} " + (flag_phrase(tr) if record.after[side].at_flag else
+                                      tr("at {level}", level=level_label(record.after[side].rank)))
         for side in (0, 1)
     )
     lines.append(after)

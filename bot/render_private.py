@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks
 from bot.i18n import Translator
-from bot.labels import card_label, cards_label, level_label, name_html, seat_label, trump_label
+from bot.labels import card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase
 from bot.model import Table
 from bot.render_group import phase_lines, seat_name
 from engine.bidding import needs_choice, read_step
@@ -24,6 +24,9 @@ from engine.views import HandView
 
 ROW = 6
 """Card buttons per row: six read well on a phone (eight is Telegram's limit)."""
+
+FROM_KITTY = "+"
+"""Marks, while the dealer buries, the card buttons that came from the kitty."""
 
 
 def sorted_hand(table: Table, view: HandView) -> list[Card]:
@@ -47,6 +50,8 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
     row: list[InlineKeyboardButton] = []
     group: str | None = None
     seen: Counter[Card] = Counter()
+    held = Counter(cards)
+    picked = Counter(view.picked_up)
     for card in cards:
         card_group = ctx.group(card)
         if row and (len(row) == ROW or card_group != group):
@@ -56,6 +61,8 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
         copy = seen[card]
         seen[card] += 1
         mark = "✓" if copy < selected[card] else ""
+        if copy >= held[card] - picked[card]:  # the last copies of a card are the ones from the kitty
+            mark += FROM_KITTY
         row.append(InlineKeyboardButton(mark + card_label(card, tr.lang),
                                         callback_data=callbacks.hand(table.id, version, "sel", f"{card}{copy}")))
     if row:
@@ -105,14 +112,19 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tu
     lines = ["<b>" + tr("Chao Di Pi") + " · " + name_html(group_title) + "</b> · "
              + tr("hand {n}", n=view.number) + " · " + tr("you sit {seat}", seat=seat_label(tr, seat))]
     level = tr("level {level}", level=level_label(view.level))
-    if view.trump_known:
-        lines.append(level + " · " + tr("trump {trump}", trump=trump_label(tr, view.trump)))
+    if view.flag:
+        lines.append(flag_phrase(tr))
+    elif view.trump_known:
+        lines.append(level + " · " + trump_phrase(tr, view.trump, capital=False))
     else:
         lines.append(level + " · " + tr("trump not known yet"))
         own = [b for b in view.bids if b.seat == seat and not b.hidden]
         if own and own[-1].cards is not None:
             lines.append(tr("Your bid: {cards}", cards=cards_label(own[-1].cards, tr.lang)))
     lines += phase_lines(tr, table, view)
+    if view.picked_up:
+        lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
+                        cards=cards_label(view.picked_up, tr.lang)))
     if view.kitty is not None and view.phase != "finished":
         lines.append(tr("Your kitty: {cards}", cards=cards_label(view.kitty, tr.lang)))
     if seat in view.to_act and view.phase != "bidding":
@@ -135,7 +147,7 @@ def peek_text(tr: Translator, table: Table, seat: int) -> str:
     """A short popup with the player's own hand (for the group's 🃏 button)."""
     view = table.view(seat)
     cards = sorted_hand(table, view)
-    return (tr("Your hand") + ": " + cards_label(cards, tr.lang))[:195]
+    return (tr("Your hand") + ": " + cards_label(cards, tr.lang, " "))[:195]
 
 
 def selection_from(cards: Sequence[Card]) -> Counter[Card]:

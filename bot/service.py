@@ -26,7 +26,10 @@ from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
-from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
+from bot.labels import and_list
+from bot.render_group import (
+    render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
+)
 from bot.render_private import render_hand
 from engine.ai import choose_action
 from engine.errors import EngineError, IllegalActionError
@@ -231,6 +234,11 @@ class Tables:
             await storage.update_match(self.db, table.match_id, status="abandoned")
         table.status = "stopped"
         self._unregister(table)
+        if self.publisher is not None:  # the table message says so, and loses its buttons
+            slot = self.publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval,
+                                       table.message_id)
+            # Not "now": that would cut short an edit waiting out flood control; this one follows it.
+            self.publisher.schedule(slot, lambda: self.render_group_message(table))
 
     # --- game actions ---------------------------------------------------------------
     async def act(self, table: Table, action: Action) -> list[Any]:
@@ -493,14 +501,18 @@ class Tables:
             self.after_change(table)
 
     async def _remind(self, table: Table) -> None:
+        """One reminder in the group, mentioning only the people the table still waits for."""
         tr = self._tr(table)
+        mentions = []
         for seat in self.waiting_humans(table):
             info = table.seats[seat]
             assert info is not None and info.user_id is not None
-            mention = f'<a href="tg://user?id={info.user_id}">{html.escape(info.name)}</a>'
-            left = int(max(0.0, (table.deadline or 0) - time.time()) // 60)
-            await self._announce(table, tr("⏰ {who}, the table is waiting for your move ({m} min left).",
-                                           who=mention, m=left))
+            mentions.append(f'<a href="tg://user?id={info.user_id}">{html.escape(info.name)}</a>')
+        if not mentions:
+            return
+        left = time_left(tr, (table.deadline or 0) - time.time())
+        await self._announce(table, tr("⏰ {who}: the table is waiting for your move {left}.",
+                                       who=and_list(tr, mentions), left=left))
 
     async def _time_out(self, table: Table) -> None:
         """The deadline passed: close the bidding, or let the AI move, or apply the escape rule."""
@@ -561,8 +573,9 @@ class Tables:
         if table.match is None:
             return tr("This table is closed."), None
         text, markup = render_table(tr, table)
-        if table.status != "playing":
-            return text, None
+        if table.status != "playing":  # no buttons on a table that is over, and a line that says so
+            end = tr("The match is over.") if table.status == "finished" else tr("This table is closed.")
+            return text + "\n\n<b>" + end + "</b>", None
         return text, markup
 
     def _hand_renderer(self, table: Table, seat: int):  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards
 from engine.bidding import BidRecord
-from engine.hand import Adjustment, Hand, Phase, Trick
+from engine.hand import KITTY_SIZE, Adjustment, Hand, Phase, Trick
 from engine.notices import Notice, ThrowFailed
 from engine.special import HandResult
 
@@ -70,6 +70,8 @@ class HandView:
     """The public bid history: under hidden bidding None until the steal rounds end (decision 17)."""
     notices: tuple[Notice, ...] = ()
     """Public facts told as they happened: failed throws, 逼红5, 保红5."""
+    picked_up: tuple[Card, ...] = ()
+    """While the viewer buries: the 8 cards they took from the kitty (they are in ``hand`` too)."""
 
     @property
     def last_trick(self) -> Trick | None:
@@ -127,6 +129,7 @@ class HandView:
             "escaped": self.escaped,
             "bid_history": None if self.bid_history is None else [b.to_dict() for b in self.bid_history],
             "notices": [n.to_dict() for n in self.notices],
+            "picked_up": format_cards(self.picked_up),
         }
 
 
@@ -187,4 +190,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         escaped=hand.escaped,
         bid_history=hand.bid_history,
         notices=tuple(hand.notices),
+        # Taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
+        picked_up=(tuple(hand.hands[viewer][-KITTY_SIZE:])
+                   if viewer is not None and viewer == hand.burier and hand.phase == "burying" else ()),
     )

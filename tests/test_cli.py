@@ -85,3 +85,35 @@ def _settings_read_by_the_bot() -> list[str]:
 
     sources = (REPO / "bot" / "config.py").read_text() + (REPO / "storage" / "config.py").read_text()
     return sorted(set(re.findall(r'"((?:TELEGRAM|CHAODIPI)_[A-Z_]+)"', sources)))
+
+
+@pytest.mark.parametrize("token", ["123456:ABC-your-token", "123456:ABC-DEF...", "<your token>"])
+def test_a_placeholder_token_is_one_sentence(token: str) -> None:
+    done = chaodipi("run", env={"TELEGRAM_BOT_TOKEN": token})
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "TELEGRAM_BOT_TOKEN is not a bot token" in done.stderr
+    assert token not in done.stderr + done.stdout
+
+
+def test_a_base_url_without_bot_is_one_sentence() -> None:
+    done = chaodipi("run", env={"TELEGRAM_BOT_TOKEN": "1:AAHsecret", "TELEGRAM_BASE_URL": "http://127.0.0.1:8081"})
+    assert done.returncode == 2
+    assert done.stderr == ("chaodipi run: TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot; "
+                           "did you mean http://127.0.0.1:8081/bot ?\n")
+
+
+def test_run_help_offers_verbose() -> None:
+    assert "--verbose" in chaodipi("run", "--help").stdout
+
+
+def test_gitignore_covers_every_file_written_beside_the_database() -> None:
+    from bot.health import heartbeat_path
+
+    db = Path("chaodipi.db")
+    written = [db, Path("chaodipi.db-wal"), Path("chaodipi.db-shm"), Path("chaodipi.db-journal"),
+               heartbeat_path(db), Path(f"{heartbeat_path(db)}.partial"),
+               Path("backup.db.partial-4242"), Path("backup.db.partial-4242-wal"), Path("league.sqlite3-wal")]
+    done = subprocess.run(["git", "check-ignore", "--no-index", "--verbose", *map(str, written)], cwd=REPO,
+                          capture_output=True, text=True)
+    ignored = {line.split("\t")[-1] for line in done.stdout.splitlines()}
+    assert ignored == set(map(str, written)), set(map(str, written)) - ignored

@@ -1,4 +1,4 @@
-"""Texts of /help, /rules, /stats and /leaderboard, and the command menus, in both languages."""
+"""Texts of /help, /stats and /leaderboard, and the command menus, in both languages (/rules: test_rules.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.commands import (
-    GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions, help_text, leaderboard_text, menu, rules_text, stats_text,
+    GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions, help_text, leaderboard_text, menu, stats_text,
 )
 from bot.i18n import translator
 from engine.ruleset import RULESETS
@@ -15,95 +15,10 @@ from storage import PartnershipStanding, PlayerStanding
 from tests.bot.checks import assert_telegram_html
 
 LANGS = ("zh", "en")
-YES = {"zh": "是", "en": "yes"}
-NO = {"zh": "否", "en": "no"}
 
 
 def lines_of(raw: str) -> list[str]:
     return assert_telegram_html(raw).split("\n")
-
-
-# --- /rules -------------------------------------------------------------------------------------
-
-RULE_LINES = {
-    "zh": {
-        "red5": "红5（♥5）常主：{v}", "mode": "亮主方式：{v}", "steal": "抄底：{v}", "pairs": "逼对：{v}",
-        "hollow": "空心拖拉机（隔级牌相连）：{v}", "ftk": "5、10、K：{v}", "throw": "甩牌失败：每张罚 {v} 分",
-        "table": "升级表 {t}；抓分方 {theta} 分上台", "must": "必打级：{v}", "after": "过 A 之后：{v}",
-        "he": "上天入地：奖励 {v} 积分", "r5bonus": "逼红5 / 保红5：每张红5 ±{v} 分", "failed_steal": "暗炒抄底失败：±{v} 分",
-    },
-    "en": {
-        "red5": "Red five (♥5) always trump: {v}", "mode": "Bidding: {v}", "steal": "Kitty steals (抄底): {v}",
-        "pairs": "Pairs must follow pairs (逼对): {v}", "hollow": "Hollow tractors over the level rank: {v}",
-        "ftk": "5-10-K combinations: {v}", "throw": "Failed throw: {v} points per card",
-        "table": "Level table {t}; attackers take over at {theta}", "must": "Must-play levels: {v}",
-        "after": "After passing A: {v}", "he": "上天入地 (heaven and earth): reward {v} 积分",
-        "r5bonus": "逼红5 / 保红5: ±{v} points per red five", "failed_steal": "Failed hidden steal: ±{v} points",
-    },
-}
-MODES = {"zh": ("明炒", "暗炒"), "en": ("open bids", "hidden bids")}
-AFTER = {
-    "zh": {"game_over": "比赛结束", "next_lap": "进入下一圈（共 3 圈，第 3 圈过 A 结束）",
-           "flag_hand": "扛旗：无主、无底牌，抓分方 100 分上台", "anhui_bonus": "比赛结束，按输方的级别另加奖励"},
-    "en": {"game_over": "the match ends", "next_lap": "the next lap (3 laps; lap-3 A ends it)",
-           "flag_hand": "the flag hand (扛旗): no-trump, no kitty, 100 to take over",
-           "anhui_bonus": "the match ends with a bonus by the losers' level"},
-}
-
-# What each preset's summary must say, spelled out here rather than read back from the Ruleset.
-EXPECTED = {
-    #            red5   hidden steal  pairs  hollow ftk    throw table must    after          he   r5b fs
-    "yancheng": (True, True, True, True, False, True, 10, "B", "—", "next_lap", 16, 50, 80),
-    "yangzhou": (True, False, True, True, True, True, 10, "B", "—", "flag_hand", 16, 0, 0),
-    "yangzhong": (True, False, True, True, True, True, 10, "B", "—", "flag_hand", 16, 0, 0),
-    "nantong": (True, False, True, True, False, True, 10, "B", "J, A", "game_over", 13, 0, 0),
-    "xin": (False, False, True, False, True, False, 5, "A", "—", "game_over", None, 0, 0),
-    "chizhou": (False, False, True, False, True, False, 5, "A", "J, A", "game_over", None, 0, 0),
-    "anhui": (False, True, True, True, True, False, 10, "A", "J, A", "anhui_bonus", None, 0, 0),
-}
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("preset", sorted(EXPECTED))
-def test_rules_text_names_the_key_options(preset: str, lang: str) -> None:
-    r = RULESETS[preset]
-    red5, hidden, steal, pairs, hollow, ftk, throw, table, must, after, he, r5b, fs = EXPECTED[preset]
-    raw = rules_text(translator(lang), r)
-    text = lines_of(raw)
-    L = RULE_LINES[lang]
-
-    def yn(v: bool) -> str:
-        return YES[lang] if v else NO[lang]
-
-    assert raw.split("\n")[0] == "<b>" + (r.zh_name if lang == "zh" else r.en_name) + "</b>"
-    assert text[1:11] == [
-        L["red5"].format(v=yn(red5)),
-        L["mode"].format(v=MODES[lang][hidden]),
-        L["steal"].format(v=yn(steal)),
-        L["pairs"].format(v=yn(pairs)),
-        L["hollow"].format(v=yn(hollow)),
-        L["ftk"].format(v=yn(ftk)),
-        L["throw"].format(v=throw),
-        L["table"].format(t=table, theta=80),
-        L["must"].format(v=must),
-        L["after"].format(v=AFTER[lang][after]),
-    ]
-    extra = text[11:]
-    expected_extra = []
-    if he is not None:
-        expected_extra.append(L["he"].format(v=he))
-    if r5b:
-        expected_extra.append(L["r5bonus"].format(v=r5b))
-    if fs:
-        expected_extra.append(L["failed_steal"].format(v=fs))
-    assert extra == expected_extra
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_rules_text_follows_a_tables_choice_of_hidden_bids(lang: str) -> None:
-    r = RULESETS["xin"].replace(hidden_bidding=True)
-    text = lines_of(rules_text(translator(lang), r))
-    assert text[2] == RULE_LINES[lang]["mode"].format(v=MODES[lang][1])
 
 
 # --- /help and the menus ----------------------------------------------------------------------------

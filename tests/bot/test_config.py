@@ -23,3 +23,23 @@ def test_logging_settings_are_read_case_insensitively() -> None:
 def test_a_bad_logging_setting_is_named(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Settings.from_env(TOKEN | {name: value})
+
+
+@pytest.mark.parametrize("token", ["123456:ABC-your-token", "123456:ABC-DEF...", "<your token>", "your-token",
+                                   "7000000001:has space"])
+def test_a_placeholder_or_malformed_token_is_refused(token: str) -> None:
+    with pytest.raises(ConfigError, match="TELEGRAM_BOT_TOKEN is not a bot token"):
+        Settings.from_env({"TELEGRAM_BOT_TOKEN": token})
+
+
+@pytest.mark.parametrize("token", ["7000000001:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", "1:x", "987654321:AAyourABCDEFxxxx"])
+def test_real_tokens_pass(token: str) -> None:
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": token}).token == token
+
+
+@pytest.mark.parametrize(("url", "kept"), [("http://127.0.0.1:8081/bot", "http://127.0.0.1:8081/bot"),
+                                          ("https://api.telegram.org/bot/", "https://api.telegram.org/bot")])
+def test_the_base_url_ends_with_bot(url: str, kept: str) -> None:
+    assert Settings.from_env(TOKEN | {"TELEGRAM_BASE_URL": url}).base_url == kept
+    with pytest.raises(ConfigError, match="did you mean http://127.0.0.1:8081/bot"):
+        Settings.from_env(TOKEN | {"TELEGRAM_BASE_URL": "http://127.0.0.1:8081"})

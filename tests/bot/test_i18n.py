@@ -15,8 +15,10 @@ from bot.messages import REASONS
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
 
-TR_CALL = re.compile(r'\btr\(\s*"((?:[^"\\]|\\.)*)"')
-"""A literal message id passed to a translator: ``tr("...")``."""
+TR_CALL = re.compile(r'\btr\(\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+"""A literal message id passed to a translator: ``tr("...")``, or ``tr("..." "...")`` over several lines."""
+
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 TABLE_ERROR = re.compile(r'\bTableError\(\s*"((?:[^"\\]|\\.)*)"')
 """A literal message id of a refusal, translated later by ``TableError.text(tr)``."""
@@ -32,7 +34,8 @@ def used_msgids() -> dict[str, set[str]]:
         source = path.read_text(encoding="utf-8")
         for pattern in (TR_CALL, TABLE_ERROR):
             for match in pattern.finditer(source):
-                msgid = ast.literal_eval('"' + match.group(1) + '"')
+                parts = LITERAL.findall(match.group(1)) if pattern is TR_CALL else [match.group(1)]
+                msgid = "".join(ast.literal_eval('"' + part + '"') for part in parts)
                 found.setdefault(msgid, set()).add(path.name)
     for msgid in [*REASONS.values(), FALLBACK]:
         found.setdefault(msgid, set()).add("messages.py")
@@ -104,8 +107,8 @@ def test_every_translation_formats() -> None:
 @pytest.mark.parametrize(("msgid", "values", "zh"), [
     ("hand {n}", {"n": 3}, "第 3 局"),
     ("Your turn", {}, "轮到你了"),
-    ("trick {n}", {"n": 7}, "第 7 墩"),
-    ("Your turn · {what} · {title}", {"what": "第 7 墩", "title": "牌友群"}, "轮到你了 · 第 7 墩 · 牌友群"),
+    ("trick {n}", {"n": 7}, "第 7 轮"),
+    ("Your turn · {what} · {title}", {"what": "第 7 轮", "title": "牌友群"}, "轮到你了 · 第 7 轮 · 牌友群"),
     ("Bid {cards}", {"cards": "♠5♠5"}, "亮主 ♠5♠5"),
     ("Bury ({n}/8)", {"n": 8}, "扣底 (8/8)"),
     ("Pass", {}, "不亮"),

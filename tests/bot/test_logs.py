@@ -115,3 +115,15 @@ def test_setting_up_twice_does_not_double_lines(output: io.StringIO) -> None:
 def test_an_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError):
         logs.setup_logging("INFO", "xml")
+
+
+def test_the_bot_token_is_masked_in_every_line(output: io.StringIO) -> None:
+    logs.setup_logging("DEBUG", "text", output)
+    logs.hide_secret("4242:AAHtheSecretPartOfAToken")
+    log = logging.getLogger("telegram.ext")
+    try:
+        raise ValueError("The token `4242:AAHtheSecretPartOfAToken` was rejected")
+    except ValueError:
+        log.exception("url http://h:80804242:AAHtheSecretPartOfAToken/getMe failed")
+    text = output.getvalue()
+    assert "AAHtheSecret" not in text and "http://h:80804242:***/getMe" in text and "`4242:***`" in text

@@ -32,7 +32,9 @@ from tests.bot.checks import (
 SEATS = {"zh": ("北", "东", "南", "西"), "en": ("N", "E", "S", "W")}
 MODE = {"zh": ("明炒", "暗炒"), "en": ("open bids", "hidden bids")}
 TITLE = {"zh": "炒地皮", "en": "Chao Di Pi"}
-NO_TRUMP = {"zh": "无主", "en": "no-trump"}
+NO_TRUMP = {"zh": "无主", "en": "no trump"}
+TRUMP_IS = {"zh": ("主 {}", "打无主"), "en": ("Trump {}", "No trump")}
+"""How a line says the trump: 「主 ♠」, or 「打无主」 (never 「主 无主」)."""
 SYM = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 KITTY_SHOWN = re.compile(r"(底牌|[Kk]itty)\s*[：:]?\s*(?:[♠♥♦♣]|大王|小王|BJ|SJ)")
 """A line that lists kitty cards."""
@@ -57,6 +59,12 @@ def who(table: Table, seat: int, lang: str) -> str:
 
 def trump_sym(trump: str | None, lang: str) -> str:
     return SYM[trump] if trump is not None else NO_TRUMP[lang]
+
+
+def trump_is(trump: str | None, lang: str, *, capital: bool = True) -> str:
+    """「主 ♠」 / 「打无主」, "Trump ♠" / "No trump" (lower case inside a sentence)."""
+    text = TRUMP_IS[lang][0].format(SYM[trump]) if trump is not None else TRUMP_IS[lang][1]
+    return text if capital or lang == "zh" else text[0].lower() + text[1:]
 
 
 def play_line(plays: object, lang: str) -> str:
@@ -99,7 +107,7 @@ def assert_no_leak(table: Table, lang: str, plain: str) -> None:
     if hand.ruleset.hidden_bidding and not hand.trump_decided:
         rest = without_cards(plain)
         assert not SUIT.search(rest), f"a suit (the trump?) shown before the reveal:\n{plain}"
-        assert NO_TRUMP[lang] not in rest
+        assert NO_TRUMP[lang] not in rest.lower()
 
 
 def lines(raw: str) -> list[str]:
@@ -117,6 +125,8 @@ def test_header_names_preset_mode_and_hand_number(preset: str, lang: str) -> Non
     preset_name = r.zh_name if lang == "zh" else r.en_name
     number = "第 1 局" if lang == "zh" else "hand 1"
     mode = MODE[lang][r.hidden_bidding]
+    if r.after_ace == "flag_hand":  # the 扛旗 room, never 明炒 (南通's room)
+        mode = "扛旗" if lang == "zh" else "flag hand"
     preset_mode = f"{preset_name}（{mode}）" if lang == "zh" else f"{preset_name} ({mode})"
     assert raw.split("\n")[0] == f"<b>{TITLE[lang]} · {preset_mode} · {number}</b>"
 
@@ -183,8 +193,8 @@ def test_open_bids_are_shown_with_their_trump(preset: str, lang: str) -> None:
     for b in hand.bids:
         who = f"{SEATS[lang][b.seat]} {name(table, b.seat)}"
         cards = cards_label(b.cards, lang)
-        expected = (f"{who} 亮 {cards} → 主 {trump_sym(b.trump, lang)}。" if lang == "zh"
-                    else f"{who} bid {cards} → trump {trump_sym(b.trump, lang)}.")
+        trump = trump_is(b.trump, lang, capital=False)
+        expected = f"{who} 亮 {cards} → {trump}。" if lang == "zh" else f"{who} bid {cards} → {trump}."
         assert expected in text
     waiting = " ".join(SEATS[lang][s] for s in range(4) if s not in hand.passed)
     assert text[-1].endswith(waiting)
@@ -226,8 +236,7 @@ def test_open_burying_shows_trump(lang: str) -> None:
     hand = T.hand_of(table)
     assert hand.trump_decided
     _raw, plain = group(table, lang)
-    trump = trump_sym(hand.trump, lang)
-    assert (f"主 {trump}" if lang == "zh" else f"Trump {trump}") in plain.split("\n")
+    assert trump_is(hand.trump, lang) in plain.split("\n")
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -259,8 +268,7 @@ def test_an_open_steal_shows_its_cards_and_the_new_trump(lang: str) -> None:
     who = f"{SEATS[lang][thief]} {name(table, thief)}"
     label = cards_label(cards, lang)
     assert (f"{who} 用 {label} 抄底。" if lang == "zh" else f"{who} stole the kitty with {label}.") in plain
-    trump = trump_sym(hand.trump, lang)
-    assert (f"主 {trump}" if lang == "zh" else f"Trump {trump}") in plain.split("\n")
+    assert trump_is(hand.trump, lang) in plain.split("\n")
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -270,8 +278,7 @@ def test_a_flipped_kitty_is_public(lang: str) -> None:
     _raw, plain = group(table, lang)
     flipped = cards_label((c for _s, c in hand.flipped), lang)
     assert (f"无人亮主，翻底：{flipped}。" if lang == "zh" else f"Nobody bid: the kitty turned up {flipped}.") in plain
-    trump = trump_sym(hand.trump, lang)
-    assert (f"主 {trump}" if lang == "zh" else f"Trump {trump}") in plain.split("\n")
+    assert trump_is(hand.trump, lang) in plain.split("\n")
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -284,21 +291,24 @@ def test_playing_shows_trump_dealer_points_trick_turn_and_last_trick(preset: str
     view = view_for(hand, None)
     _raw, plain = group(table, lang)
     text = plain.split("\n")
-    trump = trump_sym(hand.trump, lang)
+    trump = trump_is(hand.trump, lang)
     dealer = who(table, hand.dealer, lang)  # type: ignore[arg-type]
     p = view.attacker_points
-    assert text[3] == (f"主 {trump} · 庄家 {dealer} · 抓分方 {p} 分" if lang == "zh"
-                       else f"Trump {trump} · dealer {dealer} · attackers {p} points")
+    assert text[3] == (f"{trump} · 庄家 {dealer} · 抓分方 {p} 分" if lang == "zh"
+                       else f"{trump} · dealer {dealer} · attackers {p} points")
     n = len(hand.tricks) + 1
     current = play_line(hand.current, lang)
-    assert text[4] == (f"第 {n} 墩：{current} …" if lang == "zh" else f"Trick {n}: {current} …")
+    assert text[4] == (f"第 {n} 轮：{current} …" if lang == "zh" else f"Trick {n}: {current} …")
     turn = who(table, hand.turn, lang)  # type: ignore[arg-type]
     assert text[5] == (f"轮到 {turn}" if lang == "zh" else f"{turn} to play")
     last = hand.tricks[-1]
     won, pts = SEATS[lang][last.winner], last.points
     plays = play_line(last.plays, lang)
-    assert text[6] == (f"上一墩：{plays} · {won}家赢，得 {pts} 分" if lang == "zh"
-                       else f"Last trick: {plays} · {won} won {pts} points")
+    if pts and last.winner % 2 != hand.dealer_side:
+        assert text[6] == (f"上一轮：{plays} · {won}家赢，抓分方得 {pts} 分" if lang == "zh"
+                           else f"Last trick: {plays} · {won} won: attackers +{pts}")
+    else:  # a trick the dealer side wins scores nothing: no 「得 N 分」
+        assert text[6] == (f"上一轮：{plays} · {won}家赢" if lang == "zh" else f"Last trick: {plays} · {won} won")
     assert len(text) == 7
 
 
@@ -318,8 +328,8 @@ def test_a_new_trick_shows_no_current_line(lang: str) -> None:
     table = T.make_table("nantong", 3)
     T.advance(table, lambda h: h.phase == "playing" and len(h.tricks) == 3 and not h.current)
     _raw, plain = group(table, lang)
-    assert "第 4 墩" not in plain and "Trick 4" not in plain
-    assert ("上一墩" if lang == "zh" else "Last trick") in plain
+    assert "第 4 轮" not in plain and "Trick 4" not in plain
+    assert ("上一轮" if lang == "zh" else "Last trick") in plain
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -346,9 +356,11 @@ def test_flag_hand(lang: str) -> None:
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
     text = plain.split("\n")
-    assert text[1].endswith(" 🚩（庄家方）" if lang == "zh" else " 🚩 (dealer side)")
+    assert text[1].endswith("🚩 扛旗（无主）（庄家方）" if lang == "zh" else "🚩 flag hand (no trump) (dealer side)")
+    assert "打 A" not in text[1] and "at A" not in text[1]
     assert "🚩" not in text[2]
-    assert text[3].startswith(f"主 {NO_TRUMP['zh']} · " if lang == "zh" else f"Trump {NO_TRUMP['en']} · ")
+    assert text[3].startswith("扛旗（无主） · " if lang == "zh" else "flag hand (no trump) · ")
+    assert "主 无主" not in plain and "打 —" not in plain
     assert hand.setup.flag and hand.trump is None
 
 
@@ -415,7 +427,7 @@ def test_hand_result(preset: str, lang: str) -> None:
     text = lines(raw)
     assert raw.startswith("<b>" + (f"第 {record.number} 局结束" if lang == "zh" else f"Hand {record.number} is over") + "</b>")
     p, t = result.attacker_points, result.trick_points
-    assert text[1] == (f"抓分方共得 {p} 分（墩上 {t} 分）。" if lang == "zh"
+    assert text[1] == (f"抓分方共得 {p} 分（其中出牌得 {t} 分）。" if lang == "zh"
                        else f"Attackers scored {p} points ({t} from tricks).")
     kitty = cards_label(result.kitty, lang)
     assert Counter(card_labels(text[2])) == labels(result.kitty, lang)
@@ -431,7 +443,7 @@ def test_hand_result(preset: str, lang: str) -> None:
     for side in (0, 1):
         rank = record.after[side].rank
         label = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(rank, str(rank))
-        pair = SEATS[lang][side] + SEATS[lang][side + 2]
+        pair = {"zh": ("南北", "东西"), "en": ("N–S", "E–W")}[lang][side]
         assert f"{pair} " + (f"打 {label}" if lang == "zh" else f"at {label}") in after
     outcome = result.outcome
     assert outcome is not None
@@ -439,13 +451,17 @@ def test_hand_result(preset: str, lang: str) -> None:
     if result.heaven_and_earth_side is not None:
         expected = "🌈 上天入地！" if lang == "zh" else "🌈 上天入地 (heaven and earth)!"
     elif outcome.dealer_keeps:
-        expected = f"庄家方守庄，升 {n} 级。" if lang == "zh" else f"The dealer side holds and rises {n} level(s)."
+        expected = f"庄家方保庄，升 {n} 级。" if lang == "zh" else f"The dealer side holds and rises {levels(n)}."
     elif n:
-        expected = f"抓分方上台，升 {n} 级。" if lang == "zh" else f"The attackers take over and rise {n} level(s)."
+        expected = f"抓分方上台，升 {n} 级。" if lang == "zh" else f"The attackers take over and rise {levels(n)}."
     else:
         expected = "抓分方上台，换庄。" if lang == "zh" else "The attackers take over (换庄)."
     assert expected in text
     assert "Eve" not in raw or EVE_RAW in raw
+
+
+def levels(n: int) -> str:
+    return "1 level" if n == 1 else f"{n} levels"
 
 
 def _signed(value: int) -> str:

@@ -75,7 +75,7 @@ def card_rows(markup: InlineKeyboardMarkup) -> list[list[tuple[str, Card, int]]]
         kinds = {c.op == "sel" for c in decoded}
         assert len(kinds) == 1, "a row mixes cards and actions"
         if kinds == {True}:
-            rows.append([(b.text.removeprefix("✓"), Card.parse(c.arg[:-1]), int(c.arg[-1]))
+            rows.append([(b.text.removeprefix("✓").removeprefix("+"), Card.parse(c.arg[:-1]), int(c.arg[-1]))
                          for b, c in zip(row, decoded)])
     return rows
 
@@ -115,6 +115,10 @@ def check_card_buttons(table: Table, seat: int, lang: str, markup: InlineKeyboar
             assert button.text.startswith("✓") == (n < selected[card])
             marked[card] += button.text.startswith("✓")
     assert marked == +selected
+    # While burying, the burier's cards that came from the kitty are marked + (and nothing else is).
+    from_kitty = Counter(Card.parse(decode_button(b).arg[:-1]) for b in buttons(markup)
+                         if decode_button(b).op == "sel" and b.text.removeprefix("✓").startswith("+"))
+    assert from_kitty == Counter(view.picked_up)
 
 
 def secret_labels(hand: Hand, seat: int, lang: str) -> set[str]:
@@ -309,6 +313,10 @@ def test_burying_keyboard(preset: str, lang: str) -> None:
         _raw, _plain, markup, decoded = private(table, seat, lang)
         if seat == burier:
             assert len(hand.hands[seat]) == 33
+            kitty = cards_label(hand.hands[seat][-8:], lang)  # the kitty, just taken into the hand
+            assert ("底牌拿上来的 8 张（按钮上标 +）：" if lang == "zh" else "From the kitty (marked +): ") + kitty \
+                in _plain.split("\n")
+            assert sum(b.text.startswith("+") for b in buttons(markup)) == 8
             assert actions(decoded) == ["bury", "clear", "hint"]
             assert action_texts(markup) == (["扣底 (0/8)", "清除", "提示"] if lang == "zh" else ["Bury (0/8)", "Clear", "Hint"])
         else:
@@ -417,7 +425,7 @@ def test_flag_hand(lang: str) -> None:
     hand = T.hand_of(table)
     for seat in range(4):
         _raw, plain, markup, _decoded = private(table, seat, lang)
-        assert plain.split("\n")[1] == ("打 — · 主 无主" if lang == "zh" else "level — · trump no-trump")
+        assert plain.split("\n")[1] == ("扛旗（无主）" if lang == "zh" else "flag hand (no trump)")
         first = [c for row in card_rows(markup) for _l, c, _n in row][0]
         held_trumps = [c for c in hand.hands[seat] if c.is_joker or c == Card.parse("5H")]
         if held_trumps:
@@ -492,6 +500,8 @@ def test_peek_shows_only_ones_own_hand_and_fits_a_popup(lang: str) -> None:
         prefix = "你的手牌: " if lang == "zh" else "Your hand: "
         assert text.startswith(prefix)
         assert card_labels(text) == labels(hand.hands[seat], lang)
+        shown = text[len(prefix):].split(" ")  # one card between spaces: ♠10♠10 would read as one blur
+        assert len(shown) == len(hand.hands[seat]) and all(len(card_labels(c)) == 1 for c in shown)
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -515,3 +525,13 @@ def test_buttons_go_stale_after_a_move() -> None:
     assert before != after
     _raw, _plain, _markup, decoded = private(table, seat, "zh")
     assert {c.version for c in decoded} <= {after}
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_no_trump_reads_as_players_say_it(lang: str) -> None:
+    table, _thief, _cards = T.stolen("nantong")  # a red-five pair stole the kitty for no trump
+    assert T.hand_of(table).trump is None and T.hand_of(table).trump_decided
+    for seat in range(4):
+        _raw, plain, _markup, _decoded = private(table, seat, lang)
+        assert plain.split("\n")[1] == ("打 2 · 打无主" if lang == "zh" else "level 2 · no trump")
+        assert "主 无主" not in plain and "trump no-trump" not in plain

@@ -151,7 +151,8 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
         await _replied(server, eve, group, "newgame", EN("This group already has a table. Use /stop to close it first."),
                        table)
         await _replied(server, eve, group, "leave", EN("You are not seated at a table in this chat."), table)
-        await _replied(server, bob, group, "stop", ZH("Only the table's creator or a group admin can stop it."), table)
+        # Everyone in the group reads the reply: it is in the group's language (the table's, English), not Bob's.
+        await _replied(server, bob, group, "stop", EN("Only the table's creator or a group admin can stop it."), table)
         await _replied(server, bob, group, "lang", EN("Only the table's creator or a group admin can change the group's language."),
                        table, "en")
         assert tables(app).in_chat(group.id) is table and table.lang == "en"

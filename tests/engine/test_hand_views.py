@@ -44,6 +44,24 @@ def test_kitty_lifecycle() -> None:
         assert Counter(view_for(h, v).kitty or ()) == Counter(cards(kitty))
 
 
+def test_the_burier_sees_which_cards_came_from_the_kitty() -> None:
+    """While burying (and only then, and only the burier) the view names the 8 cards taken from the kitty."""
+    plays = ["3D", "6D", "7C", "8C"]
+    kitty = "2S KH KH 10H 4H 6H 7H 8H"
+    h = new_hand("nantong")
+    deal, steps = mini_setup_steps(plays, kitty, "2S", 0)
+    rig(h, *deal)
+    assert all(view_for(h, v).picked_up == () for v in (None, 0, 1, 2, 3))
+    run(h, steps[:2])  # bid, close: the dealer took the kitty and buries
+    assert h.phase == "burying"
+    dealt_kitty = deal[1]  # what was dealt to the kitty (the test buries other cards)
+    assert Counter(view_for(h, 0).picked_up) == Counter(dealt_kitty)
+    assert Counter(view_for(h, 0).picked_up) <= Counter(view_for(h, 0).hand)
+    assert all(view_for(h, v).picked_up == () for v in (None, 1, 2, 3))
+    run(h, steps[2:])
+    assert all(view_for(h, v).picked_up == () for v in (None, 0, 1, 2, 3))
+
+
 def test_spectator_never_holds_a_hand_and_seats_see_only_their_own() -> None:
     h = new_hand("yangzhou", seed=5)
     spectator = view_for(h, None)

@@ -1,0 +1,102 @@
+"""What the group reads, through the fake Bot API: /rules, replies in the group's language, /lang,
+and the table message of a stopped table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import translator
+from bot.rules import rules_pages
+from engine.ruleset import RULESETS
+
+from .botkit import bot_running, table_message, tables
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_telegram.people import Group, MessageView, Person
+from .scenario import fill_with_ai, start_match, wait_seated
+
+EN, ZH = translator("en"), translator("zh")
+
+
+async def replies(server: FakeTelegram, person: Person, chat: Group, command: str, *args: str,
+                  count: int = 1) -> list[MessageView]:
+    """Send a command in the group; the bot's ``count`` messages that answer it."""
+    sent = await person.command(chat, command, *args)
+
+    def answers() -> list[MessageView] | None:
+        found = [m for m in chat.bot_messages() if m.message_id > sent.message_id
+                 and m.reply_to_message_id == sent.message_id]
+        return found if len(found) >= count else None
+    found = await server.wait_for(answers, what=f"the reply to /{command}")
+    await server.wait_idle()
+    return found
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_rules_are_sent_in_pages_in_the_readers_language(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    bob = server.person("Bob", "bob", language_code="zh-hans", started=True)
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    zh_room = server.group("牌友群", [bob])
+    en_room = server.group("Card room", [alice])
+    async with bot_running(server, tmp_path / "t.db"):
+        for person, group, lang, preset in ((bob, zh_room, "zh", "yancheng"), (alice, en_room, "en", "anhui")):
+            tr = translator(lang)
+            expected = rules_pages(tr, RULESETS[preset])
+            args = () if preset == "yancheng" else (preset,)  # no name and no table: 盐城, the default
+            got = await replies(server, person, group, "rules", *args, count=len(expected))
+            assert [m.text for m in got] == [_plain(page) for page in expected]
+            assert all(len(m.text or "") <= 4096 for m in got)
+        assert (await replies(server, alice, en_room, "rules", "nantong", count=2))[0].text.startswith(
+            "Nantong/Lianyungang (open bids) · rules (1/2)")
+
+
+def _plain(page: str) -> str:
+    """A page as Telegram shows it (the fake server strips the HTML)."""
+    import html
+    import re
+    return html.unescape(re.sub(r"</?b>", "", page))
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_group_reads_replies_in_its_language_and_lang_changes_it(fake_telegram: FakeTelegram,
+                                                                          tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="zh-hans", started=True)
+    group = server.group("Card room", [alice, bob])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await alice.command(group, "newgame")  # Alice's table: the group's language is English
+        await wait_seated(server, app, group, alice)
+        for command, expected in (("stats", "You have not finished a hand in this group yet."),
+                                  ("newgame", "This group already has a table. Use /stop to close it first."),
+                                  ("hand", "You are not playing at any table."),
+                                  ("stop", "Only the table's creator or a group admin can stop it.")):
+            got = await replies(server, bob, group, command)  # Bob reads Chinese, the group English
+            assert got[0].text == EN(expected), command
+        await replies(server, alice, group, "lang", "zh")
+        for person in (alice, bob):
+            got = await replies(server, person, group, "stats")
+            assert got[0].text == ZH("You have not finished a hand in this group yet.")
+        assert "炒地皮" in (table_message(group).text or "")  # the table message follows too
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_stopped_table_says_so_and_loses_its_buttons(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Card room", [alice])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await alice.command(group, "newgame")
+        await wait_seated(server, app, group, alice)
+        await fill_with_ai(server, alice, group, 3)
+        table = await start_match(server, app, alice, group)
+        await server.wait_for(lambda: any(b.text == "🃏 My hand" for row in table_message(group).buttons for b in row),
+                              what="the table message of the match")
+        got = await replies(server, alice, group, "stop")
+        assert got[0].text == EN("The table is closed.")
+        closed = await server.wait_for(lambda: (table_message(group).text or "").endswith(EN("This table is closed."))
+                                       and table_message(group), what="the table message saying it is closed")
+        assert closed.buttons == () or not any(closed.buttons)
+        assert tables(app).in_chat(group.id) is None and table.status == "stopped"
