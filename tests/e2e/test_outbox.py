@@ -1,0 +1,84 @@
+"""Every stored result is announced exactly once, whatever stops the bot between storing and sending it.
+
+The last card of a hand is played; the bot is stopped at one point between
+the result's commit and the group's "Hand 1 is over" (an exception standing
+in for a kill, or Telegram failing the send), then started again on the same
+database: the group sees the announcement exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.announcements import Outbox
+
+from .botkit import bot_running, current_hand_message, tables
+from .endings import find_ending, store_table
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_telegram.errors import ApiError
+from .scenario import ANSWER_TIMEOUT, up_to_date_hand
+
+RESULT = "Hand 1 is over"
+
+
+class Killed(Exception):
+    """Stands in for the process dying at this point."""
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+@pytest.mark.parametrize("point", ["result committed", "sender about to send", "Telegram failing the send"])
+async def test_a_result_is_announced_exactly_once_after_a_stop_before_its_announcement(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, point: str) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Crash course", [alice])
+    ending = find_ending("nantong")
+    db_path = tmp_path / "t.db"
+    await store_table(ending, db_path, group.id, "Crash course", alice.id, "Alice", monkeypatch)
+
+    reached = asyncio.Event()
+    send = server.api.handlers["sendmessage"]
+
+    def killed(*_args: Any, **_kwargs: Any) -> None:
+        reached.set()
+        raise Killed(point)
+
+    async def telegram_down(params: Any) -> Any:
+        if RESULT in (params.get("text") or ""):
+            reached.set()
+            raise ApiError(502, "Bad Gateway")
+        return await send(params)
+
+    with monkeypatch.context() as fault:
+        if point == "result committed":
+            fault.setattr(Outbox, "wake", killed)
+        elif point == "sender about to send":
+            fault.setattr(Outbox, "_deliver", killed)
+        else:
+            fault.setitem(server.api.handlers, "sendmessage", telegram_down)
+        async with bot_running(server, db_path, ai_delay=3600.0) as app:
+            table = tables(app).in_chat(group.id)
+            assert table is not None and table.match is not None
+            card = ending.last.cards[0]
+            message = await up_to_date_hand(server, alice, table, 0)
+            await (await alice.press(message, lambda b: (b.callback_data or "").endswith(f":sel:{card}0"))
+                   ).answer(ANSWER_TIMEOUT)
+            ready = await server.wait_for(
+                lambda: (m := current_hand_message(alice, table, 0)) is not None and "✓" in str(m.labels) and m,
+                what="the card selected")
+            await alice.press(ready, lambda b: (b.callback_data or "").endswith(":play"))
+            await asyncio.wait_for(reached.wait(), 10)
+            assert table.match.hand.setup.number == 2  # the result is stored: hand 2 is dealt
+    assert not any(RESULT in (m.text or "") for m in group.bot_messages())
+
+    async with bot_running(server, db_path, ai_delay=3600.0) as app:
+        await server.wait_for(lambda: any(RESULT in (m.text or "") for m in group.bot_messages()),
+                              what="the result announced after the restart")
+        outbox = tables(app).outbox
+        assert outbox is not None
+        await outbox.drain()
+    assert sum(RESULT in (m.text or "") for m in group.bot_messages()) == 1
