@@ -627,6 +627,9 @@ class Tables:
                 "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
         title = html.escape(self.group_titles.get(table.chat_id, table.title))
         sent = await self.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
-        await self.publisher.delete(info.user_id, info.nudge_message_id)
+        # The new id is stored before the old message goes: a crash in between leaves an
+        # old nudge on screen, never a stored id of a message already deleted.
+        old = info.nudge_message_id
         info.nudge_message_id = sent.message_id if sent is not None else None
         await storage.set_seat_messages(self.db, table.id, seat, nudge_message_id=info.nudge_message_id)
+        await self.publisher.delete(info.user_id, old)
