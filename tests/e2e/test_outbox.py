@@ -82,3 +82,47 @@ async def test_a_result_is_announced_exactly_once_after_a_stop_before_its_announ
         assert outbox is not None
         await outbox.drain()
     assert sum(RESULT in (m.text or "") for m in group.bot_messages()) == 1
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_last_press_of_a_hand_is_answered_before_the_group_hears_the_result(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Slow group", [alice])
+    ending = find_ending("nantong")
+    db_path = tmp_path / "t.db"
+    await store_table(ending, db_path, group.id, "Slow group", alice.id, "Alice", monkeypatch)
+
+    # The group's flood limit, at its worst: the result's message waits until the test lets it go.
+    door = asyncio.Event()
+    knocked = asyncio.Event()
+    send = server.api.handlers["sendmessage"]
+
+    async def slow_group(params: Any) -> Any:
+        if RESULT in (params.get("text") or ""):
+            knocked.set()
+            await door.wait()
+        return await send(params)
+    monkeypatch.setitem(server.api.handlers, "sendmessage", slow_group)
+
+    async with bot_running(server, db_path, ai_delay=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        card = ending.last.cards[0]
+        message = await up_to_date_hand(server, alice, table, 0)
+        await (await alice.press(message, lambda b: (b.callback_data or "").endswith(f":sel:{card}0"))
+               ).answer(ANSWER_TIMEOUT)
+        ready = await server.wait_for(
+            lambda: (m := current_hand_message(alice, table, 0)) is not None and "✓" in str(m.labels) and m,
+            what="the card selected")
+        press = await alice.press(ready, lambda b: (b.callback_data or "").endswith(":play"))
+        try:
+            answer = await press.answer(ANSWER_TIMEOUT)
+            assert not answer.show_alert, answer
+            assert not any(RESULT in (m.text or "") for m in group.bot_messages())  # answered first
+        finally:
+            door.set()
+        await asyncio.wait_for(knocked.wait(), 10)
+        await server.wait_for(lambda: any(RESULT in (m.text or "") for m in group.bot_messages()),
+                              what="the result announced")
