@@ -534,6 +534,9 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     if table.stale(seat, data.version, selecting=data.op in SELECTING):
         tables.refresh(table, urgent=[seat])
         return tr("That button is out of date; your hand is shown again.")
+    assert table.match is not None
+    if data.op == "pass" and seat in table.match.hand.passed:
+        return tr("You have already done that.")  # one pass a round; the keyboard keeps Pass for the look
     info = table.seats[seat]
     assert info is not None
     info.last_active = time.time()

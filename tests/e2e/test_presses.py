@@ -214,3 +214,23 @@ async def test_the_press_that_ends_the_match_is_answered_when_newgame_follows(
     assert sum("win the match!" in (m.text or "") for m in group.bot_messages()) == 1
     assert sum("Hand 1 is over" in (m.text or "") for m in group.bot_messages()) == 1
 
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_pass_on_the_keyboard_shown_after_passing_stores_nothing(fake_telegram: FakeTelegram,
+                                                                       tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Twice", [alice])
+    async with bot_running(server, tmp_path / "t.db", ai_delay=NO_AI_MOVES) as app:
+        await alice.command(group, "newgame")
+        await wait_seated(server, app, group, alice)
+        await fill_with_ai(server, alice, group, 3)
+        table = await start_match(server, app, alice, group, 1)
+        db = tables(app).db
+        first = await up_to_date_hand(server, alice, table, 0)
+        assert not (await (await alice.press(first, _button("pass"))).answer(ANSWER_TIMEOUT)).show_alert
+        after = await up_to_date_hand(server, alice, table, 0)  # the keyboard of a seat that passed
+        again = await (await alice.press(after, _button("pass"))).answer(ANSWER_TIMEOUT)
+        assert again.show_alert and again.text == EN("You have already done that.")
+        assert await _passes(db, table, 0) == 1
