@@ -102,7 +102,8 @@ class Tables:
             del self.by_chat[table.chat_id]
         for task_map in (self._ai_tasks, self._timer_tasks):
             task = task_map.pop(table.id, None)
-            if task is not None:
+            # The AI move or the timer that ended the match still has its writes to finish.
+            if task is not None and task is not asyncio.current_task():
                 task.cancel()
         if self.publisher is not None:
             self.publisher.forget((table.id, "group"))
