@@ -101,9 +101,10 @@ async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bo
         # or the hand moved on meanwhile.  Wait for either rather than spin.
         edits = len(server.state.messages[person.id][message.message_id].history)
         events = len(hand.events)
-        await server.wait_for(lambda: len(server.state.messages[person.id][message.message_id].history) > edits
-                              or len(hand.events) != events or table.match is None or table.match.hand is not hand,
-                              timeout=10, what=f"{person.name}'s keyboard to offer a move")
+        def changed() -> bool:
+            edited = len(server.state.messages[person.id][message.message_id].history) > edits
+            return edited or len(hand.events) != events or table.match is None or table.match.hand is not hand
+        await server.wait_for(changed, timeout=10, what=f"{person.name}'s keyboard to offer a move")
         return False
     burying = any(t.startswith(("Bury", "扣底")) for t in labels)
     events = len(hand.events)

@@ -110,13 +110,15 @@ async def test_a_pass_is_stored_once_and_only_for_its_round(fake_telegram: FakeT
 
 async def _while_held(server: FakeTelegram, table: Table, *steps: Callable[[], Awaitable[object]]) -> list[object]:
     """Hold the table's lock (as a slow announcement would) while each step queues behind it; then let go."""
+    def waiting() -> int:
+        return len(getattr(table.lock, "_waiters", None) or ())
+
     await table.lock.acquire()
     results = []
     try:
-        for waiting, step in enumerate(steps, start=1):
+        for queued, step in enumerate(steps, start=1):
             results.append(await step())
-            await server.wait_for(lambda n=waiting: len(table.lock._waiters or ()) >= n,  # type: ignore[attr-defined]
-                                  what="the update waiting for the table")
+            await server.wait_for(lambda: waiting() >= queued, what="the update waiting for the table")
     finally:
         table.lock.release()
     return results

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
@@ -24,7 +24,7 @@ from storage import Database
 
 from .conftest import Game, start_game
 
-Scenario = Callable[[Database, Game, int], Awaitable[None]]
+Scenario = Callable[[Database, Game, int], Coroutine[Any, Any, None]]
 
 
 class Tripwire:
@@ -95,13 +95,13 @@ def _from_another_connection(db: Database) -> list[int]:
 async def _statements_in(db: Database, game: Game, scenario: Scenario) -> list[str]:
     seq = await storage.last_seq(db, game.hand.hand_id) + 1
     wire = Tripwire(db)
-    db.connection.execute_fetchall = wire  # type: ignore[method-assign]
+    setattr(db.connection, "execute_fetchall", wire)
     try:
         await scenario(db, game, seq)
     except ValueError:
         pass
     finally:
-        del db.connection.execute_fetchall
+        delattr(db.connection, "execute_fetchall")
     return wire.statements
 
 
@@ -116,7 +116,7 @@ async def _cancel_everywhere(db: Database, scenario: Scenario, commits: bool) ->
             events_before, _ = await _stored(db, game)
             seq = (events_before[-1] if events_before else 0) + 1
             wire = Tripwire(db, at, when)
-            db.connection.execute_fetchall = wire  # type: ignore[method-assign]
+            setattr(db.connection, "execute_fetchall", wire)
             task = asyncio.create_task(scenario(db, game, seq))
             try:
                 await asyncio.wait_for(wire.reached.wait(), 10)
@@ -124,7 +124,7 @@ async def _cancel_everywhere(db: Database, scenario: Scenario, commits: bool) ->
                 wire.go.set()
                 outcome = (await asyncio.gather(task, return_exceptions=True))[0]
             finally:
-                del db.connection.execute_fetchall
+                delattr(db.connection, "execute_fetchall")
             assert isinstance(outcome, asyncio.CancelledError | ValueError | type(None)), where
 
             # Another task's transaction works at once, and sees a clean connection.
@@ -178,7 +178,7 @@ async def test_a_task_cancelled_while_waiting_for_the_lock_leaves_nothing(db: Da
 async def test_a_transaction_left_open_by_a_task_cancelled_twice_is_rolled_back_by_the_next(db: Database) -> None:
     game = await start_game(db)
     wire = Tripwire(db, 1, "before")  # BEGIN: held back until the second cancellation is in
-    db.connection.execute_fetchall = wire  # type: ignore[method-assign]
+    setattr(db.connection, "execute_fetchall", wire)
     try:
         task = asyncio.create_task(_write(db, game, 1))
         await wire.reached.wait()
@@ -192,7 +192,7 @@ async def test_a_transaction_left_open_by_a_task_cancelled_twice_is_rolled_back_
         while not db.connection.in_transaction:
             await asyncio.sleep(0.001)
     finally:
-        del db.connection.execute_fetchall
+        delattr(db.connection, "execute_fetchall")
     assert db.repairs == 0
     await _write(db, game, 1)
     assert db.repairs == 1
