@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from typing import Final
 
 from telegram import Bot
@@ -70,7 +71,7 @@ class Outbox:
                     if chat_id not in self._again:
                         return
                     continue
-            except storage.StorageError:
+            except (storage.StorageError, sqlite3.Error):
                 log.exception("outbox of chat %s: storage error", chat_id)
             failures += 1
             await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1])
