@@ -24,10 +24,11 @@ from telegram.ext import (
 )
 
 import storage
-from bot import handlers, logs
+from bot import handlers, logs, seats
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
 from bot.health import Health, beat, heartbeat_path
+from bot.labels import name_html
 from bot.model import Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.service import Tables
@@ -154,11 +155,13 @@ async def _blocked(tables: Tables, chat_id: int) -> None:
         from bot.i18n import translator
 
         tr = translator(table.lang)
-        if table.settings.on_timeout == "ai":
+        if table.settings.on_timeout == "ai" and table.playing:
             info.timed_out = True
-            text = tr("{who} cannot receive my messages (blocked?): the AI plays for them.", who=info.name)
+            await storage.set_seat(tables.db, table.id, seat, user_id=chat_id, is_ai=True)
+            text = tr("{who} cannot receive my messages (blocked?): the AI plays for them.", who=name_html(info.name))
         else:
-            text = tr("{who} cannot receive my messages (blocked?): the table waits for them.", who=info.name)
+            text = tr("{who} cannot receive my messages (blocked?): the table waits for them.",
+                      who=name_html(info.name))
         if tables.publisher is not None:
             await tables.publisher.send(table.chat_id, text)
         tables.kick_ai(table)
@@ -187,16 +190,17 @@ async def load_tables(tables: Tables) -> None:
         if active.match is not None and active.hand is not None:
             await tables._rebuild_match(table, active)
             table.turn_key = tables.turn_key(table)
+            table.paused = table.playing and seats.nobody_left(table)
 
 
 async def _seat(tables: Tables, record: Any) -> Seat:
-    if record.is_ai or record.user_id is None:
+    if record.user_id is None:
         return Seat(None, "AI", is_ai=True)
     user = await storage.get_user(tables.db, record.user_id)
     name = user.display_name if user is not None else str(record.user_id)
     lang = user.language if user is not None and user.language else "zh"
     reachable = user is None or (user.can_message_privately and not user.blocked)
-    return Seat(record.user_id, name, lang=lang, reachable=reachable,
+    return Seat(record.user_id, name, lang=lang, reachable=reachable, timed_out=record.is_ai,
                 hand_message_id=record.hand_message_id, nudge_message_id=record.nudge_message_id)
 
 

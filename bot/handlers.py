@@ -11,15 +11,16 @@ import time
 from collections import Counter
 from typing import cast
 
-from telegram import CallbackQuery, Chat, Update, User
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import callbacks
+from bot import callbacks, seats
 from bot.commands import help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
+from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
 from bot.render_private import peek_text
@@ -140,12 +141,18 @@ async def cmd_start(update: Update, context: Context) -> None:
     tables = tables_of(context)
     await remember_user(context, user)
     await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
-    for seated, index in tables.tables_of(user.id):
-        info = seated.seats[index]
-        if info is not None and not info.reachable:
-            info.reachable = True
-            tables.refresh(seated, urgent=[index])
     tr = await user_translator(context, user)
+    for seated, index in tables.tables_of(user.id):
+        async with seated.lock:
+            info = seated.seats[index]
+            if info is None or info.user_id != user.id:
+                continue
+            info.reachable = True
+            if seated.playing and not await seats.come_back(tables, seated, index):
+                tables.refresh(seated, urgent=[index])
+        if seated.playing:
+            await reply(update, tr("You sit at the table in {title}; your cards are below.",
+                                   title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
     wanted = _seat_request(tables, context.args[0] if context.args else "", user.id)
     if wanted is not None:
         table, seat = wanted
@@ -235,18 +242,26 @@ async def cmd_leave(update: Update, context: Context) -> None:
     if table is None or table.seat_of(user.id) is None:
         await reply(update, tr("You are not seated at a table in this chat."))
         return
+    question: tuple[str, InlineKeyboardMarkup] | None = None
     async with table.lock:
         seat = table.seat_of(user.id)
-        assert seat is not None
+        if seat is None:  # they left while waiting for the lock
+            return
         try:
             if table.status == "open":
                 await tables.leave(table, user.id)
                 tables.refresh(table)
-            else:
+            elif not table.playing:
+                raise TableError("No hand is being played at this table.")
+            elif (cost := seats.escape_cost(table, seat)) == 0:  # free: no card played yet (§2.16)
                 await tables.escape(table, seat)
                 tables.after_change(table)
+            else:
+                question = seats.escape_question(tr, table, seat, cost)
         except (TableError, EngineError) as exc:
             await reply(update, exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc))
+    if question is not None and update.effective_message is not None:
+        await update.effective_message.reply_html(question[0], reply_markup=question[1])
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -288,13 +303,15 @@ async def cmd_hand(update: Update, context: Context) -> None:
     for table, seat in mine:
         async with table.lock:
             info = table.seats[seat]
-            assert info is not None
+            if info is None or info.user_id != user.id:  # the seat changed hands meanwhile
+                continue
             old = info.hand_message_id
             info.hand_message_id = None
             if tables.publisher is not None:
-                tables.publisher.forget((table.id, f"seat{seat}"))
+                tables.publisher.forget(seats.slot_key(table.id, seat, user.id))
                 await tables.publisher.delete(user.id, old)
-            tables.refresh(table, urgent=[seat])
+            if not await seats.come_back(tables, table, seat):
+                tables.refresh(table, urgent=[seat])
     if in_group(update.effective_chat):
         await reply(update, tr("I sent your hand to our private chat."))
 
@@ -428,7 +445,9 @@ async def on_callback(update: Update, context: Context) -> None:
     if table is None:
         await query.answer(tr("That table is closed."), show_alert=True)
         return
-    if data.kind == "L":
+    if data.kind == "L" and data.op in ("return", "esc", "stay"):
+        await on_seat_button(context, query, table, data, tr)
+    elif data.kind == "L":
         await on_lobby_button(context, query, table, data, tr)
     elif data.kind == "H":
         await on_hand_button(context, query, table, data, tr)
@@ -487,6 +506,39 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
     await query.answer(popup or None, show_alert=bool(popup))
 
 
+async def on_seat_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
+                         tr: Translator) -> None:
+    """「我回来了」 (in private), and the answer to an escape's confirmation (in the group)."""
+    tables = tables_of(context)
+    user = query.from_user
+    seat = table.seat_of(user.id)
+    popup: str | None = None
+    async with table.lock:
+        try:
+            if seat is None or not table.playing:
+                raise TableError("You are not playing at this table.")
+            if data.op == "return":
+                if not await seats.come_back(tables, table, seat):
+                    popup = tr("You are playing this seat already.")
+            elif data.op == "stay":
+                if data.arg != str(seat):
+                    raise TableError("This question is not yours.")
+            else:
+                await tables.escape(table, seats.confirmed_escape(table, user.id, data.arg))
+                tables.after_change(table)
+        except TableError as exc:
+            popup = exc.text(tr)
+        except storage.StorageError:
+            log.exception("table %s: storage error", table.id)
+            popup = tr("I could not save that; nothing changed. Please try again.")
+    if popup is None and data.op in ("esc", "stay") and query.message is not None:
+        try:  # the question is answered: its buttons go
+            await query.edit_message_reply_markup(reply_markup=None)
+        except TelegramError:
+            pass
+    await query.answer(popup or None, show_alert=bool(popup))
+
+
 async def on_hand_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
                          tr: Translator) -> None:
     """Card selection and the actions of a player's private keyboard."""
@@ -516,7 +568,7 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
         info = table.seats[seat]
         assert info is not None
         info.last_active = time.time()
-        info.timed_out = False
+        await seats.come_back(tables, table, seat)  # a press from someone away brings them back
         if info.hand_message_id is None and query.message is not None:
             info.hand_message_id = query.message.message_id
         try:

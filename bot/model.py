@@ -128,6 +128,8 @@ class Table:
     """People sent to the private chat to press Start before they can sit: seat wanted, name."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_result: Any = None
+    paused: bool = False
+    """Nobody present is left at the table: no move is made until someone comes back."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""

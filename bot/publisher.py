@@ -77,6 +77,11 @@ class Publisher:
         if slot is not None and slot.task is not None:
             slot.task.cancel()
 
+    def forget_table(self, table_id: int) -> None:
+        """Stop keeping every message of a table current (it closed)."""
+        for key in [key for key in self._slots if key[0] == table_id]:
+            self.forget(key)
+
     def schedule(self, slot: Slot, render: Render, *, now: bool = False) -> None:
         """Bring the message up to date: at once (``now``) or after the slot's interval."""
         slot.render = render

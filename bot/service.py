@@ -21,13 +21,12 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 import storage
-from bot import logs
+from bot import logs, seats
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
-from bot.render_private import render_hand
 from engine.ai import choose_action
 from engine.errors import EngineError, IllegalActionError
 from engine.hand import Action
@@ -102,9 +101,7 @@ class Tables:
             if task is not None:
                 task.cancel()
         if self.publisher is not None:
-            self.publisher.forget((table.id, "group"))
-            for seat in range(4):
-                self.publisher.forget((table.id, f"seat{seat}"))
+            self.publisher.forget_table(table.id)
 
     # --- lobby ----------------------------------------------------------------------
     async def new_table(self, chat_id: int, title: str, creator_id: int, creator_name: str,
@@ -265,20 +262,24 @@ class Tables:
         assert match is not None and table.hand_id is not None and table.match_id is not None
         result = record.result
         log.info("hand over: %s", "aborted" if result is None else f"attackers took {result.attacker_points}")
+        escaped = result.escaped if result is not None else None
+        # Before anything awaits: from now on no render may show this seat's cards to the leaver.
+        leaver = self._hand_to_ai(table, escaped) if escaped is not None else None
         async with self.db.transaction():
             if result is None:
                 await storage.update_hand(self.db, table.hand_id, status="aborted")
             else:
                 dealer_side = result.dealer_side if result.dealer_side is not None else 0
-                winner_side = max((0, 1), key=lambda side: result.scores[side] + record.bonus[side])
+                scores = [result.scores[s] + record.bonus[s] for s in range(4)]
                 changes = (record.after[0].index() - record.before[0].index(),
                            record.after[1].index() - record.before[1].index())
                 await storage.record_hand_result(
                     self.db, table.hand_id, attacker_points=result.attacker_points, dealer_side=dealer_side,
-                    winner_side=winner_side, level_changes=changes,
-                    scores=[result.scores[s] + record.bonus[s] for s in range(4)],
-                    special=result.to_dict(),
+                    winner_side=_winner_side(result.escaped, scores), level_changes=changes,
+                    scores=scores, special=result.to_dict(), outcomes=_outcomes(result.escaped, scores),
                 )
+                if escaped is not None:  # in the same transaction: a crash cannot leave the leaver seated
+                    await storage.set_seat(self.db, table.id, escaped, user_id=None, is_ai=True)
             await storage.update_match(
                 self.db, table.match_id, levels=(match.sides[0].rank, match.sides[1].rank),
                 laps=(match.sides[0].lap, match.sides[1].lap),
@@ -292,16 +293,18 @@ class Tables:
             else:
                 await storage.update_table(self.db, table.id, status="finished", turn_deadline=None)
         table.selection.clear()
-        for seat in table.seats:
-            if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
-                seat.timed_out = False
+        if leaver is not None and escaped is not None:
+            seats.freeze(self, table, escaped, leaver)
         table.last_result = record
-        await self._announce(table, render_result(self._tr(table), table, record))
+        await self._announce(table, render_result(self._tr(table), table, record,
+                                                  leaver.name if leaver is not None else None))
         if match.over:
             table.status = "finished"
             table.deadline = None
             await self._announce(table, render_match_over(self._tr(table), table))
             await self._close(table)
+        else:
+            await seats.pause_if_empty(self, table)
 
     async def _close(self, table: Table) -> None:
         """Show the table message one last time (without buttons) and forget the table."""
@@ -312,12 +315,16 @@ class Tables:
         self._unregister(table)
 
     async def escape(self, table: Table, seat: int) -> None:
-        """A player leaves mid-match: the hand is scored by the escape rule and the AI takes the seat."""
+        """A player leaves mid-match: the hand is scored by the escape rule (free before any card is
+        played), the AI takes the seat (see :meth:`_hand_over`) and the next hand is dealt."""
         await self.act(table, Action("escape", seat))
+
+    def _hand_to_ai(self, table: Table, seat: int) -> Seat | None:
+        """The AI takes a seat in memory; the person who held it, if anyone did."""
         info = table.seats[seat]
-        assert info is not None
-        await storage.set_seat(self.db, table.id, seat, user_id=None, is_ai=True)
         table.seats[seat] = Seat(None, "AI", is_ai=True)
+        table.selection.pop(seat, None)
+        return info if info is not None and not info.is_ai else None
 
     async def reload(self, table: Table) -> None:
         """Rebuild a table's match from storage (after a conflict, or at start-up)."""
@@ -354,7 +361,7 @@ class Tables:
 
     def ai_action(self, table: Table) -> Action | None:
         """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
-        if not table.playing:
+        if not table.playing or table.paused:
             return None
         assert table.match is not None
         hand = table.match.hand
@@ -512,9 +519,10 @@ class Tables:
                                                who=html.escape(info.name)))
                 await self.escape(table, seat)
                 return
-            info.timed_out = True
+            await seats.set_away(self, table, seat, info, True)
             await self._announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
                                            who=html.escape(info.name)))
+            await seats.send_away_notice(self, table, info)
 
     async def restore_timers(self) -> None:
         """Re-arm every stored deadline after a restart (a past one fires at once)."""
@@ -539,11 +547,10 @@ class Tables:
         if not table.playing:
             return
         for seat, info in enumerate(table.seats):
-            if info is None or info.is_ai or info.user_id is None or not info.reachable:
+            # Someone away has a frozen message already (seats.freeze): nothing to redraw for them.
+            if info is None or info.is_ai or info.user_id is None or not info.reachable or info.timed_out:
                 continue
-            slot = publisher.slot((table.id, f"seat{seat}"), info.user_id, 2.0, info.hand_message_id)
-            slot.on_sent = self._hand_message_saver(table, seat)
-            publisher.schedule(slot, self._hand_renderer(table, seat), now=seat in urgent)
+            seats.schedule_hand(self, table, seat, info, now=seat in urgent)
 
     def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         """The group's table message as it should look now."""
@@ -558,21 +565,6 @@ class Tables:
         if table.status != "playing":
             return text, None
         return text, markup
-
-    def _hand_renderer(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
-        def render() -> tuple[str, InlineKeyboardMarkup | None]:
-            info = table.seats[seat]
-            tr = translator(info.lang if info is not None else table.lang)
-            return render_hand(tr, table, seat, self.group_titles.get(table.chat_id, table.title))
-        return render
-
-    def _hand_message_saver(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
-        async def save(message_id: int) -> None:
-            info = table.seats[seat]
-            if info is not None:
-                info.hand_message_id = message_id
-            await storage.set_seat_messages(self.db, table.id, seat, hand_message_id=message_id)
-        return save
 
     async def _remember_table_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id
@@ -610,3 +602,19 @@ class Tables:
         await self.publisher.delete(info.user_id, info.nudge_message_id)
         info.nudge_message_id = sent.message_id if sent is not None else None
         await storage.set_seat_messages(self.db, table.id, seat, nudge_message_id=info.nudge_message_id)
+
+
+def _winner_side(escaped: int | None, scores: Sequence[int]) -> int:
+    """The side that won a hand: the higher 积分 (an escape: the side the escaper left behind wins nothing,
+    see :func:`_outcomes`, but the column needs a side)."""
+    if escaped is not None:
+        return 1 - escaped % 2
+    return max((0, 1), key=lambda side: scores[side])
+
+
+def _outcomes(escaped: int | None, scores: Sequence[int]) -> list[storage.Outcome | None] | None:
+    """Who the hand counts for: an escape is a loss for the escaper if it cost anything, and nothing
+    for anyone else; otherwise every seat's side won or lost (None: storage reads the winner side)."""
+    if escaped is None:
+        return None
+    return ["lost" if seat == escaped and scores[seat] < 0 else None for seat in range(4)]

@@ -51,6 +51,7 @@ from storage.records import (
     HandRecord,
     HandResult,
     MatchRecord,
+    Outcome,
     PartnershipStanding,
     PlayerStanding,
     SeatRecord,
@@ -80,7 +81,7 @@ async def open_database(path: str | Path | None = None) -> Database:
 
 __all__ = [
     "SCHEMA_VERSION", "ActiveTable", "ChatRecord", "CorruptLog", "Database", "HandClosed",
-    "HandRecord", "HandResult", "MatchRecord", "NotFound", "PartnershipStanding",
+    "HandRecord", "HandResult", "MatchRecord", "NotFound", "Outcome", "PartnershipStanding",
     "PlayerStanding", "Replayer", "SchemaTooNew", "SeatRecord", "SeatResult",
     "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",
     "TableRecord", "UserRecord", "append_event", "backup", "backup_file", "check_log",
