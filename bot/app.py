@@ -16,6 +16,7 @@ from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
@@ -89,8 +90,11 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def _bind_update(update: Update, context: Any) -> None:
-    """Runs first for every update: its id goes on every log line written while it is handled."""
+    """Runs first for every update: its id goes on every log line written while it is handled, and a
+    command past its chat's or sender's budget goes no further."""
     logs.bind_update(update.update_id)
+    if not await handlers.within_budget(update, context):
+        raise ApplicationHandlerStop
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]

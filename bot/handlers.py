@@ -17,7 +17,8 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import callbacks, seats
+from bot import callbacks, links, seats
+from bot.budget import CommandBudget
 from bot.commands import help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
 from bot.labels import name_html
@@ -73,9 +74,28 @@ async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
 
 
 async def reply(update: Update, text: str) -> None:
-    """Reply to the message that carried a command."""
-    if update.effective_message is not None:
+    """Reply to the message that carried a command (a reply Telegram refuses is logged, never raised)."""
+    if update.effective_message is None:
+        return
+    try:
         await update.effective_message.reply_html(text, disable_web_page_preview=True)
+    except TelegramError as exc:
+        log.warning("reply failed in chat %s: %s", update.effective_message.chat_id, type(exc).__name__)
+
+
+async def within_budget(update: Update, context: Context) -> bool:
+    """False for a command past its chat's or sender's budget (see :mod:`bot.budget`); the first such
+    command of a run gets one short notice."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not (message.text or "").startswith("/"):
+        return True
+    budget: CommandBudget = context.bot_data.setdefault("command_budget", CommandBudget())
+    verdict = budget.verdict(message.chat_id, user.id)
+    if verdict == "notice":
+        tr = await user_translator(context, user)
+        await reply(update, tr("{who}, that is a lot of commands: I will answer again in a minute.",
+                               who=name_html(display_name(user))))
+    return verdict == "answer"
 
 
 def in_group(chat: Chat | None) -> bool:
@@ -110,12 +130,12 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
         # Try once: people who opened the bot elsewhere can be reached without a link.
         try:
             await context.bot.send_message(user.id, tr("You are joining the table in {title}.",
-                                                        title=table.title or "?"))
+                                                        title=name_html(table.title or "?")))
             await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
         except Forbidden:
             table.pending[user.id] = (seat, display_name(user))
             tables.refresh(table)
-            link = f"https://t.me/{tables.bot_username}?start=s{table.id}_{'' if seat is None else seat}"
+            link = links.link(tables.bot_username, tables.config.token, table.id, seat)
             if query is not None:
                 await query.answer(url=link)
                 return ""
@@ -157,27 +177,31 @@ async def cmd_start(update: Update, context: Context) -> None:
     if wanted is not None:
         table, seat = wanted
         if table is None:
-            await reply(update, tr("That table is closed."))
+            await reply(update, tr("That link is not valid, or its table is closed."))
+            return
+        if not await links.is_member(context.bot, table.chat_id, user.id):
+            log.info("table %s: a seat link refused to someone outside the group", table.id)
+            await reply(update, tr("This link seats members of its group only. Ask to join the group, then take a seat there."))
             return
         async with table.lock:
             problem = await seat_person(context, table, user, seat)
         await reply(update, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
-                                          title=table.title))
+                                          title=name_html(table.title)))
         return
     await reply(update, help_text(tr))
 
 
 def _seat_request(tables: Tables, payload: str, user_id: int) -> tuple[Table | None, int | None] | None:
-    """A deep link's seat request: ``s<table>_<seat>`` from a seat button, or ``t<table>`` from the
-    lobby's link (the seat the person asked for before, if any); None for a plain /start."""
-    if payload.startswith("s") and "_" in payload:
-        table_part, seat_part = payload[1:].split("_", 1)
-        seat = int(seat_part) if seat_part.isdigit() and int(seat_part) < 4 else None
-    elif payload.startswith("t") and payload[1:].isdigit():
-        table_part, seat = payload[1:], None
-    else:
+    """A deep link's seat request: a seat button's link names the seat, the lobby's link none (the
+    seat the person asked for before, if any); None for a plain /start.  A payload whose token is
+    not the table's (guessed, forged) or whose table is gone gives no table."""
+    if not payload:
         return None
-    table = tables.get(int(table_part)) if table_part.isdigit() else None
+    request = links.parse(tables.config.token, payload)
+    if request is None:
+        return None, None
+    table = tables.get(request.table_id)
+    seat = request.seat
     if table is not None and seat is None and user_id in table.pending:
         seat = table.pending[user_id][0]
     return table, seat

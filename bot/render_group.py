@@ -47,8 +47,11 @@ def header(tr: Translator, table: Table) -> str:
     return "<b>" + " · ".join(parts) + "</b>"
 
 
-def render_lobby(tr: Translator, table: Table, bot_username: str) -> tuple[str, InlineKeyboardMarkup]:
-    """The table message before the match: seats, settings, and the buttons to fill and start."""
+def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The table message before the match: seats, settings, and the buttons to fill and start.
+
+    ``private_link`` opens the bot's private chat for someone who must press Start first.
+    """
     s = table.settings
     lines = [header(tr, table), ""]
     for seat in range(4):
@@ -80,7 +83,7 @@ def render_lobby(tr: Translator, table: Table, bot_username: str) -> tuple[str, 
     ])
     if waiting:
         rows.append([InlineKeyboardButton(tr("Open a private chat with me"),
-                                          url=f"https://t.me/{bot_username}?start=t{table.id}")])
+                                          url=private_link)])
     return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
 
 

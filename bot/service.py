@@ -10,7 +10,6 @@ goes through :class:`bot.publisher.Publisher`; nothing here parses updates.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import random
 import time
@@ -21,9 +20,10 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 import storage
-from bot import logs, seats
+from bot import links, logs, seats
 from bot.config import Settings
 from bot.i18n import Translator, translator
+from bot.labels import name_html
 from bot.model import PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
@@ -498,7 +498,7 @@ class Tables:
         for seat in self.waiting_humans(table):
             info = table.seats[seat]
             assert info is not None and info.user_id is not None
-            mention = f'<a href="tg://user?id={info.user_id}">{html.escape(info.name)}</a>'
+            mention = f'<a href="tg://user?id={info.user_id}">{name_html(info.name)}</a>'
             left = int(max(0.0, (table.deadline or 0) - time.time()) // 60)
             await self._announce(table, tr("⏰ {who}, the table is waiting for your move ({m} min left).",
                                            who=mention, m=left))
@@ -516,12 +516,12 @@ class Tables:
             assert info is not None
             if table.settings.on_timeout == "escape":
                 await self._announce(table, tr("{who} ran out of time: the escape rule applies.",
-                                               who=html.escape(info.name)))
+                                               who=name_html(info.name)))
                 await self.escape(table, seat)
                 return
             await seats.set_away(self, table, seat, info, True)
             await self._announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
-                                           who=html.escape(info.name)))
+                                           who=name_html(info.name)))
             await seats.send_away_notice(self, table, info)
 
     async def restore_timers(self) -> None:
@@ -558,7 +558,7 @@ class Tables:
         if table.status == "open":
             if table.id in self.lobby_panels:
                 return render_settings(tr, table)
-            return render_lobby(tr, table, self.bot_username)
+            return render_lobby(tr, table, links.link(self.bot_username, self.config.token, table.id))
         if table.match is None:
             return tr("This table is closed."), None
         text, markup = render_table(tr, table)
@@ -597,7 +597,7 @@ class Tables:
         what = {"bidding": tr("bidding is open"), "burying": tr("bury the kitty"),
                 "stealing": tr("steal the kitty or pass"),
                 "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
-        title = html.escape(self.group_titles.get(table.chat_id, table.title))
+        title = name_html(self.group_titles.get(table.chat_id, table.title))
         sent = await self.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
         await self.publisher.delete(info.user_id, info.nudge_message_id)
         info.nudge_message_id = sent.message_id if sent is not None else None

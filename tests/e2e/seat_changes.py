@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.seats import nobody_left
 from engine.hand import Hand
 
 from .botkit import bot_running, tables
@@ -128,6 +129,15 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                 hand_seed = table.match.hand_seed
                 restart = False
                 while not restart:
+                    # With nobody present the table pauses once the hand under way ends: wait for that.
+                    await server.wait_for(lambda: table.paused or not table.playing or not nobody_left(table),
+                                          timeout=30, what="the table to pause or someone to play")
+                    if table.paused and away:  # someone comes back: the table resumes
+                        seat, person = away.popitem()
+                        answer = await press_back(server, person)
+                        assert not answer.show_alert, answer.text
+                        playing[seat] = person
+                        await server.wait_for(lambda: not table.paused, what="the table to resume")
                     if table.match is None or table.paused or not table.playing or figures.hands >= hands:
                         done = True
                         break
