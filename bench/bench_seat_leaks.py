@@ -26,14 +26,20 @@ from tests.e2e.seat_changes import seat_change_run
 
 async def main(hands: int, per_run: int, seed: int) -> int:
     """Run until ``hands`` hands were played; the number of leaks found."""
-    totals = {"hands": 0, "runs": 0, "seat changes": 0, "restarts": 0, "versions scanned": 0, "leaks": 0}
+    totals = {"hands": 0, "runs": 0, "failed runs": 0, "seat changes": 0, "restarts": 0, "versions scanned": 0,
+              "leaks": 0}
     with tempfile.TemporaryDirectory() as folder:
         while totals["hands"] < hands:
             run = totals["runs"]
-            async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
-                figures = await seat_change_run(server, Path(folder) / f"run{run}.db", random.Random(seed + run),
-                                                hands=per_run)
             totals["runs"] += 1
+            try:
+                async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
+                    figures = await seat_change_run(server, Path(folder) / f"run{run}.db", random.Random(seed + run),
+                                                    hands=per_run)
+            except (TimeoutError, AssertionError) as exc:  # the driver gave up (a loaded machine): count it
+                totals["failed runs"] += 1
+                print(f"run {run}: the driver gave up: {str(exc).splitlines()[0]}", flush=True)
+                continue
             totals["hands"] += figures.hands
             totals["seat changes"] += figures.seat_changes
             totals["restarts"] += figures.restarts

@@ -6,6 +6,7 @@ is answered, with a popup for anything refused.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import Counter
@@ -18,7 +19,7 @@ from telegram.ext import ContextTypes
 
 import storage
 from bot import callbacks, links, seats
-from bot.budget import CommandBudget
+from bot.budget import CommandBudget, Pacer
 from bot.commands import help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
 from bot.labels import name_html
@@ -36,7 +37,6 @@ from engine.views import view_for
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
-
 
 def tables_of(context: Context) -> Tables:
     """The service kept in ``bot_data``."""
@@ -73,14 +73,20 @@ async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
-async def reply(update: Update, text: str) -> None:
-    """Reply to the message that carried a command (a reply Telegram refuses is logged, never raised)."""
-    if update.effective_message is None:
+async def reply(update: Update, context: Context, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Reply to the message that carried a command, one reply a second per chat (see
+    :class:`bot.budget.Pacer`); a reply Telegram refuses is logged, never raised."""
+    message = update.effective_message
+    if message is None:
         return
+    pacer: Pacer = context.bot_data.setdefault("reply_pacer", Pacer())
+    delay = pacer.delay(message.chat_id)
+    if delay > 0:
+        await asyncio.sleep(delay)
     try:
-        await update.effective_message.reply_html(text, disable_web_page_preview=True)
+        await message.reply_html(text, disable_web_page_preview=True, reply_markup=markup)
     except TelegramError as exc:
-        log.warning("reply failed in chat %s: %s", update.effective_message.chat_id, type(exc).__name__)
+        log.warning("reply failed in chat %s: %s", message.chat_id, type(exc).__name__)
 
 
 async def within_budget(update: Update, context: Context) -> bool:
@@ -93,7 +99,7 @@ async def within_budget(update: Update, context: Context) -> bool:
     verdict = budget.verdict(message.chat_id, user.id)
     if verdict == "notice":
         tr = await user_translator(context, user)
-        await reply(update, tr("{who}, that is a lot of commands: I will answer again in a minute.",
+        await reply(update, context, tr("{who}, that is a lot of commands: I will answer again in a minute.",
                                who=name_html(display_name(user))))
     return verdict == "answer"
 
@@ -171,24 +177,24 @@ async def cmd_start(update: Update, context: Context) -> None:
             if seated.playing and not await seats.come_back(tables, seated, index):
                 tables.refresh(seated, urgent=[index])
         if seated.playing:
-            await reply(update, tr("You sit at the table in {title}; your cards are below.",
+            await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
                                    title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
     wanted = _seat_request(tables, context.args[0] if context.args else "", user.id)
     if wanted is not None:
         table, seat = wanted
         if table is None:
-            await reply(update, tr("That link is not valid, or its table is closed."))
+            await reply(update, context, tr("That link is not valid, or its table is closed."))
             return
         if not await links.is_member(context.bot, table.chat_id, user.id):
             log.info("table %s: a seat link refused to someone outside the group", table.id)
-            await reply(update, tr("This link seats members of its group only. Ask to join the group, then take a seat there."))
+            await reply(update, context, tr("This link seats members of its group only. Ask to join the group, then take a seat there."))
             return
         async with table.lock:
             problem = await seat_person(context, table, user, seat)
-        await reply(update, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
+        await reply(update, context, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
                                           title=name_html(table.title)))
         return
-    await reply(update, help_text(tr))
+    await reply(update, context, help_text(tr))
 
 
 def _seat_request(tables: Tables, payload: str, user_id: int) -> tuple[Table | None, int | None] | None:
@@ -214,7 +220,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     if not in_group(chat):
-        await reply(update, tr("Open a table in a group chat: add me to a group and send /newgame there."))
+        await reply(update, context, tr("Open a table in a group chat: add me to a group and send /newgame there."))
         return
     preset = None
     if context.args:
@@ -222,7 +228,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
             preset = get_ruleset(" ".join(context.args)).name
         except ValueError:
             names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
-            await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
+            await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
             return
     tables = tables_of(context)
     await remember_user(context, user)
@@ -230,13 +236,13 @@ async def cmd_newgame(update: Update, context: Context) -> None:
         table = await tables.new_table(chat.id, chat.title or "", user.id, display_name(user),
                                        tr.lang, preset)
     except TableError as exc:
-        await reply(update, exc.text(tr))
+        await reply(update, context, exc.text(tr))
         return
     async with table.lock:
         problem = await seat_person(context, table, user, 0)
         tables.refresh(table)
     if problem:
-        await reply(update, problem)
+        await reply(update, context, problem)
 
 
 async def cmd_join(update: Update, context: Context) -> None:
@@ -247,12 +253,12 @@ async def cmd_join(update: Update, context: Context) -> None:
     user, chat, tr = caller
     table = tables_of(context).in_chat(chat.id)
     if table is None:
-        await reply(update, tr("There is no table here. Start one with /newgame."))
+        await reply(update, context, tr("There is no table here. Start one with /newgame."))
         return
     async with table.lock:
         problem = await seat_person(context, table, user, None)
     if problem:
-        await reply(update, problem)
+        await reply(update, context, problem)
 
 
 async def cmd_leave(update: Update, context: Context) -> None:
@@ -264,7 +270,7 @@ async def cmd_leave(update: Update, context: Context) -> None:
     tables = tables_of(context)
     table = tables.in_chat(chat.id)
     if table is None or table.seat_of(user.id) is None:
-        await reply(update, tr("You are not seated at a table in this chat."))
+        await reply(update, context, tr("You are not seated at a table in this chat."))
         return
     question: tuple[str, InlineKeyboardMarkup] | None = None
     async with table.lock:
@@ -283,9 +289,9 @@ async def cmd_leave(update: Update, context: Context) -> None:
             else:
                 question = seats.escape_question(tr, table, seat, cost)
         except (TableError, EngineError) as exc:
-            await reply(update, exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc))
-    if question is not None and update.effective_message is not None:
-        await update.effective_message.reply_html(question[0], reply_markup=question[1])
+            await reply(update, context, exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc))
+    if question is not None:
+        await reply(update, context, *question)
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -297,10 +303,10 @@ async def cmd_stop(update: Update, context: Context) -> None:
     tables = tables_of(context)
     table = tables.in_chat(chat.id)
     if table is None:
-        await reply(update, tr("There is no table here."))
+        await reply(update, context, tr("There is no table here."))
         return
     if user.id != table.creator_id and not await is_admin(context, chat.id, user.id):
-        await reply(update, tr("Only the table's creator or a group admin can stop it."))
+        await reply(update, context, tr("Only the table's creator or a group admin can stop it."))
         return
     async with table.lock:
         message_id = table.message_id
@@ -310,7 +316,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
             await context.bot.edit_message_reply_markup(chat.id, message_id, reply_markup=None)
         except TelegramError:
             pass
-    await reply(update, tr("The table is closed."))
+    await reply(update, context, tr("The table is closed."))
 
 
 async def cmd_hand(update: Update, context: Context) -> None:
@@ -322,7 +328,7 @@ async def cmd_hand(update: Update, context: Context) -> None:
     tables = tables_of(context)
     mine = [(t, s) for t, s in tables.tables_of(user.id) if t.playing]
     if not mine:
-        await reply(update, tr("You are not playing at any table."))
+        await reply(update, context, tr("You are not playing at any table."))
         return
     for table, seat in mine:
         async with table.lock:
@@ -337,7 +343,7 @@ async def cmd_hand(update: Update, context: Context) -> None:
             if not await seats.come_back(tables, table, seat):
                 tables.refresh(table, urgent=[seat])
     if in_group(update.effective_chat):
-        await reply(update, tr("I sent your hand to our private chat."))
+        await reply(update, context, tr("I sent your hand to our private chat."))
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
@@ -354,9 +360,9 @@ async def cmd_rules(update: Update, context: Context) -> None:
         ruleset = get_ruleset(name)
     except ValueError:
         names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
-        await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
+        await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
         return
-    await reply(update, rules_text(tr, ruleset))
+    await reply(update, context, rules_text(tr, ruleset))
 
 
 async def cmd_stats(update: Update, context: Context) -> None:
@@ -366,10 +372,10 @@ async def cmd_stats(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     if not in_group(chat):
-        await reply(update, tr("Send /stats in the group whose league you want to see."))
+        await reply(update, context, tr("Send /stats in the group whose league you want to see."))
         return
     rows = await storage.player_standings(tables_of(context).db, chat.id)
-    await reply(update, stats_text(tr, rows, user.id))
+    await reply(update, context, stats_text(tr, rows, user.id))
 
 
 async def cmd_leaderboard(update: Update, context: Context) -> None:
@@ -379,12 +385,12 @@ async def cmd_leaderboard(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     if not in_group(chat):
-        await reply(update, tr("Send /leaderboard in a group."))
+        await reply(update, context, tr("Send /leaderboard in a group."))
         return
     db = tables_of(context).db
     players = await storage.player_standings(db, chat.id)
     pairs = await storage.partnership_standings(db, chat.id)
-    await reply(update, leaderboard_text(tr, players, pairs))
+    await reply(update, context, leaderboard_text(tr, players, pairs))
 
 
 async def cmd_lang(update: Update, context: Context) -> None:
@@ -396,21 +402,21 @@ async def cmd_lang(update: Update, context: Context) -> None:
     choice = (context.args[0].lower() if context.args else "")
     if choice not in ("zh", "en"):
         tr = await user_translator(context, user)
-        await reply(update, tr("Use /lang zh for 中文 or /lang en for English."))
+        await reply(update, context, tr("Use /lang zh for 中文 or /lang en for English."))
         return
     tr = translator(choice)
     if in_group(chat):
         table = tables.in_chat(chat.id)
         creator = table is not None and table.creator_id == user.id
         if not creator and not await is_admin(context, chat.id, user.id):
-            await reply(update, tr("Only the table's creator or a group admin can change the group's language."))
+            await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
         await storage.upsert_chat(tables.db, chat.id, chat.title or "")
         await storage.update_chat(tables.db, chat.id, language=choice)
         if table is not None:
             table.lang = choice
             tables.refresh(table)
-        await reply(update, tr("The group's language is now English."))
+        await reply(update, context, tr("The group's language is now English."))
         return
     await remember_user(context, user)
     await storage.set_user_language(tables.db, user.id, choice)
@@ -419,7 +425,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
         if info is not None:
             info.lang = choice
             tables.refresh(table, urgent=[seat])
-    await reply(update, tr("Your language is now English."))
+    await reply(update, context, tr("Your language is now English."))
 
 
 async def cmd_help(update: Update, context: Context) -> None:
@@ -427,7 +433,7 @@ async def cmd_help(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    await reply(update, help_text(await user_translator(context, user)))
+    await reply(update, context, help_text(await user_translator(context, user)))
 
 
 async def on_migrate(update: Update, context: Context) -> None:

@@ -229,8 +229,9 @@ def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[i
     ``tenures``: chat id → the seats that person held, and when.  While they
     hold a seat, a version may show what that seat could know in the deal it
     shows (its keyboard names the deal; else the deals under way then).  After
-    a tenure ends, a version may show only what they knew when it ended: a
-    later deal's cards, or the new occupant's, are leaks.  Returns the number
+    a tenure ends, a version may show only what they knew when it ended and
+    what the group sees: a later deal's hand, or the new occupant's cards,
+    are leaks.  Returns the number
     of message versions read and the leaks.
     """
     scanned = 0
@@ -246,18 +247,30 @@ def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[i
         dealt = sorted((start, hand) for hand, start in starts.items() if start <= at)
         return [hand for _start, hand in dealt[-2:]]
 
+    def candidates(moment: float, deal: int | None) -> list[int]:
+        found = hands_at(moment)
+        if deal is not None:
+            wanted = seed_of_deal(deal)
+            found = [h for h in found if seeds[h] == wanted]
+        return found
+
     def allowed(chat_id: int, at: float, deal: int | None) -> Counter[Card] | None:
         held = [t for t in tenures.get(chat_id, []) if t.start <= at]
         if not held:
             return Counter()
         tenure = held[-1]
-        moment = at if tenure.end is None or at < tenure.end else tenure.end
-        candidates = hands_at(moment)
-        if deal is not None:
-            wanted = seed_of_deal(deal)
-            candidates = [h for h in candidates if seeds[h] == wanted]
         out: Counter[Card] = Counter()
-        for hand in candidates:
+        if tenure.end is not None and at >= tenure.end:
+            # After leaving: what they knew when they left, and what the whole group sees now.
+            for hand in candidates(at, deal):
+                public = timeline.allowed(hand, None, at)
+                if public is None:
+                    return None
+                out |= public
+            moment = tenure.end
+        else:
+            moment = at
+        for hand in candidates(moment, deal):
             known = timeline.allowed(hand, tenure.seat, moment)
             if known is None:
                 return None

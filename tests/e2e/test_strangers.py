@@ -5,7 +5,7 @@
 * Hostile group titles and names (``<b>``, ``&``, ``<3``, 200 characters,
   RTL marks, emoji) never break a message: Telegram refuses none of them.
 * A flood of junk commands with long arguments gets a few answers and one
-  notice, never a 429, and no handler fails.
+  notice, spaced a second apart (never a 429), and no handler fails.
 """
 
 from __future__ import annotations
@@ -118,7 +118,8 @@ async def test_a_flood_of_junk_commands_is_budgeted(fake_telegram: FakeTelegram,
             await person.command(group, commands[index % len(commands)], junk)
         await server.wait_idle()
         replies = [m for m in group.bot_messages() if m.reply_to_message_id is not None]
-    # At most the chat's budget of answers, plus one notice per person.
-    assert 1 <= len(replies) <= 12, len(replies)
+    # At most the chat's budget of answers and one notice, spaced so that Telegram refuses none.
+    assert 1 <= len(replies) <= 11, len(replies)
     assert server.calls.count(status=429) == 0
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-2000:]
+    assert "Rate limit hit" not in caplog.text
