@@ -84,7 +84,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     await _publish_commands(app)
     await tables.restore_timers()
     for table in tables.by_id.values():
-        tables.refresh(table)
+        tables.refresh(table, urgent=range(4))  # hand messages at once: any selection shown is gone
     app.bot_data["heartbeat"] = asyncio.create_task(beat(heartbeat_path(config.db_path), app.bot_data["health"]))
     log.info("ready: %d active tables", len(tables.by_id))
 
@@ -195,6 +195,7 @@ async def load_tables(tables: Tables) -> None:
             await tables._rebuild_match(table, active)
             table.turn_key = tables.turn_key(table)
             table.paused = table.playing and seats.nobody_left(table)
+            table.restarted = set(range(4))
 
 
 async def _seat(tables: Tables, record: Any) -> Seat:

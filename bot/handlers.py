@@ -620,6 +620,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
     hand = table.match.hand
     selected = table.selected(seat)
     op = data.op
+    if op in ("sel", "clear", "hint"):
+        table.restarted.discard(seat)
     if op == "sel":
         card = Card.parse(data.arg[:-1])
         copy = int(data.arg[-1]) if data.arg[-1].isdigit() else 0
@@ -653,6 +655,9 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         raise TableError("That button is not valid.")
     if kind in ("pass", "pass_steal"):
         cards = ()
+    elif not cards and seat in table.restarted:
+        table.restarted.discard(seat)
+        return tr("I restarted and your selection was lost; your hand is shown again: select the cards again.")
     elif not cards:
         return tr("Select the cards first.")
     await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]

@@ -129,6 +129,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_result: Any = None
     paused: bool = False
+    restarted: set[int] = field(default_factory=set)
+    """Seats whose selection a restart lost, until they touch their keyboard again (selections live in memory)."""
     """Nobody present is left at the table: no move is made until someone comes back."""
 
     def seat_of(self, user_id: int) -> int | None:
