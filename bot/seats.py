@@ -15,6 +15,7 @@ id, so it survives a restart and a hand finished by the AI counts for nobody.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -67,7 +68,7 @@ def owner_renderer(tables: Tables, table: Table, seat: int, user_id: int, lang: 
     return render
 
 
-def message_saver(tables: Tables, table: Table, seat: int, user_id: int):  # type: ignore[no-untyped-def]
+def message_saver(tables: Tables, table: Table, seat: int, user_id: int) -> Callable[[int], Awaitable[None]]:
     """Remember the id of a hand message just sent, if its owner still holds the seat."""
     async def save(message_id: int) -> None:
         info = table.seats[seat]
