@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import random
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits
@@ -28,6 +29,7 @@ async def main(hands: int, per_run: int, seed: int) -> int:
     """Run until ``hands`` hands were played; the number of leaks found."""
     totals = {"hands": 0, "runs": 0, "failed runs": 0, "seat changes": 0, "restarts": 0, "versions scanned": 0,
               "leaks": 0}
+    phases: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as folder:
         while totals["hands"] < hands:
             run = totals["runs"]
@@ -45,11 +47,13 @@ async def main(hands: int, per_run: int, seed: int) -> int:
             totals["restarts"] += figures.restarts
             totals["versions scanned"] += figures.scanned
             totals["leaks"] += len(figures.leaks)
+            phases.update(figures.phases)
             for leak in figures.leaks[:3]:
                 print("LEAK", leak)
             print(f"run {run}: {figures.hands} hands, {figures.seat_changes} seat changes, "
                   f"{figures.restarts} restarts, {figures.scanned} versions, {len(figures.leaks)} leaks", flush=True)
     print(" · ".join(f"{key}: {value}" for key, value in totals.items()))
+    print("seat changes and restarts by phase:", ", ".join(f"{k} {v}" for k, v in sorted(phases.items())))
     return totals["leaks"]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,6 +48,8 @@ class RunFigures:
     hands: int = 0
     seat_changes: int = 0
     restarts: int = 0
+    phases: Counter[str] = field(default_factory=Counter)
+    """The phases of the hand in which seats changed hands (restarts included)."""
     scanned: int = 0
     leaks: list[Leak] = field(default_factory=list)
 
@@ -151,8 +154,10 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                     if table.match is None or table.match.hand is not hand or hand.over:
                         continue
                     people_left = [p for p in (ann, ben) if table.seat_of(p.id) is not None]
+                    phase = hand.phase
                     if event == "restart":
                         figures.restarts += 1
+                        figures.phases["restart in " + phase] += 1
                         restart = True
                     elif event in ("leave", "leave_after_own_move") and people_left:
                         person = rng.choice(people_left)
@@ -161,8 +166,10 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                             await play_hand(server, table, playing, until=lambda h: h.turn == seat)
                             if table.match.hand is hand and not hand.over and hand.turn == seat:
                                 await hint_and_do(server, person, table, seat)
+                        phase = hand.phase if table.match.hand is hand else "next hand"
                         if await leave(server, app, group, person, tenures[person.id]):
                             figures.seat_changes += 1
+                            figures.phases[event + " in " + phase] += 1
                             playing.pop(seat, None)
                             away.pop(seat, None)
                     elif event == "away" and hand.phase not in ("bidding", "finished") and hand.turn in playing:
@@ -175,6 +182,7 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                         if table.seats[seat] is not None and table.seats[seat].timed_out:  # type: ignore[union-attr]
                             away[seat] = person
                             figures.seat_changes += 1
+                            figures.phases["away in " + phase] += 1
                     elif away and rng.random() < 0.7:
                         seat, person = away.popitem()
                         answer = await press_back(server, person)
