@@ -561,12 +561,13 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
         except storage.StorageError:
             log.exception("table %s: storage error", table.id)
             popup = tr("I could not save that; nothing changed. Please try again.")
+    # The press is answered first: the edit below is a group message, which may wait for the group's budget.
+    await query.answer(popup or None, show_alert=bool(popup))
     if popup is None and data.op in ("esc", "stay") and query.message is not None:
         try:  # the question is answered: its buttons go
             await query.edit_message_reply_markup(reply_markup=None)
         except TelegramError:
             pass
-    await query.answer(popup or None, show_alert=bool(popup))
 
 
 async def on_hand_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,

@@ -163,8 +163,10 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                         person = rng.choice(people_left)
                         seat = seats[person.id]
                         if event == "leave_after_own_move" and seat in playing and hand.phase != "bidding":
-                            await play_hand(server, table, playing, until=lambda h: h.turn == seat)
-                            if table.match.hand is hand and not hand.over and hand.turn == seat:
+                            def own_move(h: Hand) -> bool:
+                                return h.turn == seat and h.phase in ("burying", "playing")
+                            await play_hand(server, table, playing, until=own_move)
+                            if table.match.hand is hand and not hand.over and own_move(hand):
                                 await hint_and_do(server, person, table, seat)
                         phase = hand.phase if table.match.hand is hand else "next hand"
                         if await leave(server, app, group, person, tenures[person.id]):
