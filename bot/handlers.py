@@ -175,6 +175,9 @@ async def cmd_start(update: Update, context: Context) -> None:
                 continue
             info.reachable = True
             if seated.playing and not await seats.come_back(tables, seated, index):
+                if seated.paused:  # they were unreachable, and so nobody was left: the table goes on
+                    await seats.resume(tables, seated)
+                    tables.after_change(seated)
                 tables.refresh(seated, urgent=[index])
         if seated.playing:
             await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
