@@ -39,6 +39,20 @@ from .scenario import (
 )
 
 EVENTS = ("leave", "leave_after_own_move", "away", "restart", "nothing")
+PHASES = ("bidding", "burying", "stealing", "playing")
+_ORDER = {phase: index for index, phase in enumerate(PHASES)}
+
+
+def _reached(hand: Hand, phase: str, moves: int) -> bool:
+    """True once the hand is some moves into ``phase`` (or past it: a phase may not happen)."""
+    now = _ORDER.get(hand.phase, len(PHASES))
+    if now != _ORDER[phase]:
+        return now > _ORDER[phase]
+    if phase == "playing":
+        return sum(len(trick.plays) for trick in hand.tricks) + len(hand.current) >= moves
+    if phase == "bidding":
+        return len(hand.events) >= moves % 5
+    return True
 
 
 @dataclass
@@ -149,8 +163,9 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                         seen_deals.add(hand.setup.seed)
                         figures.hands += 1
                     event = rng.choice(EVENTS)
-                    moment = rng.randrange(0, 50)
-                    await play_hand(server, table, playing, until=lambda h: len(h.events) >= moment)
+                    # A random phase of the hand, then a random number of moves into it.
+                    target, extra = rng.choice(PHASES), rng.randrange(0, 30)
+                    await play_hand(server, table, playing, until=lambda h: _reached(h, target, extra))
                     if table.match is None or table.match.hand is not hand or hand.over:
                         continue
                     people_left = [p for p in (ann, ben) if table.seat_of(p.id) is not None]
