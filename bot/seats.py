@@ -167,7 +167,7 @@ async def pause_if_empty(tables: Tables, table: Table) -> None:
     if tables.publisher is not None:
         tr = translator(table.lang)
         await tables.publisher.send(table.chat_id, tr(
-            "The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」); /stop closes it."))
+            "The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it."))
 
 
 async def resume(tables: Tables, table: Table) -> None:

@@ -127,17 +127,22 @@ class Tables:
         return table
 
     def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
-        """The seat this person would get; raises TableError if they cannot sit."""
-        if table.status != "open":
+        """The seat this person would get; raises TableError if they cannot sit.
+
+        Once the match has started seats are fixed, except at a paused table
+        (nobody left, between two hands): someone may take a seat the AI holds.
+        """
+        if table.status != "open" and not table.paused:
             raise TableError("The match has started; seats are fixed now.")
         if table.seat_of(user_id) is not None:
             raise TableError("You already have a seat at this table.")
-        free = [s for s in range(4) if table.seats[s] is None]
+        free = [s for s, info in enumerate(table.seats)
+                if info is None or (table.paused and info.is_ai and info.user_id is None)]
         if not free:
             raise TableError("All four seats are taken.")
         if seat is None:
             return free[0]
-        if table.seats[seat] is not None:
+        if seat not in free:
             raise TableError("That seat is taken.")
         return seat
 
@@ -146,6 +151,9 @@ class Tables:
         seat = self.check_sit(table, user_id, seat)
         await storage.set_seat(self.db, table.id, seat, user_id=user_id)
         table.seats[seat] = Seat(user_id, name, lang=lang)
+        if table.paused:  # someone sat at a table nobody was left at: it goes on
+            await seats.resume(self, table)
+            self.after_change(table)
         return seat
 
     async def leave(self, table: Table, user_id: int) -> None:

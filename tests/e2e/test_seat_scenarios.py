@@ -153,8 +153,9 @@ async def test_a_timeout_hands_the_seat_to_the_ai_until_i_am_back(fake_telegram:
         paused_hand = table.match.hand
         assert not paused_hand.events, "no AI-only hand is played"
         await server.wait_for(lambda: announced(group, tr("The table is paused: nobody is left playing. It resumes "
-                                                          "when someone comes back (/hand, or 「I'm back」); /stop "
-                                                          "closes it.")), what="the pause announced")
+                                                          "when someone comes back (/hand, or 「I'm back」) or takes "
+                                                          "a seat (/join); /stop closes it.")),
+                              what="the pause announced")
         # 「我回来了」: she is back, the group is told, the table resumes, her hand is shown again.
         answer = await press_back(server, ann)
         assert not answer.show_alert, answer.text
@@ -242,3 +243,29 @@ async def test_a_selection_lost_in_a_restart_is_said_and_the_hand_shown_again(fa
         # A second empty press is the ordinary answer; selecting again plays on.
         await press_hand(server, ann, table, 0, "sel", f"{card}0")
         await play_hand(server, table, {0: ann})
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_a_table_everyone_left_pauses_until_someone_takes_a_seat(fake_telegram: FakeTelegram,
+                                                                       tmp_path: Path, lang: str) -> None:
+    server, tr = fake_telegram, translator(lang)
+    ann = server.person("Ann", None, language_code=CODES[lang], started=True)
+    cy = server.person("Cy", None, language_code=CODES[lang], started=True)
+    group = server.group("Empty chairs", [ann, cy])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await _one_person_table(server, app, ann, group)
+        await ann.command(group, "lang", lang)
+        table = await start_match(server, app, ann, group, seed_index=3)
+        assert table.match is not None
+        await ann.command(group, "leave")  # in the bidding: free; four AI seats are left
+        await server.wait_for(lambda: table.paused, what="the pause")
+        paused = table.match.hand
+        assert not paused.events, "no AI-only hand is played"
+        # Seats are fixed in a match, but a paused table takes someone new in an AI's seat.
+        await cy.command(group, "join")
+        assert await wait_seated(server, app, group, cy) == 0
+        assert not table.paused
+        await server.wait_for(lambda: announced(group, tr("The table resumes.")), what="the table resuming")
+        await play_hand(server, table, {0: cy})
+        assert paused.phase in ("finished", "redeal")
