@@ -276,6 +276,7 @@ async def cmd_leave(update: Update, context: Context) -> None:
         await reply(update, context, tr("You are not seated at a table in this chat."))
         return
     question: tuple[str, InlineKeyboardMarkup] | None = None
+    refused: str | None = None
     async with table.lock:
         seat = table.seat_of(user.id)
         if seat is None:  # they left while waiting for the lock
@@ -292,7 +293,9 @@ async def cmd_leave(update: Update, context: Context) -> None:
             else:
                 question = seats.escape_question(tr, table, seat, cost)
         except (TableError, EngineError) as exc:
-            await reply(update, context, exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc))
+            refused = exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc)
+    if refused is not None:  # replies wait for the chat's pace: never while holding the table
+        await reply(update, context, refused)
     if question is not None:
         await reply(update, context, *question)
 
