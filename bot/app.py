@@ -194,7 +194,8 @@ async def load_tables(tables: Tables) -> None:
         if active.match is not None and active.hand is not None:
             await tables._rebuild_match(table, active)
             table.turn_key = tables.turn_key(table)
-            table.paused = table.playing and seats.nobody_left(table)
+            # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
+            table.paused = table.playing and seats.nobody_left(table) and not table.match.hand.events  # type: ignore[union-attr]
             table.restarted = set(range(4))
 
 
