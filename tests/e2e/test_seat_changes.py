@@ -32,7 +32,7 @@ async def test_no_private_chat_sees_cards_it_may_not_as_seats_change(fake_telegr
 async def test_leaving_right_after_ones_own_move_shows_nothing_of_the_next_hand(
         fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reported leak: /leave while the edit after one's own move is pending drew the AI's next hand
-    into the leaver's message (27 leaked card labels with seed 1 before the fix)."""
+    into the leaver's message (10 leaked card labels with seed 1 before the fix)."""
     monkeypatch.setattr(seat_changes, "EVENTS", ("leave_after_own_move",))
     figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(1), hands=3)
     assert figures.seat_changes >= 1, figures
