@@ -20,7 +20,7 @@ from telegram.ext import ContextTypes
 import storage
 from bot import callbacks, links, seats
 from bot.budget import CommandBudget, Pacer
-from bot.commands import help_text, leaderboard_text, rules_text, stats_text
+from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
 from bot.labels import name_html
 from bot.messages import refusal
@@ -37,6 +37,9 @@ from engine.views import view_for
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
+
+COMMANDS = frozenset(GROUP_COMMANDS + PRIVATE_COMMANDS)
+"""The commands the bot answers (and so budgets)."""
 
 def tables_of(context: Context) -> Tables:
     """The service kept in ``bot_data``."""
@@ -95,6 +98,9 @@ async def within_budget(update: Update, context: Context) -> bool:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not (message.text or "").startswith("/"):
         return True
+    name, _, target = message.text.split(maxsplit=1)[0][1:].partition("@")  # type: ignore[union-attr]
+    if name.lower() not in COMMANDS or (target and target.lower() != (context.bot.username or "").lower()):
+        return True  # no handler answers it: it costs nothing
     budget: CommandBudget = context.bot_data.setdefault("command_budget", CommandBudget())
     verdict = budget.verdict(message.chat_id, user.id)
     if verdict == "notice":
