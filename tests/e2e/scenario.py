@@ -284,6 +284,18 @@ def _next_person(hand: Hand, people: Mapping[int, Person]) -> int | None:
     return turn if turn in people else None
 
 
+async def press_back(server: FakeTelegram, person: Person) -> CallbackAnswer:
+    """Press 「我回来了」 / "I'm back" on the newest private message that offers it."""
+    def offered() -> MessageView | None:
+        for message in reversed(person.bot_private_messages()):
+            if any(b.callback_data and b.callback_data.endswith(":return") for b in message.all_buttons()):
+                return message
+        return None
+    message = await server.wait_for(offered, what=f"{person.name}'s I'm back button")
+    pressed = await person.press(message, lambda b: (b.callback_data or "").endswith(":return"))
+    return await pressed.answer(ANSWER_TIMEOUT)
+
+
 def announced(group: Group, *needles: str) -> bool:
     """True if a bot message in the group contains any of these texts."""
     return any(any(n in (m.text or "") for n in needles) for m in group.bot_messages())
