@@ -160,8 +160,14 @@ def _play_line(tr: Translator, plays: Sequence[tuple[int, Sequence[object]]], la
     return " → ".join(f"{seat_label(tr, seat)} {cards_label(cards, lang)}" for seat, cards in plays)  # type: ignore[arg-type]
 
 
-def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None = None) -> list[str]:
-    """What is happening now, as far as the group may know."""
+def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None = None, *,
+                live: bool = False) -> list[str]:
+    """What is happening now, as far as the group may know.
+
+    While cards are played, ``live`` lines show the trick card by card and whose
+    turn it is (for the player to move); otherwise the trick's lines change only
+    when a trick is won, so the group's message is edited once a trick.
+    """
     lang = tr.lang
     out: list[str] = []
     if view.phase == "bidding":
@@ -198,10 +204,14 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
                       trump=trump, dealer=dealer, points=view.attacker_points))
         number = len(view.tricks) + 1
-        if view.current:
-            out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
-        if view.turn is not None:
-            out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
+        if live:
+            if view.current:
+                out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
+            if view.turn is not None:
+                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
+        elif view.turn is not None:
+            leader = view.current[0][0] if view.current else view.turn
+            out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
         last = view.last_trick
         if last is not None:
             plays, seat = _play_line(tr, last.plays, lang), seat_label(tr, last.winner)
@@ -220,10 +230,14 @@ def _deadline(tr: Translator, table: Table, now: float | None) -> str:
 
 
 def time_left(tr: Translator, seconds: float) -> str:
-    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours."""
+    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours.
+
+    Seconds go in steps of ten, rounded up: a message redrawn a few seconds later
+    reads the same, so redrawing it costs no edit.
+    """
     left = max(0, int(seconds))
     if left < 120:
-        return tr("({s} s left)", s=left)
+        return tr("({s} s left)", s=-(-left // 10) * 10)
     if left < 7200:
         return tr("({m} min left)", m=left // 60)
     return tr("({h} h left)", h=left // 3600)

@@ -121,7 +121,10 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tu
         own = [b for b in view.bids if b.seat == seat and not b.hidden]
         if own and own[-1].cards is not None:
             lines.append(tr("Your bid: {cards}", cards=cards_label(own[-1].cards, tr.lang)))
-    lines += phase_lines(tr, table, view)
+    if view.phase != "playing" or view.turn == seat:
+        # While cards are played, only the player to move needs the trick (the group's message
+        # shows it trick by trick): a play edits the mover's message and the next mover's only.
+        lines += phase_lines(tr, table, view, live=True)
     if view.picked_up:
         lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
                         cards=cards_label(view.picked_up, tr.lang)))

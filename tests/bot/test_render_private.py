@@ -395,7 +395,8 @@ def test_playing(preset: str, lang: str) -> None:
         n, trumps = len(hand.hands[seat]), sum(ctx.group(c) == TRUMP for c in hand.hands[seat])
         assert text[-1] == (f"{n} 张牌，{trumps} 张主" if lang == "zh" else f"{n} cards, {trumps} trumps")
         current = " → ".join(f"{SEATS[lang][s]} {cards_label(c, lang)}" for s, c in hand.current)
-        assert any(line.endswith(f"{current} …") for line in text)
+        # Only the player to move sees the trick: a play edits the mover's message and the next mover's.
+        assert any(line.endswith(f"{current} …") for line in text) == (seat == hand.turn)
         if seat == hand.turn:
             assert actions(decoded) == ["play", "clear", "hint"]
             assert action_texts(markup) == (["出牌（先选牌）", "清除", "提示"] if lang == "zh"
