@@ -1,8 +1,8 @@
 """Wiring: build the python-telegram-bot Application, load tables, run.
 
 Updates are processed concurrently (one table never stalls another); each
-table serialises its own changes with its lock.  PTB's ``AIORateLimiter``
-retries after flood-control answers.
+table serialises its own changes with its lock.  :class:`bot.ratelimit.ChatRateLimiter`
+throttles chat by chat and retries after flood-control answers (a 429 delays its chat only).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Any, Final
 
 from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
@@ -27,6 +26,7 @@ from telegram.ext import (
 import storage
 from bot import handlers, logs, seats
 from bot.announcements import Outbox
+from bot.ratelimit import ChatRateLimiter
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
 from bot.health import Health, beat, heartbeat_path
@@ -46,7 +46,7 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     builder: ApplicationBuilder = (  # type: ignore[type-arg]
         Application.builder()
         .token(config.token)
-        .rate_limiter(AIORateLimiter(max_retries=8))
+        .rate_limiter(ChatRateLimiter(max_retries=8))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_stop(_post_stop)

@@ -1,0 +1,134 @@
+"""Telegram's flood limits, chat by chat: a 429 in one chat delays that chat only.
+
+PTB's ``AIORateLimiter`` halts every request of the bot while it waits out one
+chat's ``retry_after``: at a hundred tables, one busy group pauses them all.
+:class:`ChatRateLimiter` keeps the same throttles (about 30 messages a second
+overall, 20 a minute in a group, one a second in a private chat after a short
+burst) but remembers a 429 per chat: that chat's requests wait it out, and
+every other chat goes on.  Requests without a chat (button answers) are never
+throttled, so a press is answered at once.
+
+Coalescing group edits to the latest state is the publisher's part: a message
+has one edit in flight at most, and what it shows next is rendered when that
+edit is made (:mod:`bot.publisher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+JSONDict = dict[str, Any]
+
+IDLE = 120.0
+"""Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
+
+
+class _Chat:
+    """One chat's throttle and the time until which Telegram asked it to wait."""
+
+    __slots__ = ("limiter", "blocked_until", "used")
+
+    def __init__(self, limiter: AsyncLimiter) -> None:
+        self.limiter = limiter
+        self.blocked_until = 0.0
+        self.used = 0.0
+
+
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """Throttles per chat and overall; a ``RetryAfter`` pauses only the chat it came from.
+
+    ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
+    """
+
+    def __init__(self, *, overall: tuple[int, float] = (30, 1.0), group: tuple[int, float] = (20, 60.0),
+                 private: tuple[int, float] = (3, 3.0), max_retries: int = 8,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._overall = AsyncLimiter(*overall)
+        self._group = group
+        self._private = private
+        self._max_retries = max_retries
+        self._clock = clock
+        self._chats: dict[int, _Chat] = {}
+        self._requests = 0
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to release."""
+
+    def chat(self, chat_id: int) -> _Chat:
+        """The throttle of one chat (a group's when the id is negative)."""
+        found = self._chats.get(chat_id)
+        if found is None:
+            found = self._chats[chat_id] = _Chat(AsyncLimiter(*(self._group if chat_id < 0 else self._private)))
+        found.used = self._clock()
+        return found
+
+    def _forget_idle(self) -> None:
+        self._requests += 1
+        if self._requests % 1000:
+            return
+        now = self._clock()
+        for chat_id in [c for c, chat in self._chats.items() if now - chat.used > IDLE and chat.blocked_until < now]:
+            del self._chats[chat_id]
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        """Make the request within the limits; wait out and retry a 429 in this request's chat only."""
+        chat_id: int | None = None
+        with contextlib.suppress(TypeError, ValueError):
+            chat_id = int(data["chat_id"]) if data.get("chat_id") is not None else None
+        retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        self._forget_idle()
+        for attempt in range(retries + 1):
+            chat = self.chat(chat_id) if chat_id is not None else None
+            if chat is not None:
+                async with chat.limiter:
+                    # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
+                    wait = chat.blocked_until - self._clock()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    async with self._overall:
+                        outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
+            else:
+                outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)
+            if outcome is not None:
+                return outcome
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _call(self, callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+                    args: Any, kwargs: dict[str, Any], chat: _Chat | None, attempt: int, retries: int,
+                    endpoint: str) -> bool | JSONDict | list[JSONDict] | None:
+        """The result, or None when Telegram said to retry after a while (already waited out)."""
+        try:
+            return await callback(*args, **kwargs)
+        except RetryAfter as exc:
+            if attempt >= retries:
+                raise
+            # As PTB's own limiter reads it: the public attribute changes type in PTB 23 (a deprecation warning).
+            delay = exc._retry_after.total_seconds()  # pylint: disable=protected-access
+            log.info("%s: flood control, retrying in %s s (this chat only)", endpoint, delay)
+            if chat is not None:
+                chat.blocked_until = max(chat.blocked_until, self._clock() + delay + 0.1)
+            else:
+                await asyncio.sleep(delay + 0.1)
+            return None

@@ -1,0 +1,84 @@
+"""The per-chat rate limiter: a 429 in one chat delays that chat only."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from bot.ratelimit import ChatRateLimiter
+
+GROUP_A, GROUP_B, PERSON = -1001, -1002, 42
+
+
+class Telegram:
+    """Stands in for PTB's request callback: answers 429 for the chats told to, records the rest."""
+
+    def __init__(self) -> None:
+        self.flooded: dict[int, int] = {}
+        """chat id → retry_after Telegram answers for it (once)."""
+        self.calls: list[tuple[str, int | None]] = []
+        self.refused: list[int | None] = []
+
+    async def __call__(self, endpoint: str, data: dict[str, Any]) -> bool:
+        chat_id = data.get("chat_id")
+        if chat_id in self.flooded:
+            self.refused.append(chat_id)
+            raise RetryAfter(self.flooded.pop(chat_id))
+        self.calls.append((endpoint, chat_id))
+        return True
+
+
+async def request(limiter: ChatRateLimiter, telegram: Telegram, endpoint: str, chat_id: int | None,
+                  retries: int | None = None) -> Any:
+    data: dict[str, Any] = {} if chat_id is None else {"chat_id": chat_id}
+    return await limiter.process_request(telegram, (endpoint, data), {}, endpoint, data, retries)
+
+
+async def test_a_429_in_one_group_does_not_delay_another_chat() -> None:
+    limiter, telegram = ChatRateLimiter(), Telegram()
+    telegram.flooded[GROUP_A] = 30  # group A must wait half a minute
+    stuck = asyncio.create_task(request(limiter, telegram, "editMessageText", GROUP_A))
+    await asyncio.wait_for(_until(lambda: telegram.refused == [GROUP_A]), 10)
+    # Group A waits; group B, a private chat and a button answer go at once.
+    assert await asyncio.wait_for(request(limiter, telegram, "editMessageText", GROUP_B), 10)
+    assert await asyncio.wait_for(request(limiter, telegram, "sendMessage", PERSON), 10)
+    assert await asyncio.wait_for(request(limiter, telegram, "answerCallbackQuery", None), 10)
+    # A second request to group A waits behind the first one's "retry after" instead of meeting a 429.
+    second = asyncio.create_task(request(limiter, telegram, "sendMessage", GROUP_A))
+    await asyncio.sleep(0)
+    assert not stuck.done() and not second.done()
+    assert telegram.calls == [("editMessageText", GROUP_B), ("sendMessage", PERSON), ("answerCallbackQuery", None)]
+    assert telegram.refused == [GROUP_A]
+    stuck.cancel()
+    second.cancel()
+    await asyncio.gather(stuck, second, return_exceptions=True)
+
+
+async def test_a_429_is_waited_out_and_retried_then_given_up() -> None:
+    limiter, telegram = ChatRateLimiter(max_retries=1), Telegram()
+    telegram.flooded[PERSON] = 0  # "retry after 0": retried at once
+    assert await asyncio.wait_for(request(limiter, telegram, "editMessageText", PERSON), 10)
+    assert telegram.refused == [PERSON] and telegram.calls == [("editMessageText", PERSON)]
+    telegram.flooded[PERSON] = 0
+    with pytest.raises(RetryAfter):  # no retry left (PTB's per-call argument)
+        await asyncio.wait_for(request(limiter, telegram, "editMessageText", PERSON, retries=0), 10)
+
+
+async def test_quiet_chats_are_forgotten() -> None:
+    now = [0.0]
+    limiter, telegram = ChatRateLimiter(overall=(10_000, 1.0), clock=lambda: now[0]), Telegram()
+    for chat_id in range(1, 1001):
+        await request(limiter, telegram, "sendMessage", chat_id)
+    now[0] = 1_000.0
+    await request(limiter, telegram, "sendMessage", PERSON)
+    for _ in range(999):
+        await request(limiter, telegram, "answerCallbackQuery", None)
+    assert set(limiter._chats) == {PERSON}
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
