@@ -22,12 +22,12 @@ from bot.commands import help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
 from bot.messages import refusal
 from bot.model import Table
+from bot.moves import make_move
 from bot.render_private import peek_text
 from bot.service import TableError, Tables
 from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.hand import Action
 from engine.ruleset import RULESETS, get_ruleset
 from engine.views import view_for
 
@@ -573,9 +573,7 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         cards = ()
     elif not cards:
         return tr("Select the cards first.")
-    await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
-    selected.clear()
-    tables.after_change(table, actor=seat)
+    await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
     return None
 
 

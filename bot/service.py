@@ -14,7 +14,8 @@ import html
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -69,6 +70,10 @@ class Tables:
         self.closing = False
         """Set by :meth:`close`: no AI move or timer starts any more."""
         self._background: set[asyncio.Task[None]] = set()
+        self.watchers: list[Callable[[Table], None]] = []
+        """Called at every :meth:`refresh` (the web app's live streams)."""
+        self.app_seats: Counter[tuple[int, int]] = Counter()
+        """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -536,6 +541,8 @@ class Tables:
 
     def refresh(self, table: Table, *, urgent: Sequence[int] = ()) -> None:
         """Schedule the group message and every private hand message for an update."""
+        for watcher in self.watchers:
+            watcher(table)
         publisher = self.publisher
         if publisher is None:
             return
@@ -547,9 +554,17 @@ class Tables:
         for seat, info in enumerate(table.seats):
             if info is None or info.is_ai or info.user_id is None or not info.reachable:
                 continue
+            if self.app_seats[(table.id, seat)]:
+                continue  # the web app shows this seat live; no Bot API call until it closes
             slot = publisher.slot((table.id, f"seat{seat}"), info.user_id, 2.0, info.hand_message_id)
             slot.on_sent = self._hand_message_saver(table, seat)
             publisher.schedule(slot, self._hand_renderer(table, seat), now=seat in urgent)
+
+    def app_url(self, table: Table) -> str | None:
+        """The web app's address for this table, when ``CHAODIPI_PUBLIC_URL`` is set."""
+        if not self.config.public_url:
+            return None
+        return f"{self.config.public_url}/app/?t={table.id}"
 
     def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         """The group's table message as it should look now."""
@@ -569,7 +584,8 @@ class Tables:
         def render() -> tuple[str, InlineKeyboardMarkup | None]:
             info = table.seats[seat]
             tr = translator(info.lang if info is not None else table.lang)
-            return render_hand(tr, table, seat, self.group_titles.get(table.chat_id, table.title))
+            return render_hand(tr, table, seat, self.group_titles.get(table.chat_id, table.title),
+                               app_url=self.app_url(table))
         return render
 
     def _hand_message_saver(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
