@@ -1,0 +1,128 @@
+"""A real browser plays a whole hand in the web app, against the real bot and the fake Telegram.
+
+Headless Chromium (Debian's ``chromium``; ``.ci/run`` installs it) opens the
+page the bot serves, with a stand-in for ``window.Telegram.WebApp`` that
+hands it valid ``initData`` (Telegram's own script is blocked: no network).
+Alice plays with three AI seats by tapping cards and buttons only; screenshots
+of the lobby, a trick in progress, the result and the replay are saved to
+``build/webapp-screenshots/`` (or ``$CHAODIPI_SCREENSHOTS``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from .appkit import app_base, init_data_for, webapp_running
+from .botkit import tables
+from .chromium import Browser, chromium_path
+from .fake_telegram import FakeTelegram, FloodLimits
+from .scenario import fill_with_ai, start_match, wait_seated
+
+pytestmark = [
+    pytest.mark.fake_telegram(limits=FloodLimits.unlimited()),
+    pytest.mark.skipif(chromium_path() is None,
+                       reason="Chromium is not installed (Debian package `chromium`; .ci/run installs it "
+                              "when apt-get can reach the archive)"),
+]
+
+SHOTS = Path(os.environ.get("CHAODIPI_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "build" / "webapp-screenshots")
+
+DARK = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "button_color": "#5288c1",
+        "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c"}
+
+
+def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]) -> str:
+    """JavaScript defining ``window.Telegram.WebApp`` as Telegram's script would, before the page runs."""
+    return f"""window.Telegram = {{ WebApp: {{
+        initData: {json.dumps(init_data)}, initDataUnsafe: {{ user: {json.dumps(user)} }},
+        themeParams: {json.dumps(theme)}, colorScheme: "dark",
+        ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }} }} }};"""
+
+
+def click(prefix: str) -> str:
+    """JavaScript clicking the first action button whose text starts with ``prefix``."""
+    return (f"(() => {{ const b = [...document.querySelectorAll('#actions button, #choices button')]"
+            f".find(b => b.textContent.startsWith({json.dumps(prefix)}) && !b.disabled);"
+            f" if (b) b.click(); return !!b; }})()")
+
+
+async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    group = server.group("周五牌局", [alice])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    async with webapp_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+        await alice.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        assert await wait_seated(server, app, group, alice) == 0
+        await fill_with_ai(server, alice, group, 3)
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        user = {"id": alice.id, "first_name": "Alice", "language_code": "zh-hans"}
+        stub = telegram_stub(init_data_for(server, alice), user, DARK)
+        async with Browser.launch(tmp_path / "profile") as browser:
+            await browser.call("Network.enable")
+            await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+            await browser.call("Page.addScriptToEvaluateOnNewDocument", source=stub)
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for("document.querySelector('#info').textContent.includes('等待开局')", "the lobby")
+            await browser.screenshot(SHOTS / "1-lobby.png")
+
+            await start_match(server, app, alice, group)
+            hand = None
+            mid_trick = False
+            for _ in range(600):
+                assert table.match is not None
+                if table.match.hand is not hand:
+                    if hand is not None and hand.phase == "finished":
+                        break  # a whole hand played (after a redeal, play goes on)
+                    hand = table.match.hand
+                events, phase = len(hand.events), hand.phase
+                if hand.over or 0 not in hand.awaiting():
+                    await browser.until(_moved(table, hand, events), "the AI seats' moves")
+                    continue
+                if phase == "bidding":
+                    await browser.wait_for(click("不亮"), "Alice's pass button")
+                elif phase == "stealing":
+                    await browser.wait_for(click("不抄"), "Alice's don't-steal button")
+                else:
+                    if phase == "playing" and not mid_trick and len(hand.tricks) >= 3 and hand.current:
+                        await browser.wait_for("document.querySelectorAll('#table .played .card').length > 0",
+                                               "the trick on the table")
+                        await browser.screenshot(SHOTS / "2-mid-trick.png")
+                        mid_trick = True
+                    await browser.wait_for(click("提示"), "Alice's hint button")
+                    await browser.wait_for("document.querySelectorAll('#hand .card.selected').length > 0",
+                                           "the hint's cards raised")
+                    await browser.wait_for(click("扣底" if phase == "burying" else "出牌"), f"Alice's {phase} button")
+                await browser.until(_moved(table, hand, events), f"Alice's {phase} move to land")
+                toast = await browser.evaluate("document.querySelector('#toast').hidden ? '' : "
+                                               "document.querySelector('#toast').textContent")
+                assert not toast, toast
+            else:
+                raise AssertionError("the hand did not end")
+            assert mid_trick, "a trick in progress was seen"
+            assert hand is not None and hand.result is not None
+            await browser.wait_for("document.querySelector('#info').textContent.includes('局结束')", "the result")
+            await browser.screenshot(SHOTS / "3-result.png")
+
+            # The finished hand replays trick by trick.
+            assert await browser.evaluate(click("🎞"))
+            await browser.wait_for("document.querySelector('#title').textContent.includes('回放')", "the replay")
+            for _ in range(4):
+                assert await browser.evaluate(click("下一墩"))
+            await browser.wait_for("document.querySelector('#facts').textContent.startsWith('第 5 墩')", "trick 5")
+            cards = await browser.evaluate("document.querySelectorAll('#table .played .card').length")
+            assert cards >= 4
+            await browser.screenshot(SHOTS / "4-replay.png")
+            assert not [line for line in browser.console if line.startswith("exception")], browser.console
+
+
+def _moved(table, hand, events):  # type: ignore[no-untyped-def]
+    async def moved() -> bool:
+        return len(hand.events) > events or table.match.hand is not hand or hand.over
+    return moved
