@@ -25,6 +25,7 @@ from bot.model import Table
 from bot.moves import make_move
 from bot.render_private import peek_text
 from bot.service import TableError, Tables
+from bot.webapp.links import replay_offer
 from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
@@ -146,6 +147,11 @@ async def cmd_start(update: Update, context: Context) -> None:
             info.reachable = True
             tables.refresh(seated, urgent=[index])
     tr = await user_translator(context, user)
+    offer = await replay_offer(tables, context.args[0] if context.args else "", tr)
+    if offer is not None:  # the result message's replay link
+        if update.effective_message is not None:
+            await update.effective_message.reply_html(offer[0], reply_markup=offer[1])
+        return
     wanted = _seat_request(tables, context.args[0] if context.args else "", user.id)
     if wanted is not None:
         table, seat = wanted

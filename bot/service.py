@@ -269,6 +269,7 @@ class Tables:
         match = table.match
         assert match is not None and table.hand_id is not None and table.match_id is not None
         result = record.result
+        finished_id = table.hand_id
         log.info("hand over: %s", "aborted" if result is None else f"attackers took {result.attacker_points}")
         async with self.db.transaction():
             if result is None:
@@ -301,7 +302,11 @@ class Tables:
             if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
                 seat.timed_out = False
         table.last_result = record
-        await self._announce(table, render_result(self._tr(table), table, record))
+        announcement = render_result(self._tr(table), table, record)
+        if result is not None and self.config.public_url:  # the web app replays it, opened from a deep link
+            announcement += (f'\n<a href="https://t.me/{self.bot_username}?start=r{finished_id}">'
+                             + self._tr(table)("🎞 Replay hand {n}", n=record.number) + "</a>")
+        await self._announce(table, announcement)
         if match.over:
             table.status = "finished"
             table.deadline = None

@@ -20,6 +20,8 @@ class Live:
     def __init__(self) -> None:
         self._changes: dict[int, asyncio.Event] = {}
         self._hand_ids: dict[int, int | None] = {}
+        self.revisions: dict[int, int] = {}
+        """Table id → how many changes it has had: the page keeps the newest state it was sent."""
         self.last_hand: dict[int, int] = {}
         """Table id → id of its most recently finished hand."""
         self.closing = asyncio.Event()
@@ -31,6 +33,7 @@ class Live:
         if previous is not None and previous != table.hand_id:
             self.last_hand[table.id] = previous
         self._hand_ids[table.id] = table.hand_id
+        self.revisions[table.id] = self.revisions.get(table.id, 0) + 1
         event = self._changes.pop(table.id, None)
         if event is not None:
             event.set()

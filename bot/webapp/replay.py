@@ -15,6 +15,7 @@ from typing import Any
 import storage
 from bot.i18n import Translator
 from bot.labels import seat_label
+from bot.webapp.state import words
 from engine.hand import Action, Hand
 from engine.match import Match, MatchStart
 from engine.ruleset import Ruleset
@@ -58,5 +59,5 @@ async def replay_hand(db: storage.Database, hand_id: int, user_id: int, tr: Tran
         taken = next((s for s in seats if s.seat == seat), None)
         user = await storage.get_user(db, taken.user_id) if taken is not None and taken.user_id else None
         names.append(user.display_name if user is not None else "AI")
-    return {"hand_id": hand_id, "view": view_for(hand, None).to_dict(),
+    return {"hand_id": hand_id, "view": view_for(hand, None).to_dict(), "words": words(tr), "lang": tr.lang,
             "seats": [{"label": seat_label(tr, s), "name": names[s]} for s in range(4)]}

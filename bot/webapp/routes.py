@@ -132,7 +132,10 @@ class WebAppRoutes:
         last = self.live.last_hand.get(table.id)
         if last is None and table.status == "finished":
             last = table.hand_id
-        return seat_state(tr, table, seat, tables.group_titles.get(table.chat_id, table.title), last)
+        state = seat_state(tr, table, seat, tables.group_titles.get(table.chat_id, table.title), last)
+        # A move's answer and the stream can arrive in either order: the revision tells the page which is newer.
+        state["rev"] = self.live.revisions.get(table.id, 0)
+        return state
 
     def _fresh_nonce(self, user: WebAppUser, nonce: object) -> bool:
         """True the first time this opening of the app sends this nonce."""

@@ -22,7 +22,7 @@ WORDS: Final = (
     "Bid", "Steal", "Pass", "Don't steal", "Hint", "Clear", "Your turn", "Play {cards}", "Play (select cards)",
     "Bid {cards}", "Bid (select cards)", "Steal {cards}", "Steal (select cards)", "Bury ({n}/8)", "no-trump",
     "Replay", "Trick {n}", "Previous", "Next", "Close", "Waiting for the match to start.", "The table is closed.",
-    "Reconnecting…", "Last trick", "Choose the trump:",
+    "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 

@@ -126,7 +126,9 @@ class Browser:
             if value:
                 return value
             if loop.time() > end:
-                raise TimeoutError(f"waited {timeout}s in the page for {what}; {error} console: {self.console[-5:]}")
+                shown = await self.evaluate("document.body.innerText.slice(0, 800)")
+                raise TimeoutError(f"waited {timeout}s in the page for {what}; {error} console: {self.console[-5:]}"
+                                   f"; the page shows: {shown!r}")
             await asyncio.sleep(0.05)
 
     async def until(self, condition: Callable[[], Awaitable[bool]], what: str, timeout: float = 20.0) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .appkit import app_base, init_data_for, webapp_running
+from .appkit import PUBLIC_URL, app_base, init_data_for, webapp_running
 from .botkit import tables
 from .chromium import Browser, chromium_path
 from .fake_telegram import FakeTelegram, FloodLimits
@@ -41,6 +41,11 @@ def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]
         initData: {json.dumps(init_data)}, initDataUnsafe: {{ user: {json.dumps(user)} }},
         themeParams: {json.dumps(theme)}, colorScheme: "dark",
         ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }} }} }};"""
+
+
+OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
+         ".map(b => b.textContent); return t.some(x => /^(不亮|不抄|提示)/.test(x)) ? t : null; })()")
+"""The action buttons, once the page offers Alice a move (pass, don't steal, or the hint)."""
 
 
 def click(prefix: str) -> str:
@@ -85,20 +90,23 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 if hand.over or 0 not in hand.awaiting():
                     await browser.until(_moved(table, hand, events), "the AI seats' moves")
                     continue
-                if phase == "bidding":
-                    await browser.wait_for(click("不亮"), "Alice's pass button")
-                elif phase == "stealing":
-                    await browser.wait_for(click("不抄"), "Alice's don't-steal button")
+                # What to press is read from the page (the engine may have moved on since `phase` was read).
+                offered = await browser.wait_for(OFFER, "Alice's buttons")
+                events, phase = len(hand.events), hand.phase
+                skip = next((t for t in offered if t.startswith(("不亮", "不抄"))), None)
+                if skip is not None:
+                    assert await browser.evaluate(click(skip))
                 else:
-                    if phase == "playing" and not mid_trick and len(hand.tricks) >= 3 and hand.current:
+                    if hand.phase == "playing" and not mid_trick and len(hand.tricks) >= 3 and hand.current:
                         await browser.wait_for("document.querySelectorAll('#table .played .card').length > 0",
                                                "the trick on the table")
                         await browser.screenshot(SHOTS / "2-mid-trick.png")
                         mid_trick = True
-                    await browser.wait_for(click("提示"), "Alice's hint button")
+                    assert await browser.evaluate(click("提示"))
                     await browser.wait_for("document.querySelectorAll('#hand .card.selected').length > 0",
                                            "the hint's cards raised")
-                    await browser.wait_for(click("扣底" if phase == "burying" else "出牌"), f"Alice's {phase} button")
+                    verb = "扣底" if any(t.startswith("扣底") for t in offered) else "出牌"
+                    await browser.wait_for(click(verb), f"Alice's {verb} button")
                 await browser.until(_moved(table, hand, events), f"Alice's {phase} move to land")
                 toast = await browser.evaluate("document.querySelector('#toast').hidden ? '' : "
                                                "document.querySelector('#toast').textContent")
@@ -110,7 +118,20 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             await browser.wait_for("document.querySelector('#info').textContent.includes('局结束')", "the result")
             await browser.screenshot(SHOTS / "3-result.png")
 
-            # The finished hand replays trick by trick.
+            # The finished hand replays trick by trick: from the app's button, and from the result message's
+            # link, which brings a private message whose button opens the replay.
+            result_message = await server.wait_for(lambda: next((m for m in group.bot_messages()
+                                                                 if "局结束" in (m.text or "")), None),
+                                                   what="the result message")
+            link = next(e["url"] for e in result_message.entities if e.get("type") == "text_link")
+            assert link.startswith(f"https://t.me/{server.bot.username}?start=r")
+            await alice.open_link(link)
+            offer = await server.wait_for(lambda: next((b for m in alice.bot_private_messages()
+                                                        for b in m.all_buttons() if b.web_app_url
+                                                        and "replay=" in b.web_app_url), None),
+                                          what="the replay button")
+            assert offer.web_app_url is not None and offer.web_app_url.startswith(PUBLIC_URL)
+            replay_path = offer.web_app_url[len(PUBLIC_URL):]
             assert await browser.evaluate(click("🎞"))
             await browser.wait_for("document.querySelector('#title').textContent.includes('回放')", "the replay")
             for _ in range(4):
@@ -119,6 +140,9 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             cards = await browser.evaluate("document.querySelectorAll('#table .played .card').length")
             assert cards >= 4
             await browser.screenshot(SHOTS / "4-replay.png")
+            await browser.call("Page.navigate", url=app_base(app) + replay_path)
+            await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 墩')",
+                                   "the replay opened from the result message")
             assert not [line for line in browser.console if line.startswith("exception")], browser.console
 
 

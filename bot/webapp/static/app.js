@@ -175,7 +175,9 @@
     }
     drawSeats(view);
     $("centre").textContent = view && view.phase === "playing" ? w("Trick {n}", { n: view.tricks.length + 1 }) : "";
-    $("info").innerHTML = state.info + (state.last_result && view && view.phase === "bidding" ? "\n\n" + state.last_result : "");
+    // The last hand's result stays on top while the next deal is bid (the group's announcement, as text).
+    const result = state.last_result && view && view.phase === "bidding" ? state.last_result + "\n\n" : "";
+    $("info").innerHTML = result + state.info;
     drawHand();
     drawActions();
   }
@@ -183,6 +185,7 @@
   function levelName(rank) { return { 11: "J", 12: "Q", 13: "K", 14: "A" }[rank] || String(rank); }
 
   function show(next) {
+    if (state && state.rev !== undefined && next.rev < state.rev) return;  // an older answer, overtaken
     const sameHand = state && next.view && state.view && state.view.number === next.view.number
       && state.hand.join() === next.hand.join();
     state = next;
@@ -237,7 +240,7 @@
     const { data } = await api(`hands/${handId}`);
     if (!data.ok) { toast("—"); return; }
     replay = { data: data.replay, trick: 0 };
-    if (!state) state = { words: {}, lang: (tg.initDataUnsafe.user || {}).language_code || "zh", seat: 0 };
+    if (!state) state = { words: data.replay.words, lang: data.replay.lang, seat: 0 };
     draw();
   }
 
@@ -259,8 +262,9 @@
     }
     $("centre").textContent = trick ? `+${trick.points}` : "";
     const result = view.result || {};
-    $("info").textContent = `${view.trick_points} · ${(view.kitty || "").split(" ").filter(Boolean).map(label).join("")}` +
-      (result.attacker_points !== undefined ? ` · ${result.attacker_points}` : "");
+    const kitty = (view.kitty || "").split(" ").filter(Boolean).map(label).join("");
+    $("info").textContent = `${w("Kitty")}: ${kitty}\n${w("Attackers' points")}: ` +
+      (result.attacker_points !== undefined ? result.attacker_points : view.trick_points);
     $("hand").innerHTML = "";
     $("choices").hidden = true;
     const bar = $("actions");
