@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -19,11 +19,14 @@ from typing import Any
 import aiohttp
 from telegram.ext import Application
 
+from bot.model import Table
 from bot.webapp.initdata import sign
 
 from .botkit import bot_running
 from .fake_telegram import FakeTelegram
 from .fake_telegram.people import Person
+from .plans import Plan
+from .scenario import _next_person
 
 PUBLIC_URL = "https://chaodipi.example"
 
@@ -143,3 +146,42 @@ async def _body(response: aiohttp.ClientResponse) -> Any:
         return json.loads(text)
     except ValueError:
         return text
+
+
+async def play_through_app(table: Table, clients: Sequence[AppClient], plan: Plan,
+                           before_move: Callable[[], Awaitable[None]] | None = None,
+                           after_move: Callable[[int, Any], Awaitable[None]] | None = None) -> None:
+    """Every move of the hand through the app (``clients[seat]``): the plan's bid and steal, passes
+    otherwise, the hint's bury and plays.  ``before_move()`` runs before each move, ``after_move(seat,
+    answer)`` after it."""
+    assert table.match is not None
+    hand = table.match.hand
+    bids = list(plan.bids)
+    stolen = False
+    people = dict(enumerate(clients))
+    while not hand.over:
+        if before_move is not None:
+            await before_move()
+        seat = _next_person(hand, people)  # type: ignore[arg-type]
+        assert seat is not None
+        if hand.phase == "bidding":
+            move = bids.pop(0) if bids else None
+            seat = move.seat if move is not None else seat
+            client = clients[seat]
+            status, answer = (await client.act(table.id, "bid", [str(c) for c in move.cards]) if move is not None
+                              else await client.act(table.id, "pass"))
+        elif hand.phase == "stealing":
+            client = clients[seat]
+            steal = plan.steal
+            if steal is not None and steal.seat == seat and not stolen:
+                stolen = True
+                status, answer = await client.act(table.id, "steal", [str(c) for c in steal.cards], steal.trump)
+            else:
+                status, answer = await client.act(table.id, "nosteal")
+        else:
+            client = clients[seat]
+            op = "bury" if hand.phase == "burying" else "play"
+            status, answer = await client.act(table.id, op, await client.hint(table.id))
+        assert status == 200 and answer["ok"], answer
+        if after_move is not None:
+            await after_move(seat, answer)

@@ -15,20 +15,22 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.model import Table
+from bot.model import Table, TableSettings
 from bot.webapp.initdata import sign
-from engine.cards import Card
+from engine.cards import RED_FIVE, Card
 from engine.hand import Hand
+from engine.match import Match
 
-from .appkit import PUBLIC_URL, AppClient, app_base, init_data_for, stream, webapp_running
+from .appkit import PUBLIC_URL, AppClient, app_base, init_data_for, play_through_app, stream, webapp_running
 from .botkit import hand_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
 from .leaks import cards_in
-from .plans import Plan, find_plan
-from .scenario import _next_person, press_hand, select_cards, sit_from_group, start_match, wait_seated
+from .plans import Plan, find_plan, rng_for
+from .scenario import press_hand, select_cards, sit_from_group, start_match, wait_seated
 
 pytestmark = pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+
 
 
 class Table4:
@@ -46,14 +48,28 @@ class Table4:
         return self.table.match.hand
 
 
+def red_five_pair_deal() -> int:
+    """A ``Tables.rng`` seed whose first deal gives someone both ♥5 (盐城: a bid whose trump the bidder picks)."""
+    ruleset = TableSettings("yancheng").ruleset()
+    for n in range(500):
+        hands = Match(ruleset, rng_for(n).getrandbits(62)).hand.hands
+        if any(Counter(cards)[RED_FIVE] == 2 for cards in hands):
+            return n
+    raise AssertionError("no deal with a red-five pair")
+
+
 @pytest.fixture
-async def four(fake_telegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[Table4]:
-    """Four people seated (N, E, S, W) and the first hand dealt (the deal of ``find_plan("yancheng")``)."""
+async def four(request: pytest.FixtureRequest, fake_telegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[Table4]:
+    """Four people seated (N, E, S, W) and the first hand dealt: the deal of ``find_plan("yancheng")``, or
+    of ``@pytest.mark.deal(seed_index)``."""
     server = fake_telegram
     people = [server.person(name, name.lower(), language_code=lang, started=True)
               for name, lang in (("Alice", "zh-hans"), ("Bob", "en"), ("Carol", "zh-hans"), ("Dave", "en"))]
     group = server.group("牌桌", people)
     plan = find_plan("yancheng", bidders=1)
+    marker = request.node.get_closest_marker("deal")
+    if marker is not None:
+        plan = Plan(marker.args[0])
     async with webapp_running(server, tmp_path / "t.db", group_interval=0.5) as app:
         await people[0].command(group, "newgame", "yancheng")
         await server.wait_for(lambda: group.bot_messages(), what="the table message")
@@ -156,35 +172,6 @@ def _cards_of(state: dict[str, Any]) -> set[Card]:
     return found
 
 
-async def _play_through_app(four: Table4, plan: Plan, on_step: Any) -> None:
-    """Every move of the hand through the app: the plan's bid and steal, passes, the hint's bury and plays."""
-    hand, table = four.hand, four.table
-    bids = list(plan.bids)
-    stolen = False
-    while not hand.over:
-        await on_step()
-        seat = _next_person(hand, dict(enumerate(four.people)))
-        assert seat is not None
-        client = four.clients[seat]
-        if hand.phase == "bidding":
-            move = bids.pop(0) if bids else None
-            seat = move.seat if move is not None else seat
-            client = four.clients[seat]
-            status, answer = (await client.act(table.id, "bid", [str(c) for c in move.cards]) if move is not None
-                              else await client.act(table.id, "pass"))
-        elif hand.phase == "stealing":
-            steal = plan.steal
-            if steal is not None and steal.seat == seat and not stolen:
-                stolen = True
-                status, answer = await client.act(table.id, "steal", [str(c) for c in steal.cards], steal.trump)
-            else:
-                status, answer = await client.act(table.id, "nosteal")
-        else:
-            op = "bury" if hand.phase == "burying" else "play"
-            status, answer = await client.act(table.id, op, await client.hint(table.id))
-        assert status == 200 and answer["ok"], answer
-
-
 async def test_each_seat_sees_only_its_own_cards_over_a_whole_hand(four: Table4) -> None:
     hand, table, server = four.hand, four.table, four.server
     held: list[set[Card]] = [set(hand.hands[s]) for s in range(4)]
@@ -216,7 +203,7 @@ async def test_each_seat_sees_only_its_own_cards_over_a_whole_hand(four: Table4)
             for seat, client in enumerate(four.clients):
                 await check(seat, await client.state(table.id), "the state")
 
-        await _play_through_app(four, four.plan, step_and_check)  # type: ignore[attr-defined]
+        await play_through_app(four.table, four.clients, four.plan, step_and_check)  # type: ignore[attr-defined]
         step()
         assert hand.over and hand.result is not None
         await server.wait_for(lambda: all(s.states[-1]["view"]["number"] == 2 for s in streams),
@@ -263,19 +250,17 @@ async def test_refusals_read_as_on_the_keyboard(four: Table4) -> None:
     assert status == 409 and answer["refusal"] == "That is not possible at this moment of the hand."
 
 
+@pytest.mark.deal(red_five_pair_deal())
 async def test_a_bid_needing_a_trump_choice_offers_it(four: Table4) -> None:
     table, hand = four.table, four.hand
-    for seat in range(4):
-        held = Counter(hand.hands[seat])
-        jokers = [c for c in held if c.is_joker and held[c] == 2]
-        if jokers:
-            status, answer = await four.clients[seat].act(table.id, "bid", [str(jokers[0])] * 2)
-            assert status == 200 and not answer["ok"] and answer["choose"][:4] == ["S", "H", "D", "C"], answer
-            status, answer = await four.clients[seat].act(table.id, "bid", [str(jokers[0])] * 2, "H")
-            assert status == 200 and answer["ok"], answer
-            assert hand.bids[-1].trump == "H"
-            return
-    pytest.skip("no joker pair in this deal")
+    seat = next(s for s in range(4) if Counter(hand.hands[s])[RED_FIVE] == 2)
+    events = len(hand.events)
+    status, answer = await four.clients[seat].act(table.id, "bid", ["5H", "5H"])
+    assert status == 200 and not answer["ok"] and answer["choose"] == ["S", "H", "D", "C", "NT"], answer
+    assert len(hand.events) == events, "offering the choice changed nothing"
+    status, answer = await four.clients[seat].act(table.id, "bid", ["5H", "5H"], "NT")
+    assert status == 200 and answer["ok"], answer
+    assert hand.bids[-1].seat == seat and hand.bids[-1].trump is None
 
 
 async def test_keyboard_and_app_agree(four: Table4) -> None:
