@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -58,6 +59,8 @@ class AppClient:
         self.session = session
         self.base = base
         self.init_data = init_data
+        self.sent_at = 0.0
+        """``time.perf_counter()`` when the last POST left (for latency figures)."""
 
     @property
     def headers(self) -> dict[str, str]:
@@ -71,6 +74,7 @@ class AppClient:
 
     async def post(self, path: str, body: dict[str, Any]) -> tuple[int, Any]:
         """POST JSON to an API path; (status, JSON body or text)."""
+        self.sent_at = time.perf_counter()
         async with self.session.post(self.base + path, headers=self.headers, json=body) as response:
             return response.status, await _body(response)
 
@@ -103,6 +107,8 @@ class Stream:
         self.session = session
         self.url = url
         self.states: list[dict[str, Any]] = []
+        self.arrivals: list[tuple[int, float]] = []
+        """(revision, ``time.perf_counter()``) of every state received."""
         self.closed = False
         self.status: int | None = None
         self._task: asyncio.Task[None] | None = None
@@ -128,6 +134,7 @@ class Stream:
                     event = line[7:]
                 elif line.startswith("data: ") and event == "state":
                     self.states.append(json.loads(line[6:]))
+                    self.arrivals.append((self.states[-1]["rev"], time.perf_counter()))
                 elif line.startswith("data: ") and event == "closed":
                     self.closed = True
 
