@@ -34,6 +34,9 @@ SHOTS = Path(os.environ.get("CHAODIPI_SCREENSHOTS") or Path(__file__).resolve().
 DARK = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "button_color": "#5288c1",
         "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c"}
 
+LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#999999", "button_color": "#3390ec",
+         "button_text_color": "#ffffff", "secondary_bg_color": "#f1f1f1"}
+
 
 def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]) -> str:
     """JavaScript defining ``window.Telegram.WebApp`` as Telegram's script would, before the page runs."""
@@ -72,6 +75,11 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
         async with Browser.launch(tmp_path / "profile") as browser:
             await browser.call("Network.enable")
             await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+            # Outside Telegram (no window.Telegram.WebApp) the page says where to open it.
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for("!document.querySelector('#no-telegram').hidden", "the outside-Telegram notice")
+            assert "Telegram" in await browser.evaluate("document.querySelector('#no-telegram').innerText")
+            assert await browser.evaluate("document.querySelector('#app').hidden")
             await browser.call("Page.addScriptToEvaluateOnNewDocument", source=stub)
             await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
             await browser.wait_for("document.querySelector('#info').textContent.includes('等待开局')", "the lobby")
@@ -143,6 +151,15 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             await browser.call("Page.navigate", url=app_base(app) + replay_path)
             await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 墩')",
                                    "the replay opened from the result message")
+
+            # Telegram's light theme: the page takes its colours from themeParams.
+            await browser.call("Page.addScriptToEvaluateOnNewDocument", source=telegram_stub(
+                init_data_for(server, alice), user, LIGHT))
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "the table in light colours")
+            background = await browser.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert background == "rgb(255, 255, 255)", background
+            await browser.screenshot(SHOTS / "5-light.png")
             assert not [line for line in browser.console if line.startswith("exception")], browser.console
 
 
