@@ -11,6 +11,7 @@ of the lobby, a trick in progress, the result and the replay are saved to
 from __future__ import annotations
 
 import json
+import socket
 import os
 from pathlib import Path
 
@@ -167,3 +168,51 @@ def _moved(table, hand, events):  # type: ignore[no-untyped-def]
     async def moved() -> bool:
         return len(hand.events) > events or table.match.hand is not hand or hand.over
     return moved
+
+
+async def test_the_page_reconnects_after_a_restart(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Restart", [alice])
+    with socket.socket() as probe:  # one port for both runs: the open page reconnects to the same address
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "t.db"
+    user = {"id": alice.id, "first_name": "Alice", "language_code": "en"}
+    async with Browser.launch(tmp_path / "profile") as browser:
+        await browser.call("Network.enable")
+        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+        await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                           source=telegram_stub(init_data_for(server, alice), user, LIGHT))
+        async with webapp_running(server, db, webhook_port=port) as app:
+            await alice.command(group, "newgame", "yancheng")
+            await server.wait_for(lambda: group.bot_messages(), what="the table message")
+            await wait_seated(server, app, group, alice)
+            await fill_with_ai(server, alice, group, 3)
+            table = await start_match(server, app, alice, group)
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for(ENGLISH_OFFER, "Alice's buttons")
+        # The bot is down: the page says it is reconnecting.
+        await browser.wait_for("!document.querySelector('#banner').hidden && "
+                               "document.querySelector('#banner').textContent.includes('Reconnecting')",
+                               "the reconnecting banner")
+        async with webapp_running(server, db, webhook_port=port) as app:
+            table = tables(app).in_chat(group.id)
+            assert table is not None and table.match is not None
+            hand = table.match.hand
+            await browser.wait_for("document.querySelector('#banner').hidden", "the stream back", 30)
+            events = len(hand.events)
+            offered = await browser.wait_for(ENGLISH_OFFER, "Alice's buttons after the restart")
+            skip = next((t for t in offered if t.startswith(("Pass", "Don't steal"))), None)
+            if skip is not None:
+                assert await browser.evaluate(click(skip))
+            else:
+                assert await browser.evaluate(click("Hint"))
+                await browser.wait_for("document.querySelectorAll('#hand .card.selected').length > 0", "the hint")
+                verb = "Bury" if any(t.startswith("Bury") for t in offered) else "Play"
+                await browser.wait_for(click(verb), f"Alice's {verb} button")
+            await browser.until(_moved(table, hand, events), "Alice's move after the restart")
+
+
+ENGLISH_OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
+                 ".map(b => b.textContent); return t.some(x => /^(Pass|Don't steal|Hint)/.test(x)) ? t : null; })()")
