@@ -56,7 +56,8 @@ STATIC: Final = {"": ("index.html", "text/html"), "app.js": ("app.js", "text/jav
                  "app.css": ("app.css", "text/css")}
 HEARTBEAT: Final = 15.0
 """Seconds between keep-alive comments on a quiet stream (a dead connection shows up at the next one)."""
-NONCES_KEPT: Final = 10_000
+NONCES_KEPT: Final = 100_000
+"""At most this many recent nonces are remembered (a bound on memory; about 10 MB)."""
 OPS: Final[dict[str, MoveKind]] = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal",
                                    "nosteal": "pass_steal", "play": "play"}
 TRUMPS: Final = ("S", "H", "D", "C", "NT")
@@ -69,7 +70,6 @@ class WebAppRoutes:
         self.application = application
         self.live = Live()
         self._nonces: OrderedDict[tuple[str, str], float] = OrderedDict()
-        self._watching: Tables | None = None
 
     # --- plumbing -----------------------------------------------------------------------------------
     def install(self, web_app: web.Application) -> None:
@@ -83,6 +83,7 @@ class WebAppRoutes:
         web_app.router.add_post(PREFIX + "/api/tables/{table}/hint", self._hint)
         web_app.router.add_get(PREFIX + "/api/tables/{table}/events", self._events)
         web_app.router.add_get(PREFIX + "/api/hands/{hand}", self._replay)
+        web_app.on_startup.append(self._startup)
         web_app.on_shutdown.append(self._shutdown)
 
     @property
@@ -91,13 +92,17 @@ class WebAppRoutes:
         tables = self.application.bot_data.get("tables")
         if tables is None:
             raise web.HTTPServiceUnavailable(text="starting")
-        if self._watching is not tables:
-            tables.watchers.append(self.live.changed)
-            self._watching = tables
         return tables  # type: ignore[no-any-return]
+
+    async def _startup(self, web_app: web.Application) -> None:
+        # The server starts after post_init in both modes, so the table service is there to watch.
+        self.tables.watchers.append(self.live.changed)
 
     async def _shutdown(self, web_app: web.Application) -> None:
         self.live.closing.set()
+        tables = self.application.bot_data.get("tables")
+        if tables is not None and self.live.changed in tables.watchers:
+            tables.watchers.remove(self.live.changed)
 
     def _user(self, request: web.Request, init_data: str | None = None) -> WebAppUser:
         if init_data is None:
@@ -144,8 +149,11 @@ class WebAppRoutes:
         key = (user.hash, nonce)
         if key in self._nonces:
             return False
-        self._nonces[key] = time.time()
-        while len(self._nonces) > NONCES_KEPT:
+        now = time.time()
+        self._nonces[key] = now
+        # A nonce need not be kept longer than its initData is valid: after that the request fails anyway.
+        max_age = self.application.bot_data["config"].webapp_max_age
+        while self._nonces and (len(self._nonces) > NONCES_KEPT or next(iter(self._nonces.values())) < now - max_age):
             self._nonces.popitem(last=False)
         return True
 
