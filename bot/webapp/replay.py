@@ -14,7 +14,7 @@ from typing import Any
 
 import storage
 from bot.i18n import Translator
-from bot.labels import seat_label
+from bot.labels import name_html, seat_label
 from bot.webapp.state import words
 from engine.hand import Action, Hand
 from engine.match import Match, MatchStart
@@ -58,6 +58,6 @@ async def replay_hand(db: storage.Database, hand_id: int, user_id: int, tr: Tran
     for seat in range(4):
         taken = next((s for s in seats if s.seat == seat), None)
         user = await storage.get_user(db, taken.user_id) if taken is not None and taken.user_id else None
-        names.append(user.display_name if user is not None else "AI")
+        names.append(name_html(user.display_name) if user is not None else "🤖 AI")  # HTML, as the state's
     return {"hand_id": hand_id, "view": view_for(hand, None).to_dict(), "words": words(tr), "lang": tr.lang,
             "seats": [{"label": seat_label(tr, s), "name": names[s]} for s in range(4)]}
