@@ -513,6 +513,8 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
     if query.message is None or query.message.chat.id != user.id:
         await query.answer(tr("That button is not valid."), show_alert=True)
         return
+    # A press on the keyboard: keep this message current even while the web app is open too.
+    tables.app_seats.pop((table.id, seat), None)
     popup: str | None = None
     async with table.lock:
         if data.version != table.version(seat):

@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.labels import card_label
 from bot.model import Table, TableSettings
 from bot.webapp.initdata import sign
 from engine.cards import RED_FIVE, Card
@@ -289,3 +290,20 @@ async def test_keyboard_and_app_agree(four: Table4) -> None:
     await server.wait_for(lambda: server.calls.count("editMessageText", chat_id=alice.id) > edits,
                           what="Alice's keyboard catching up")
     assert 0 in hand.passed
+
+
+async def test_a_keyboard_press_keeps_the_keyboard_current_while_the_app_is_open(four: Table4) -> None:
+    table, server = four.table, four.server
+    alice_app, alice = four.clients[0], four.people[0]
+    await server.wait_for(lambda: hand_message(alice), what="Alice's hand message")
+    async with stream(alice_app, table.id) as alice_stream:
+        await server.wait_for(lambda: alice_stream.states, what="Alice's first state")
+        await server.wait_idle()
+        edits = server.calls.count("editMessageText", chat_id=alice.id)
+        card = four.hand.hands[0][0]
+        answer = await press_hand(server, alice, table, 0, "sel", f"{card}0")  # a tap on the keyboard
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: server.calls.count("editMessageText", chat_id=alice.id) > edits,
+                              what="the keyboard showing the tap")
+        # The selection shows in the app's text too (Alice reads Chinese).
+        await server.wait_for(lambda: card_label(card, "zh") in alice_stream.states[-1]["info"], what="the app too")
