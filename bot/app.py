@@ -11,7 +11,13 @@ import asyncio
 import logging
 from typing import Any, Final
 
-from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram import (
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    MenuButtonWebApp,
+    Update,
+    WebAppInfo,
+)
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -34,6 +40,7 @@ from bot.labels import name_html
 from bot.model import Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.service import Tables
+from bot.webhook import WebhookServer
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +95,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if pending:
         log.info("announcing %d stored results the last run did not get to", pending)
     await _publish_commands(app)
+    await _open_webapp(app)
     await tables.restore_timers()
     for table in tables.by_id.values():
         tables.refresh(table, urgent=range(4))  # hand messages at once: any selection shown is gone
@@ -126,6 +134,9 @@ async def _stop_tables(app: Application) -> None:  # type: ignore[type-arg]
     if app.bot_data.get("stopped"):
         return
     app.bot_data["stopped"] = True
+    server: WebhookServer | None = app.bot_data.pop("http", None)
+    if server is not None:
+        await server.stop()  # the web app's streams end; no move comes in while the tables close
     heartbeat: asyncio.Task[None] | None = app.bot_data.pop("heartbeat", None)
     if heartbeat is not None:
         heartbeat.cancel()
@@ -146,6 +157,22 @@ async def _finish(tables: Tables) -> None:
         await tables.outbox.drain()
     if tables.publisher is not None:
         await tables.publisher.drain()
+
+
+async def _open_webapp(app: Application) -> None:  # type: ignore[type-arg]
+    """With ``CHAODIPI_PUBLIC_URL``: the menu button opens the web app; in polling mode, start its server."""
+    config: Settings = app.bot_data["config"]
+    if config.public_url is None:
+        return
+    from bot.i18n import translator
+
+    button = MenuButtonWebApp(translator("zh")("🃏 Open the table"), WebAppInfo(f"{config.public_url}/app/"))
+    await app.bot.set_chat_menu_button(menu_button=button)
+    if config.webhook_url is None:  # in webhook mode serve_webhook runs the server, with the web app
+        server = WebhookServer(app, listen=config.webhook_listen, port=config.webhook_port, secret=None,
+                               health=app.bot_data["health"], webapp=True)
+        await server.start()
+        app.bot_data["http"] = server
 
 
 async def _publish_commands(app: Application) -> None:  # type: ignore[type-arg]

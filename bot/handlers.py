@@ -25,12 +25,13 @@ from bot.i18n import Translator, pick_language, translator
 from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
+from bot.moves import make_move
 from bot.render_private import peek_text
 from bot.service import TableError, Tables
+from bot.webapp.links import replay_offer
 from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.hand import Action
 from engine.ruleset import RULESETS, get_ruleset
 from engine.views import view_for
 
@@ -205,6 +206,10 @@ async def cmd_start(update: Update, context: Context) -> None:
         if seated.playing:
             await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
                                    title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
+    offer = await replay_offer(tables, context.args[0] if context.args else "", tr)
+    if offer is not None:  # the result message's replay link
+        await reply(update, context, offer[0], offer[1])
+        return
     wanted = _seat_request(tables, context.args[0] if context.args else "", user.id)
     if wanted is not None:
         table, seat = wanted
@@ -633,6 +638,8 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         return peek_text(tr, table, seat)
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
+    # A press on the keyboard: keep this message current even while the web app is open too.
+    tables.app_seats.pop((table.id, seat), None)
     done = table.acted.get(seat)
     if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
         return tr("You have already done that.")
@@ -708,10 +715,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         return tr("I restarted and your selection was lost; your hand is shown again: select the cards again.")
     elif not cards:
         return tr("Select the cards first.")
-    await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
+    await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
     table.acted[seat] = (data.version, data.op, table.version(seat))
-    selected.clear()
-    tables.after_change(table, actor=seat)
     return None
 
 

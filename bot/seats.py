@@ -64,7 +64,7 @@ def owner_renderer(tables: Tables, table: Table, seat: int, user_id: int, lang: 
         tr = translator(info.lang)
         if info.timed_out or not table.playing:
             return frozen_text(tr, table, title, "away"), None
-        return render_hand(tr, table, seat, title)
+        return render_hand(tr, table, seat, title, app_url=tables.app_url(table))
     return render
 
 

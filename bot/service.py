@@ -13,7 +13,8 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -73,6 +74,10 @@ class Tables:
         self.closing = False
         """Set by :meth:`close`: no AI move or timer starts any more."""
         self._background: set[asyncio.Task[None]] = set()
+        self.watchers: list[Callable[[Table], None]] = []
+        """Called at every :meth:`refresh` (the web app's live streams)."""
+        self.app_seats: Counter[tuple[int, int]] = Counter()
+        """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -291,7 +296,11 @@ class Tables:
         leaver = self._hand_to_ai(table, escaped) if escaped is not None else None
         # Rendered now, stored with the result: the outbox announces exactly what was stored.
         tr = self._tr(table)
-        news = [("result", render_result(tr, table, record, leaver.name if leaver is not None else None))]
+        announcement = render_result(tr, table, record, leaver.name if leaver is not None else None)
+        if result is not None and self.config.public_url:  # the web app replays it, opened from a deep link
+            announcement += (f'\n<a href="https://t.me/{self.bot_username}?start=r{hand_id}">'
+                             + tr("🎞 Replay hand {n}", n=record.number) + "</a>")
+        news = [("result", announcement)]
         if match.over:
             news.append(("match_over", render_match_over(tr, table)))
         async with self.db.transaction():
@@ -577,6 +586,8 @@ class Tables:
 
     def refresh(self, table: Table, *, urgent: Sequence[int] = ()) -> None:
         """Schedule the group message and every private hand message for an update."""
+        for watcher in self.watchers:
+            watcher(table)
         publisher = self.publisher
         if publisher is None:
             return
@@ -589,7 +600,15 @@ class Tables:
             # Someone away has a frozen message already (seats.freeze): nothing to redraw for them.
             if info is None or info.is_ai or info.user_id is None or not info.reachable or info.timed_out:
                 continue
+            if self.app_seats[(table.id, seat)]:
+                continue  # the web app shows this seat live; no Bot API call until it closes
             seats.schedule_hand(self, table, seat, info, now=seat in urgent)
+
+    def app_url(self, table: Table) -> str | None:
+        """The web app's address for this table, when ``CHAODIPI_PUBLIC_URL`` is set."""
+        if not self.config.public_url:
+            return None
+        return f"{self.config.public_url}/app/?t={table.id}"
 
     def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         """The group's table message as it should look now."""

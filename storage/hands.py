@@ -144,6 +144,12 @@ async def get_hand(db: Database, hand_id: int) -> HandRecord | None:
     return HandRecord.from_row(row) if row is not None else None
 
 
+async def match_hands(db: Database, match_id: int) -> list[HandRecord]:
+    """Every hand dealt in the match, in the order dealt (redeals included)."""
+    rows = await db.fetchall("SELECT * FROM hands WHERE match_id = ? ORDER BY hand_id", (match_id,))
+    return [HandRecord.from_row(row) for row in rows]
+
+
 async def get_active_hand(db: Database, match_id: int) -> HandRecord | None:
     """The match's active hand, or ``None``."""
     row = await db.fetchone(
