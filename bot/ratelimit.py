@@ -19,10 +19,10 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from aiolimiter import AsyncLimiter
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
@@ -34,13 +34,43 @@ IDLE = 120.0
 """Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
 
 
+MARGIN = 0.25
+"""Seconds added to every window: Telegram counts a call when it arrives, a little after it left."""
+
+
+class Window:
+    """At most ``most`` calls in any ``span`` seconds, the way Telegram counts (a sliding window).
+
+    A leaky bucket (PTB's ``aiolimiter``) lets a call through three seconds after
+    a burst of twenty in a group, which a sliding minute refuses.
+    """
+
+    __slots__ = ("most", "span", "times")
+
+    def __init__(self, most: int, span: float) -> None:
+        self.most = most
+        self.span = span + MARGIN
+        self.times: deque[float] = deque()
+
+    async def acquire(self, clock: Callable[[], float]) -> None:
+        """Wait until one more call fits in the window, and count it."""
+        while True:
+            now = clock()
+            while self.times and self.times[0] <= now - self.span:
+                self.times.popleft()
+            if len(self.times) < self.most:
+                self.times.append(now)
+                return
+            await asyncio.sleep(self.times[0] + self.span - now)
+
+
 class _Chat:
-    """One chat's throttle and the time until which Telegram asked it to wait."""
+    """One chat's window and the time until which Telegram asked it to wait."""
 
-    __slots__ = ("limiter", "blocked_until", "used")
+    __slots__ = ("window", "blocked_until", "used")
 
-    def __init__(self, limiter: AsyncLimiter) -> None:
-        self.limiter = limiter
+    def __init__(self, window: Window) -> None:
+        self.window = window
         self.blocked_until = 0.0
         self.used = 0.0
 
@@ -48,13 +78,17 @@ class _Chat:
 class ChatRateLimiter(BaseRateLimiter[int]):
     """Throttles per chat and overall; a ``RetryAfter`` pauses only the chat it came from.
 
+    ``overall``, ``group`` and ``private`` are (calls, seconds) windows: Telegram's
+    30 a second, 20 a minute in a group, and one a second in a private chat
+    after a burst of three.
+
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
     """
 
     def __init__(self, *, overall: tuple[int, float] = (30, 1.0), group: tuple[int, float] = (20, 60.0),
                  private: tuple[int, float] = (3, 3.0), max_retries: int = 8,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._overall = AsyncLimiter(*overall)
+        self._overall = Window(*overall)
         self._group = group
         self._private = private
         self._max_retries = max_retries
@@ -72,7 +106,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """The throttle of one chat (a group's when the id is negative)."""
         found = self._chats.get(chat_id)
         if found is None:
-            found = self._chats[chat_id] = _Chat(AsyncLimiter(*(self._group if chat_id < 0 else self._private)))
+            found = self._chats[chat_id] = _Chat(Window(*(self._group if chat_id < 0 else self._private)))
         found.used = self._clock()
         return found
 
@@ -102,13 +136,13 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         for attempt in range(retries + 1):
             chat = self.chat(chat_id) if chat_id is not None else None
             if chat is not None:
-                async with chat.limiter:
-                    # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
-                    wait = chat.blocked_until - self._clock()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    async with self._overall:
-                        outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
+                await chat.window.acquire(self._clock)
+                # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
+                wait = chat.blocked_until - self._clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                await self._overall.acquire(self._clock)
+                outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
             else:
                 outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)
             if outcome is not None:

@@ -82,3 +82,21 @@ async def test_quiet_chats_are_forgotten() -> None:
 async def _until(condition: Any) -> None:
     while not condition():
         await asyncio.sleep(0.01)
+
+
+async def test_a_group_never_has_more_than_twenty_calls_in_a_sliding_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twenty at once, then the twenty-first only once the first is a minute old (a leaky bucket sends it 3 s later)."""
+    now = [0.0]
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    limiter, telegram = ChatRateLimiter(clock=lambda: now[0]), Telegram()
+    monkeypatch.setattr("bot.ratelimit.asyncio.sleep", sleep)  # time moves only when the limiter waits
+    for _ in range(21):
+        await request(limiter, telegram, "editMessageText", GROUP_A)
+    monkeypatch.undo()
+    assert len(telegram.calls) == 21
+    assert slept and now[0] >= 60.0
