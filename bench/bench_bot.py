@@ -45,7 +45,7 @@ from bot import callbacks  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
 from tests.e2e.fake_telegram.people import Group, MessageView, Person  # noqa: E402
 from tests.e2e.fake_telegram.state import Message  # noqa: E402
-from tests.e2e.scenario import hand_button, lobby_button, offered_move  # noqa: E402
+from tests.e2e.scenario import hand_button, keyboard_version, lobby_button, offered_move  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 POLL = 0.05
@@ -242,11 +242,7 @@ class Player:
 
 
 def _version(message: MessageView) -> str:
-    for button in message.all_buttons():
-        decoded = callbacks.decode(button.callback_data)
-        if decoded is not None and decoded.kind == "H":
-            return decoded.version
-    return ""
+    return keyboard_version(message)
 
 
 def moves_per_hand(deals: int = 40) -> float:

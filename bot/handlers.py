@@ -26,7 +26,7 @@ from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
 from bot.moves import make_move
-from bot.render_private import peek_text
+from bot.render_private import peek_text, suggested_play
 from bot.service import TableError, Tables
 from bot.webapp.links import replay_offer
 from engine.ai import choose_action
@@ -696,6 +696,12 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         selected.clear()
         selected.update(suggestion.cards)
         return None if suggestion.cards else tr("Nothing to suggest now.")
+    if op == "go":  # the one-tap play: the cards its button showed (the AI is deterministic)
+        if hand.phase != "playing" or hand.turn != seat:
+            raise TableError("That button is not valid.")
+        await make_move(tables, table, seat, "play", suggested_play(table, seat), None)
+        table.acted[seat] = (data.version, data.op, table.version(seat))
+        return None
     cards = tuple(selected.elements())
     kinds = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal", "nosteal": "pass_steal",
              "play": "play"}

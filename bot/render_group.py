@@ -179,9 +179,13 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 assert bid.cards is not None
                 out.append(tr("{who} bid {cards} → {trump}.", who=bidder, cards=cards_label(bid.cards, lang),
                               trump=trump_phrase(tr, bid.trump, capital=False)))
-        waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
-        out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
-                      seats=" ".join(waiting)))
+        if view.viewer is None:
+            waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
+            out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
+                          seats=" ".join(waiting)))
+        else:  # a player's own answer only: another's pass changes nothing in their message
+            out.append(tr("You passed; a new bid asks you again.") if view.viewer in view.passed
+                       else tr("Bidding is open: bid or pass."))
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
             out.append(tr("Nobody bid: the kitty turned up {cards}.", cards=cards_label(view.flipped, lang)))
@@ -195,9 +199,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         if view.phase == "burying":
             assert view.kitty_holder is not None
             out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
-        else:
+        elif view.viewer is not None and view.turn == view.viewer:
             assert view.turn is not None
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
+        else:  # the steal going round changes nothing for the group or a player it is not asking
+            out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
         dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
         trump = flag_phrase(tr) if view.flag else trump_phrase(tr, view.trump)

@@ -16,11 +16,12 @@ from bot.i18n import Translator
 from bot.labels import card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase
 from bot.model import Table
 from bot.render_group import phase_lines, seat_name
+from engine.ai import choose_action
 from engine.bidding import needs_choice, read_step
 from engine.cards import Card
 from engine.combos import sort_cards
 from engine.trump import TRUMP, trump_context
-from engine.views import HandView
+from engine.views import HandView, view_for
 
 ROW = 6
 """Card buttons per row: six read well on a phone (eight is Telegram's limit)."""
@@ -41,7 +42,7 @@ def sorted_hand(table: Table, view: HandView) -> list[Card]:
 
 def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> InlineKeyboardMarkup:
     """Card buttons (tap to select) and the action buttons of the moment."""
-    version = table.version(seat)
+    version, hand_version = table.version(seat), table.hand_version(seat)
     selected = table.selected(seat)
     cards = sorted_hand(table, view)
     trump = view.trump if view.trump_known else view.my_bid_trump
@@ -63,8 +64,9 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
         mark = "✓" if copy < selected[card] else ""
         if copy >= held[card] - picked[card]:  # the last copies of a card are the ones from the kitty
             mark += FROM_KITTY
+        # A card button needs only the hand's version: a bid or a pass elsewhere leaves it as it was.
         row.append(InlineKeyboardButton(mark + card_label(card, tr.lang),
-                                        callback_data=callbacks.hand(table.id, version, "sel", f"{card}{copy}")))
+                                        callback_data=callbacks.hand(table.id, hand_version, "sel", f"{card}{copy}")))
     if row:
         rows.append(row)
     rows += action_rows(tr, table, seat, view, version)
@@ -102,8 +104,22 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
         return [[button(tr("Bury ({n}/8)", n=len(sel)), "bury")], [clear, button(tr("Hint"), "hint")]]
     if view.phase == "playing" and view.turn == seat:
         main = tr("Play {cards}", cards=label) if sel else tr("Play (select cards)")
-        return [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]
+        rows = [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]
+        if not sel:  # one tap plays what the hint would select; selecting cards stays for any other play
+            suggestion = suggested_play(table, seat)
+            rows.insert(0, [button("▶ " + tr("Play {cards}", cards=cards_label(suggestion, tr.lang)), "go")])
+        return rows
     return []
+
+
+def suggested_play(table: Table, seat: int) -> tuple[Card, ...]:
+    """The play the one-tap button offers the seat to move: the engine AI's choice, the hint's.
+
+    The AI is deterministic, so the button pressed plays exactly the cards it showed.
+    """
+    assert table.match is not None
+    hand = table.match.hand
+    return choose_action(view_for(hand, seat), hand.ruleset).cards
 
 
 def render_hand(tr: Translator, table: Table, seat: int, group_title: str,

@@ -639,7 +639,9 @@ class Tables:
         urgent = set(self.waiting_humans(table)) | ({actor} if actor is not None else set())
         self.refresh(table, urgent=sorted(urgent))
         for seat in started:
-            if seat != actor:
+            info = table.seats[seat]
+            # A hand message not sent yet goes out as a new message, which notifies by itself.
+            if seat != actor and info is not None and info.hand_message_id is not None:
                 self._spawn(self.nudge(table, seat))
         self.kick_ai(table)
 

@@ -21,6 +21,7 @@ from bot.model import Seat, Table, TableSettings
 from bot.render_group import (
     phase_lines, render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
 )
+from bot.render_private import render_hand
 from engine.cards import Card
 from engine.hand import Hand
 from engine.match import HandRecord
@@ -243,13 +244,17 @@ def test_open_burying_shows_trump(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", T.LANGS)
 @pytest.mark.parametrize("preset", ["yancheng", "yangzhou", "xin"])
-def test_stealing_names_the_seat_in_turn(preset: str, lang: str) -> None:
+def test_stealing_reads_the_same_as_it_goes_round(preset: str, lang: str) -> None:
+    """The steal going round is not the group's news (one edit per seat saved); the seat asked sees its name."""
     table = T.stealing(preset)
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
-    who_ = who(table, hand.turn, lang)  # type: ignore[arg-type]
-    assert plain.split("\n")[-1] == (f"扣底完毕，等待 {who_} 抄底或不抄。" if lang == "zh"
-                                     else f"Kitty buried. {who_} may steal it or pass.")
+    assert plain.split("\n")[-1] == ("扣底完毕：每人依次可以抄底或不抄。" if lang == "zh"
+                                     else "Kitty buried: each player in turn may steal it or pass.")
+    assert hand.turn is not None
+    asked = render_hand(translator(lang), table, hand.turn, "G")[0]
+    who_ = who(table, hand.turn, lang)
+    assert (f"扣底完毕，等待 {who_} 抄底或不抄。" if lang == "zh" else f"Kitty buried. {who_} may steal it or pass.") in asked
 
 
 @pytest.mark.parametrize("lang", T.LANGS)

@@ -59,7 +59,8 @@ def private(table: Table, seat: int, lang: str) -> tuple[str, str, InlineKeyboar
     hand_n = f"第 {number} 局" if lang == "zh" else f"hand {number}"
     assert raw.split("\n")[0] == f"<b>{TITLE[lang]} · {GROUP_RAW}</b> · {hand_n} · {you}"
     decoded = assert_keyboard_limits(markup, table.id)
-    assert all(c.kind == "H" and c.version == table.version(seat) for c in decoded)
+    assert all(c.kind == "H" and c.version == (table.hand_version(seat) if c.op == "sel" else table.version(seat))
+               for c in decoded)
     check_card_buttons(table, seat, lang, markup)
     check_no_leak(table, seat, lang, plain, markup)
     check_kitty_line(table, seat, lang, plain)
@@ -398,9 +399,11 @@ def test_playing(preset: str, lang: str) -> None:
         # Only the player to move sees the trick: a play edits the mover's message and the next mover's.
         assert any(line.endswith(f"{current} …") for line in text) == (seat == hand.turn)
         if seat == hand.turn:
-            assert actions(decoded) == ["play", "clear", "hint"]
-            assert action_texts(markup) == (["出牌（先选牌）", "清除", "提示"] if lang == "zh"
-                                            else ["Play (select cards)", "Clear", "Hint"])
+            assert actions(decoded) == ["go", "play", "clear", "hint"]
+            # One tap plays what the hint would select (the AI's choice).
+            go = "▶ " + ("出牌 " if lang == "zh" else "Play ") + cards_label(T.ai_action(table, seat).cards, lang)
+            assert action_texts(markup) == ([go, "出牌（先选牌）", "清除", "提示"] if lang == "zh"
+                                            else [go, "Play (select cards)", "Clear", "Hint"])
         else:
             assert actions(decoded) == []
 
@@ -536,3 +539,23 @@ def test_no_trump_reads_as_players_say_it(lang: str) -> None:
         _raw, plain, _markup, _decoded = private(table, seat, lang)
         assert plain.split("\n")[1] == ("打 2 · 打无主" if lang == "zh" else "level 2 · no trump")
         assert "主 无主" not in plain and "trump no-trump" not in plain
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_another_seats_pass_or_play_leaves_a_message_as_it_was(lang: str) -> None:
+    """Only what a player needs: another's pass, or a play that is not theirs to follow, changes nothing."""
+    table = T.bidding_fresh("yancheng")
+    before = [private(table, seat, lang)[:3] for seat in range(4)]
+    T.hand_of(table).apply(Action("pass", 1))
+    after = [private(table, seat, lang)[:3] for seat in range(4)]
+    assert [a == b for a, b in zip(before, after)] == [True, False, True, True]
+    assert ("你已不亮" if lang == "zh" else "You passed") in after[1][1]
+    table = T.playing("yancheng")
+    hand = T.hand_of(table)
+    mover = hand.turn
+    assert mover is not None
+    before = [private(table, seat, lang)[:3] for seat in range(4)]
+    hand.apply(T.ai_action(table, mover))
+    after = [private(table, seat, lang)[:3] for seat in range(4)]
+    changed = {seat for seat in range(4) if before[seat] != after[seat]}
+    assert changed == {mover, hand.turn}  # the mover's message and the next mover's

@@ -70,8 +70,11 @@ def current_hand_message(person: Person, table: Table, seat: int) -> MessageView
     message = hand_message(person)
     if message is None:
         return None
-    version = f":{table.version(seat)}:"
-    if not any(version in (b.callback_data or "") for b in message.all_buttons()):
+    # Card buttons carry the hand's version, the others the question's.
+    data = [b.callback_data for b in message.all_buttons() if b.callback_data]
+    actions = [d for d in data if ":sel:" not in d]
+    version = f":{table.version(seat)}:" if actions else f":{table.hand_version(seat)}:"
+    if not any(version in d for d in (actions or data)):
         return None
     return message
 
