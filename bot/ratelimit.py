@@ -4,8 +4,8 @@ PTB's ``AIORateLimiter`` halts every request of the bot while it waits out one
 chat's ``retry_after``: at a hundred tables, one busy group pauses them all.
 :class:`ChatRateLimiter` keeps the same throttles (about 30 messages a second
 overall, 20 a minute in a group, one a second in a private chat after a short
-burst) but remembers a 429 per chat: that chat's requests wait it out, and
-every other chat goes on.  Requests without a chat (button answers) are never
+burst; edits count in groups only, as Telegram counts them) but remembers a
+429 per chat: that chat's requests wait it out, and every other chat goes on.  Requests without a chat (button answers) are never
 throttled, so a press is answered at once.
 
 Coalescing group edits to the latest state is the publisher's part: a message
@@ -33,6 +33,11 @@ JSONDict = dict[str, Any]
 IDLE = 120.0
 """Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
 
+
+COUNTED = ("send", "copy", "forward")
+"""Calls a private chat's window counts: new messages (an edit there is not held back)."""
+COUNTED_IN_GROUPS = (*COUNTED, "edit")
+"""Calls a group's window counts: new messages and edits (a lookup such as getChatMember is not a message)."""
 
 MARGIN = 0.25
 """Seconds added to every window: Telegram counts a call when it arrives, a little after it left."""
@@ -136,7 +141,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         for attempt in range(retries + 1):
             chat = self.chat(chat_id) if chat_id is not None else None
             if chat is not None:
-                await chat.window.acquire(self._clock)
+                if endpoint.startswith(COUNTED_IN_GROUPS if chat_id < 0 else COUNTED):
+                    await chat.window.acquire(self._clock)
                 # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
                 wait = chat.blocked_until - self._clock()
                 if wait > 0:

@@ -100,3 +100,21 @@ async def test_a_group_never_has_more_than_twenty_calls_in_a_sliding_minute(monk
     monkeypatch.undo()
     assert len(telegram.calls) == 21
     assert slept and now[0] >= 60.0
+
+
+async def test_edits_in_a_private_chat_are_not_held_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's own message is edited at once however often they tap; new messages keep one a second."""
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    limiter, telegram = ChatRateLimiter(clock=lambda: now[0]), Telegram()
+    monkeypatch.setattr("bot.ratelimit.asyncio.sleep", sleep)
+    for _ in range(10):
+        await request(limiter, telegram, "editMessageText", PERSON)
+    assert now[0] == 0.0
+    for _ in range(4):
+        await request(limiter, telegram, "sendMessage", PERSON)
+    monkeypatch.undo()
+    assert now[0] > 3.0  # three at once, the fourth a window later
