@@ -5,8 +5,9 @@ chat's ``retry_after``: at a hundred tables, one busy group pauses them all.
 :class:`ChatRateLimiter` keeps the same throttles (about 30 messages a second
 overall, 20 a minute in a group, one a second in a private chat after a short
 burst; edits count in groups only, as Telegram counts them) but remembers a
-429 per chat: that chat's requests wait it out, and every other chat goes on.  Requests without a chat (button answers) are never
-throttled, so a press is answered at once.
+429 per chat: that chat's requests wait it out, and every other chat goes on.
+Requests without a chat (button answers) are never throttled, so a press is
+answered at once.
 
 Coalescing group edits to the latest state is the publisher's part: a message
 has one edit in flight at most, and what it shows next is rendered when that
@@ -19,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -39,42 +39,42 @@ COUNTED = ("send", "copy", "forward")
 COUNTED_IN_GROUPS = (*COUNTED, "edit")
 """Calls a group's window counts: new messages and edits (a lookup such as getChatMember is not a message)."""
 
-MARGIN = 0.25
-"""Seconds added to every window: Telegram counts a call when it arrives, a little after it left."""
+class Bucket:
+    """A token bucket that never lets more than ``most`` calls through in any ``span`` seconds.
 
-
-class Window:
-    """At most ``most`` calls in any ``span`` seconds, the way Telegram counts (a sliding window).
-
-    A leaky bucket (PTB's ``aiolimiter``) lets a call through three seconds after
-    a burst of twenty in a group, which a sliding minute refuses.
+    ``burst`` calls go at once; the rest are paced at ``(most - burst) / span`` a
+    second, so a burst and the refill over a whole window add up to ``most``:
+    safe under a sliding window (the way Telegram counts), yet a call queued
+    behind a burst waits seconds, not the rest of the minute.
     """
 
-    __slots__ = ("most", "span", "times")
+    __slots__ = ("burst", "rate", "tokens", "updated")
 
-    def __init__(self, most: int, span: float) -> None:
-        self.most = most
-        self.span = span + MARGIN
-        self.times: deque[float] = deque()
+    def __init__(self, most: int, span: float, burst: int) -> None:
+        self.burst = burst
+        self.rate = (most - burst) / span
+        self.tokens = float(burst)
+        self.updated: float | None = None
 
     async def acquire(self, clock: Callable[[], float]) -> None:
-        """Wait until one more call fits in the window, and count it."""
+        """Wait for a token, and take it."""
         while True:
             now = clock()
-            while self.times and self.times[0] <= now - self.span:
-                self.times.popleft()
-            if len(self.times) < self.most:
-                self.times.append(now)
+            if self.updated is not None:
+                self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+            self.updated = now
+            if self.tokens >= 1 - 1e-9:  # rounding must not leave a token a hair short
+                self.tokens = max(0.0, self.tokens - 1)
                 return
-            await asyncio.sleep(self.times[0] + self.span - now)
+            await asyncio.sleep(max(0.01, (1 - self.tokens) / self.rate))
 
 
 class _Chat:
-    """One chat's window and the time until which Telegram asked it to wait."""
+    """One chat's bucket and the time until which Telegram asked it to wait."""
 
     __slots__ = ("window", "blocked_until", "used")
 
-    def __init__(self, window: Window) -> None:
+    def __init__(self, window: Bucket) -> None:
         self.window = window
         self.blocked_until = 0.0
         self.used = 0.0
@@ -83,17 +83,19 @@ class _Chat:
 class ChatRateLimiter(BaseRateLimiter[int]):
     """Throttles per chat and overall; a ``RetryAfter`` pauses only the chat it came from.
 
-    ``overall``, ``group`` and ``private`` are (calls, seconds) windows: Telegram's
-    30 a second, 20 a minute in a group, and one a second in a private chat
-    after a burst of three.
+    ``overall``, ``group`` and ``private`` are (calls, seconds, burst): just under
+    Telegram's 30 a second, 20 a minute in a group, and one a second in a
+    private chat after a short burst (one call of margin each: Telegram counts a
+    call when it arrives, a little after it left).
 
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
     """
 
-    def __init__(self, *, overall: tuple[int, float] = (30, 1.0), group: tuple[int, float] = (20, 60.0),
-                 private: tuple[int, float] = (3, 3.0), max_retries: int = 8,
+    def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 5),
+                 group: tuple[int, float, int] = (19, 60.0, 5), private: tuple[int, float, int] = (4, 3.0, 2),
+                 max_retries: int = 8,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._overall = Window(*overall)
+        self._overall = Bucket(*overall)
         self._group = group
         self._private = private
         self._max_retries = max_retries
@@ -111,7 +113,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """The throttle of one chat (a group's when the id is negative)."""
         found = self._chats.get(chat_id)
         if found is None:
-            found = self._chats[chat_id] = _Chat(Window(*(self._group if chat_id < 0 else self._private)))
+            found = self._chats[chat_id] = _Chat(Bucket(*(self._group if chat_id < 0 else self._private)))
         found.used = self._clock()
         return found
 
@@ -141,7 +143,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         for attempt in range(retries + 1):
             chat = self.chat(chat_id) if chat_id is not None else None
             if chat is not None:
-                if endpoint.startswith(COUNTED_IN_GROUPS if chat_id < 0 else COUNTED):
+                if endpoint.startswith(COUNTED_IN_GROUPS if chat_id is not None and chat_id < 0 else COUNTED):
                     await chat.window.acquire(self._clock)
                 # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
                 wait = chat.blocked_until - self._clock()
