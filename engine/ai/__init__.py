@@ -64,6 +64,9 @@ DEFAULT_BUDGET = 0.4
 _CANDIDATES = 4
 """Plays compared by a search at most."""
 
+_MAX_DEALS_FACTOR = 6
+"""Late in the hand a search samples up to this many times its deals (rollouts are short then)."""
+
 
 def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = None,
                   strength: Strength = "strong") -> Action:
@@ -104,7 +107,9 @@ class StrongPlayer:
         if len(candidates) == 1 or self.deals <= 0:
             return Action("play", seat, tuple(candidates[0]))
         search_rng = random.Random(_view_seed(view))
-        play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, self.deals,
+        # Rollouts shorten as the hand goes on: sample more deals for the same work (the end decides the kitty).
+        deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
+        play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, deals,
                          started + self.budget)
         return Action("play", seat, tuple(play))
 

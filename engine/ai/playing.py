@@ -403,6 +403,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
             options.extend(_low_leads(mem, group, cards, len(hand)))
     if trumps:
         options.extend(_trump_leads(mem, trumps, len(hand), dealer_side))
+        options.extend(_endgame_trump_pull(mem, trumps, len(hand), dealer_side))
     if not options:
         low = min(hand, key=lambda c: (power(ctx, c) + 2.5 * c.points))
         return [(0.0, [low])]
@@ -475,6 +476,27 @@ def _low_leads(mem: Memory, group: str, cards: list[Card], hand_size: int) -> li
         low = min(counts, key=lambda c: (c.points, ctx.order(c)))
         out.append((5.0, [low]))
     return out
+
+
+def _endgame_trump_pull(mem: Memory, trumps: list[Card], hand_size: int,
+                        dealer_side: bool) -> list[tuple[float, list[Card]]]:
+    """Near the end, the dealer side keeps the lead with a small trump while its top trump guards the last trick.
+
+    Habit 4: a plain card that can be beaten hands the lead to the attackers
+    just when they may cash a 5-10-K or a long suit for the last trick and the
+    kitty.  Leading the smallest trump draws their trumps (or their discards)
+    and keeps the top trump for the last trick.
+    """
+    if not dealer_side or hand_size > _ENDGAME // 2 + 1 or len(trumps) < 2 or len(trumps) == hand_size:
+        return []
+    ctx = mem.ctx
+    top = max(trumps, key=ctx.order)
+    if mem.max_unseen_order(TRUMP) > ctx.order(top):
+        return []  # no sure guard for the last trick
+    low = min(trumps, key=lambda c: (power(ctx, c) + 2.5 * c.points))
+    if low is top:
+        return []
+    return [(50.0, [low])]
 
 
 def _trump_leads(mem: Memory, trumps: list[Card], hand_size: int, dealer_side: bool) -> list[tuple[float, list[Card]]]:
