@@ -446,7 +446,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
         await query.answer(tr("That button is not valid."), show_alert=True)
         return
     op = data.op
-    if op in ("set", "preset", "hidden", "pace", "timeout") and user.id != table.creator_id \
+    if op in ("set", "preset", "hidden", "pace", "timeout", "strength") and user.id != table.creator_id \
             and not await is_admin(context, table.chat_id, user.id):
         await query.answer(tr("Only the table's creator or a group admin can change the settings."), show_alert=True)
         return
@@ -468,7 +468,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 tables.lobby_panels.add(table.id)
             elif op in ("back", "cancel"):
                 tables.lobby_panels.discard(table.id)
-            elif op in ("preset", "hidden", "pace", "timeout"):
+            elif op in ("preset", "hidden", "pace", "timeout", "strength"):
                 if op == "preset" and data.arg not in RULESETS:
                     raise TableError("That button is out of date.")
                 await tables.change_setting(table, op, data.arg)

@@ -24,7 +24,7 @@ import storage
 from bot import logs
 from bot.config import Settings
 from bot.i18n import Translator, translator
-from bot.model import PACES, Seat, Table, TableSettings
+from bot.model import AI_STRENGTHS, PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
 from bot.render_private import render_hand
@@ -194,6 +194,8 @@ class Tables:
             s = replace(s, pace=value)  # type: ignore[arg-type]
         elif key == "timeout" and value in ("ai", "escape"):
             s = replace(s, on_timeout=value)  # type: ignore[arg-type]
+        elif key == "strength" and value in AI_STRENGTHS:
+            s = replace(s, ai_strength=value)  # type: ignore[arg-type]
         else:
             raise TableError("That button is out of date.")
         s.ruleset()  # refuse an inconsistent choice before storing it
@@ -369,7 +371,7 @@ class Tables:
         for seat in hand.awaiting():
             if self._human(table, seat):
                 continue
-            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng)
+            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng, table.settings.ai_strength)
             if hand.can(action):
                 return action
             return Action("pass", seat) if hand.phase == "bidding" else None
@@ -390,7 +392,8 @@ class Tables:
                 return
             async with table.lock:
                 logs.bind(table=table.id, hand=table.hand_id)
-                action = self.ai_action(table)
+                # The strong AI searches for up to half a second: off the event loop (it only reads the hand).
+                action = await asyncio.to_thread(self.ai_action, table)
                 if action is None:
                     return
                 try:
