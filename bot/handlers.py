@@ -553,7 +553,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         selected.clear()
         return None
     if op == "hint":
-        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng)
+        # The casual player answers at once; the strong one would hold the event loop for its search.
+        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng, "casual")
         selected.clear()
         selected.update(suggestion.cards)
         return None if suggestion.cards else tr("Nothing to suggest now.")

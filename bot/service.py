@@ -392,8 +392,7 @@ class Tables:
                 return
             async with table.lock:
                 logs.bind(table=table.id, hand=table.hand_id)
-                # The strong AI searches for up to half a second: off the event loop (it only reads the hand).
-                action = await asyncio.to_thread(self.ai_action, table)
+                action = self.ai_action(table)
                 if action is None:
                     return
                 try:

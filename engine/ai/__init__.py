@@ -69,8 +69,12 @@ _MAX_DEALS_FACTOR = 6
 
 
 def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = None,
-                  strength: Strength = "strong") -> Action:
+                  strength: Strength = "casual") -> Action:
     """The AI's action for the viewing seat, from its view alone, at the given strength.
+
+    The casual player is the default here, since it answers at once (tests,
+    hints, demos); a table passes its own setting, which is strong unless the
+    table chose otherwise.
 
     In the bidding window it bids or passes; while burying it buries 8
     cards; in the steal rounds it steals or passes; in play it leads or

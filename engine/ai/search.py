@@ -166,8 +166,9 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
               policy: Policy, rng: random.Random, deals: int, deadline: float) -> list[Card]:
     """The candidate with the best mean rollout value over ``deals`` sampled worlds.
 
-    Stops early at ``deadline`` (a :func:`time.perf_counter` time) once one
-    world is done; the first candidate (the heuristic's choice) wins ties.
+    Stops at ``deadline`` (a :func:`time.perf_counter` time) once one world
+    is done, dropping a world it could not finish for every candidate; the
+    first candidate (the heuristic's choice) wins ties.
     """
     seat = mem.seat
     totals = [0.0] * len(candidates)
@@ -178,16 +179,22 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         if world is None:
             continue
         hands, kitty = world
+        values: list[float] = []
         for i, cand in enumerate(candidates):
-            if not legal[i]:
-                continue
-            sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
-            try:
-                sim.apply(Action("play", seat, tuple(cand)))
-            except IllegalActionError:  # pragma: no cover - candidates are legal follows and checked leads
-                legal[i] = False
-                continue
-            totals[i] += rollout_value(sim, seat, policy)
+            if done and time.perf_counter() >= deadline:
+                break
+            value = 0.0
+            if legal[i]:
+                sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
+                try:
+                    sim.apply(Action("play", seat, tuple(cand)))
+                    value = rollout_value(sim, seat, policy)
+                except IllegalActionError:  # pragma: no cover - candidates are legal follows and checked leads
+                    legal[i] = False
+            values.append(value)
+        if len(values) < len(candidates):
+            break  # out of time in the middle of a world: compare on the finished ones only
+        totals = [t + v for t, v in zip(totals, values)]
         done += 1
         if time.perf_counter() >= deadline:
             break

@@ -76,6 +76,12 @@ def current_hand_message(person: Person, table: Table, seat: int) -> MessageView
     return message
 
 
+def _offers_a_move(person: Person) -> bool:
+    message = hand_message(person)
+    return message is not None and any(b.text in ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
+                                       for b in message.all_buttons())
+
+
 async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bool:
     """If it is this person's move, make one sensible move through the buttons; True if they moved."""
     assert table.match is not None
@@ -97,7 +103,14 @@ async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bo
         return True
     hint = next((t for t in labels if t in ("Hint", "提示")), None)
     if hint is None:
-        return False  # the keyboard offers no move: the hand moved on meanwhile
+        # The keyboard offers no move: it was drawn before this turn came (its version names the deal, the
+        # hand size and the phase, not the turn), or the hand moved on.  Wait for either to show, so that
+        # a caller looping on this does not spin while the bot redraws.
+        events = len(hand.events)
+        await server.wait_for(lambda: len(hand.events) != events or table.match is None
+                              or table.match.hand is not hand or _offers_a_move(person),
+                              what="the keyboard for this turn")
+        return False
     burying = any(t.startswith(("Bury", "扣底")) for t in labels)
     events = len(hand.events)
     answer = await (await person.press(message, hint)).answer()

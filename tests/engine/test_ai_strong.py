@@ -33,7 +33,9 @@ from engine.views import BidView, HandView, view_for
 from tests.engine.rig import mini_hand, play_tricks
 
 PRESETS = sorted(RULESETS)
-QUICK = StrongPlayer(deals=2)
+STRONG = StrongPlayer(budget=float("inf"))
+"""The strong player with a table's sampled deals and no time cap, so that no decision depends on the machine's load."""
+QUICK = StrongPlayer(deals=2, budget=float("inf"))
 """The strong player with few sampled deals: the same code paths, fast enough to drive many hands."""
 
 
@@ -96,11 +98,11 @@ def test_strong_is_blind_to_hidden_cards() -> None:
                 seat = hand.turn
                 assert seat is not None
                 before = view_for(hand, seat)
-                chosen = choose_action(before, ruleset)
+                chosen = STRONG(before, ruleset)
                 _shuffle_hidden(hand, seat, rng)
                 after = view_for(hand, seat)
                 assert after == before
-                assert choose_action(after, ruleset) == chosen
+                assert STRONG(after, ruleset) == chosen
                 action = chosen
             hand.apply(action)
 
@@ -205,7 +207,7 @@ def test_habit_1_an_attacker_steals_to_turn_the_dealers_trump_plain() -> None:
         threshold=80, result=None, escaped=None,
     )
     assert casual_action(view, r).kind == "pass_steal"
-    action = choose_action(view, r)
+    action = STRONG(view, r)
     assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("2H 2H"))
 
 
@@ -222,7 +224,7 @@ def test_habit_2_wins_with_the_red_five_not_the_big_joker() -> None:
     play_tricks(hand, ["SJ", "3D", "6S"])
     view = view_for(hand, 3)
     assert casual_action(view, hand.ruleset).cards == tuple(parse_cards("BJ"))
-    assert choose_action(view, hand.ruleset).cards == tuple(parse_cards("5H"))
+    assert STRONG(view, hand.ruleset).cards == tuple(parse_cards("5H"))
 
 
 def test_habit_3_bury_empties_a_short_suit_with_a_stranded_ten() -> None:
@@ -283,7 +285,7 @@ def test_habit_4_at_level_j_the_dealer_side_keeps_its_jacks_for_the_last_trick()
     assert hand.trump == "H" and hand.dealer == 2
     view = view_for(hand, 0)
     casual = casual_action(view, hand.ruleset)
-    strong = choose_action(view, hand.ruleset)
+    strong = STRONG(view, hand.ruleset)
     assert casual.cards == tuple(parse_cards("JD"))
     assert not any(c.rank == 11 for c in strong.cards)
     # Played out by the baseline from here: the jack spent costs the level; the jacks kept hold the last trick.
@@ -308,7 +310,7 @@ def test_habit_5_keeps_the_top_trump_pair_for_more_than_ten_points() -> None:
     play_tricks(hand, ["5C 5C"])
     view = view_for(hand, 1)
     assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("BJ BJ"))
-    played = choose_action(view, hand.ruleset).cards
+    played = STRONG(view, hand.ruleset).cards
     assert not any(c.is_joker for c in played)
 
 
