@@ -6,8 +6,10 @@ For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` 
 (each deal four times: the strong AI on either side, either side dealing)
 and prints the strong side's hands won and mean 积分 per hand with 95%
 intervals, the habit counts of the tally, and the seconds each strength
-took per decision, by phase (p50 / p95 / max).  Times are wall-clock on a
-shared machine; run it under ``nice`` and read them as an upper bound.
+took per decision, by phase (p50 / p95 / max), both wall-clock and in this
+process's CPU time: on a shared machine the wall-clock figures are an upper
+bound, the CPU ones what one free core would take (the strong player's time
+budget is wall-clock, so a loaded machine also cuts its searches short).
 It prints figures and asserts nothing about time.
 """
 
@@ -36,8 +38,10 @@ def timed(player: Callable[[HandView, Ruleset, random.Random], Action], times: T
     """``player``, recording the seconds of each decision under its phase."""
     def play(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
         started = time.perf_counter()
+        cpu = time.process_time()
         action = player(view, ruleset, rng)
         times.setdefault(view.phase, []).append(time.perf_counter() - started)
+        times.setdefault(view.phase + " cpu", []).append(time.process_time() - cpu)
         return action
     return play
 
@@ -70,8 +74,9 @@ def main() -> None:
         print(f"  {tally.hands / seconds:.2f} hands per second (half the seats strong)")
         for label, times in (("strong", strong_times), ("casual", casual_times)):
             for phase in ("bidding", "burying", "stealing", "playing"):
-                if times.get(phase):
-                    print(f"  {label} {phase:<8} {len(times[phase]):>6} decisions: {quantiles(times[phase])}")
+                for clock in (phase, phase + " cpu"):
+                    if times.get(clock):
+                        print(f"  {label} {clock:<12} {len(times[clock]):>6} decisions: {quantiles(times[clock])}")
         sys.stdout.flush()
 
 
