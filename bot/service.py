@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 import time
 from collections.abc import Sequence
 from dataclasses import replace
@@ -69,6 +71,8 @@ class Tables:
         self.closing = False
         """Set by :meth:`close`: no AI move or timer starts any more."""
         self._background: set[asyncio.Task[None]] = set()
+        self._ai_pool: ProcessPoolExecutor | None = None
+        """A worker process for the strong AI's searches, started at the first one."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -377,6 +381,30 @@ class Tables:
             return Action("pass", seat) if hand.phase == "bidding" else None
         return None
 
+    async def _ai_move(self, table: Table) -> Action | None:
+        """:meth:`ai_action`, with the strong AI's search run in a worker process.
+
+        A search takes up to half a second of CPU: in the event loop it would
+        hold every other table and message back (and in a thread it would
+        fight the loop for the GIL).  Only the seat's view goes to the worker.
+        The caller holds the table's lock, so the hand cannot move meanwhile.
+        """
+        if not table.playing or table.settings.ai_strength != "strong":
+            return self.ai_action(table)
+        assert table.match is not None
+        hand = table.match.hand
+        if hand.over or hand.phase != "playing":
+            return self.ai_action(table)
+        seat = hand.turn
+        if seat is None or self._human(table, seat):
+            return None
+        if self._ai_pool is None:
+            self._ai_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        action: Action = await loop.run_in_executor(self._ai_pool, choose_action, view_for(hand, seat),
+                                                    hand.ruleset, None, "strong")
+        return action if hand.can(action) else None
+
     def kick_ai(self, table: Table) -> None:
         """Make sure AI seats move when it is their turn."""
         if self.closing:
@@ -392,7 +420,7 @@ class Tables:
                 return
             async with table.lock:
                 logs.bind(table=table.id, hand=table.hand_id)
-                action = self.ai_action(table)
+                action = await self._ai_move(table)
                 if action is None:
                     return
                 try:
@@ -425,6 +453,9 @@ class Tables:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*list(self._background), return_exceptions=True)
+        if self._ai_pool is not None:
+            self._ai_pool.shutdown(wait=True, cancel_futures=True)
+            self._ai_pool = None
 
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:
