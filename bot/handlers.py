@@ -523,7 +523,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
         await query.answer(tr("That button is not valid."), show_alert=True)
         return
     op = data.op
-    if op in ("set", "preset", "hidden", "pace", "timeout") and user.id != table.creator_id \
+    if op in ("set", "preset", "hidden", "pace", "timeout", "strength") and user.id != table.creator_id \
             and not await is_admin(context, table.chat_id, user.id):
         await query.answer(tr("Only the table's creator or a group admin can change the settings."), show_alert=True)
         return
@@ -545,7 +545,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 tables.lobby_panels.add(table.id)
             elif op in ("back", "cancel"):
                 tables.lobby_panels.discard(table.id)
-            elif op in ("preset", "hidden", "pace", "timeout"):
+            elif op in ("preset", "hidden", "pace", "timeout", "strength"):
                 if op == "preset" and data.arg not in RULESETS:
                     raise TableError("That button is out of date.")
                 await tables.change_setting(table, op, data.arg)
@@ -692,7 +692,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         selected.clear()
         return None
     if op == "hint":
-        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng)
+        # The casual player answers at once; the strong one would hold the event loop for its search.
+        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng, "casual")
         selected.clear()
         selected.update(suggestion.cards)
         return None if suggestion.cards else tr("Nothing to suggest now.")

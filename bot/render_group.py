@@ -132,6 +132,12 @@ def render_settings(tr: Translator, table: Table) -> tuple[str, InlineKeyboardMa
         InlineKeyboardButton(("✓ " if s.on_timeout == "escape" else "") + tr("timeout: escape"),
                              callback_data=callbacks.lobby(table.id, "timeout", "escape")),
     ])
+    rows.append([
+        InlineKeyboardButton(("✓ " if s.ai_strength == "casual" else "") + tr("AI: casual"),
+                             callback_data=callbacks.lobby(table.id, "strength", "casual")),
+        InlineKeyboardButton(("✓ " if s.ai_strength == "strong" else "") + tr("AI: strong"),
+                             callback_data=callbacks.lobby(table.id, "strength", "strong")),
+    ])
     rows.append([InlineKeyboardButton(tr("« Back"), callback_data=callbacks.lobby(table.id, "back"))])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -26,7 +28,7 @@ from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.announcements import Outbox
 from bot.labels import and_list, name_html
-from bot.model import PACES, Seat, Table, TableSettings
+from bot.model import AI_STRENGTHS, PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.render_group import (
     render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
@@ -78,6 +80,8 @@ class Tables:
         """Called at every :meth:`refresh` (the web app's live streams)."""
         self.app_seats: Counter[tuple[int, int]] = Counter()
         """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
+        self._ai_pool: ProcessPoolExecutor | None = None
+        """A worker process for the strong AI's searches, started at the first one."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -210,6 +214,8 @@ class Tables:
             s = replace(s, pace=value)  # type: ignore[arg-type]
         elif key == "timeout" and value in ("ai", "escape"):
             s = replace(s, on_timeout=value)  # type: ignore[arg-type]
+        elif key == "strength" and value in AI_STRENGTHS:
+            s = replace(s, ai_strength=value)  # type: ignore[arg-type]
         else:
             raise TableError("That button is out of date.")
         s.ruleset()  # refuse an inconsistent choice before storing it
@@ -414,11 +420,35 @@ class Tables:
         for seat in hand.awaiting():
             if self._human(table, seat):
                 continue
-            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng)
+            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng, table.settings.ai_strength)
             if hand.can(action):
                 return action
             return Action("pass", seat) if hand.phase == "bidding" else None
         return None
+
+    async def _ai_move(self, table: Table) -> Action | None:
+        """:meth:`ai_action`, with the strong AI's search run in a worker process.
+
+        A search takes up to half a second of CPU: in the event loop it would
+        hold every other table and message back (and in a thread it would
+        fight the loop for the GIL).  Only the seat's view goes to the worker.
+        The caller holds the table's lock, so the hand cannot move meanwhile.
+        """
+        if not table.playing or table.settings.ai_strength != "strong":
+            return self.ai_action(table)
+        assert table.match is not None
+        hand = table.match.hand
+        if hand.over or hand.phase != "playing":
+            return self.ai_action(table)
+        seat = hand.turn
+        if seat is None or self._human(table, seat):
+            return None
+        if self._ai_pool is None:
+            self._ai_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        action: Action = await loop.run_in_executor(self._ai_pool, choose_action, view_for(hand, seat),
+                                                    hand.ruleset, None, "strong")
+        return action if hand.can(action) else None
 
     def kick_ai(self, table: Table) -> None:
         """Make sure AI seats move when it is their turn."""
@@ -435,7 +465,7 @@ class Tables:
                 return
             async with table.lock:
                 logs.bind(table=table.id, hand=table.hand_id)
-                action = self.ai_action(table)
+                action = await self._ai_move(table)
                 if action is None:
                     return
                 try:
@@ -468,6 +498,9 @@ class Tables:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*list(self._background), return_exceptions=True)
+        if self._ai_pool is not None:
+            self._ai_pool.shutdown(wait=True, cancel_futures=True)
+            self._ai_pool = None
 
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:
