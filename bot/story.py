@@ -57,7 +57,9 @@ def bid_words(tr: Translator, record: BidRecord, *, first_word: bool = False) ->
     """
     word = _kind_word(tr, record, first_word=first_word)
     text = f"{seat_label(tr, record.seat)} {bid_cards(tr, record)}"
-    return f"{text} {word}" if word else text
+    if not word:
+        return text
+    return text + word if text.endswith("）") else f"{text} {word}"  # no space after a full-width bracket
 
 
 def reveal(tr: Translator, history: Sequence[BidRecord], trump: str | None) -> str:
