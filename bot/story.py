@@ -10,7 +10,7 @@ named by their labels (北/东/南/西), as players call them across the table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.i18n import Translator
 from bot.labels import (
@@ -22,6 +22,7 @@ from engine.hand import Trick, side_of
 from engine.levels import LevelMove, MoveReason, SideLevel
 from engine.match import HandRecord
 from engine.notices import Notice, RedFive, ThrowFailed
+from engine.special import JACK
 
 # --- bids ------------------------------------------------------------------------------------------
 
@@ -55,8 +56,13 @@ def bid_words(tr: Translator, record: BidRecord, *, first_word: bool = False) ->
 
     ``first_word``: name a plain declaration too (「北 ♣2 亮主」), as a bid told on its own does.
     """
+    return f"{seat_label(tr, record.seat)} {bid_phrase(tr, record, first_word=first_word)}"
+
+
+def bid_phrase(tr: Translator, record: BidRecord, *, first_word: bool = False) -> str:
+    """A bid without its seat: 「红5对（选♣）反主」, 「♠2 亮主」 (``first_word``)."""
     word = _kind_word(tr, record, first_word=first_word)
-    text = f"{seat_label(tr, record.seat)} {bid_cards(tr, record)}"
+    text = bid_cards(tr, record)
     if not word:
         return text
     return text + word if text.endswith("）") else f"{text} {word}"  # no space after a full-width bracket
@@ -73,18 +79,17 @@ def reveal(tr: Translator, history: Sequence[BidRecord], trump: str | None) -> s
 
 def flip(tr: Translator, cards: Sequence[Card], by: Sequence[int | None], decider: int | None,
          trump: str | None) -> str:
-    """Nobody bid: which kitty cards were turned (and by whom), which one set the trump.
+    """Nobody bid: which kitty cards were turned (and by whom), the one that set the trump marked in place.
 
-    「无人亮主，翻底：♣3 ♦7 ♠2，♠2 定主；主 ♠」
+    「无人亮主，翻底：♣3 ♦7 ♠2（定主）；主 ♠」
     """
     lang = tr.lang
-    shown = " ".join((f"{seat_label(tr, seat)} " if seat is not None else "") + card_label(card, lang)
-                     for card, seat in zip(cards, by))
-    trump_text = trump_phrase(tr, trump, capital=False)
-    if decider is None:
-        return tr("Nobody bid: the kitty turned up {cards}; {trump}", cards=shown, trump=trump_text)
-    return tr("Nobody bid: the kitty turned up {cards}, {card} sets the trump; {trump}",
-              cards=shown, card=card_label(cards[decider], lang), trump=trump_text)
+    shown = []
+    for i, (card, seat) in enumerate(zip(cards, by)):
+        text = (f"{seat_label(tr, seat)} " if seat is not None else "") + card_label(card, lang)
+        shown.append(text + tr(" (sets the trump)") if i == decider else text)
+    return tr("Nobody bid: the kitty turned up {cards}; {trump}", cards=" ".join(shown),
+              trump=trump_phrase(tr, trump, capital=False))
 
 
 # --- notices ---------------------------------------------------------------------------------------
@@ -186,6 +191,8 @@ def move_line(tr: Translator, record: HandRecord, move: LevelMove, laps: int,
         if record.winner_side == move.side:
             return tr("{side} held the deal at A: past A, they win the match", **values)
         return tr("{side} held the deal at A: past A", **values)
+    if reason is MoveReason.DEMOTED and move.before.rank == JACK:
+        return tr("J到底 (a jack took the last trick): {side} go back to {after}", **values)
     if reason is MoveReason.DEMOTED:
         return tr("{capture} captured the kitty: {side} go back to {after}",
                   capture=_capture_name(tr, move.before.rank, winning), **values)
@@ -224,10 +231,12 @@ def _adjustment_name(tr: Translator, reason: str) -> str:
             "red5_forced": tr("red five forced out (逼红5)"), "red5_kept": tr("red five kept (保红5)")}[reason]
 
 
-def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None) -> list[str]:
+def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,
+                 who: Callable[[int], str] | None = None) -> list[str]:
     """The result of a finished hand, line by line: what happened, exactly as recorded.
 
-    ``last`` is the hand's final trick (shown first, and naming the capture of a demotion).
+    ``last`` is the hand's final trick (shown first, and naming the capture of a demotion);
+    ``who`` names the player who escaped (the seat label otherwise).
     """
     lang = tr.lang
     lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
@@ -237,8 +246,9 @@ def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | No
         return lines
     dealer_side = result.dealer_side
     if result.escaped is not None:
-        lines.append(tr("{who} left the table (escape): {points} 积分.",
-                        who=seat_label(tr, result.escaped), points=signed(result.scores[result.escaped])))
+        name = who(result.escaped) if who is not None else seat_label(tr, result.escaped)
+        lines.append(tr("{who} left the table (escape): {points} 积分.", who=name,
+                        points=signed(result.scores[result.escaped])))
         lines.append(deal_line(tr, record, laps))
         return lines
     if last is not None:
@@ -280,9 +290,10 @@ def standing(tr: Translator, sides: tuple[SideLevel, SideLevel], laps: int) -> s
     )
 
 
-def result_text(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None) -> str:
+def result_text(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,
+                who: Callable[[int], str] | None = None) -> str:
     """The group's announcement of a finished hand."""
-    return "\n".join(result_lines(tr, record, laps, last))
+    return "\n".join(result_lines(tr, record, laps, last, who))
 
 
 def private_result(tr: Translator, record: HandRecord, seat: int, laps: int) -> str:

@@ -10,6 +10,7 @@ import pytest
 
 from bot import story
 from bot.i18n import translator
+from bot.labels import card_label, trump_phrase
 from engine.bidding import BidRecord
 from engine.cards import parse_cards
 from engine.levels import MoveReason
@@ -198,17 +199,22 @@ def test_open_bids_are_named_as_they_happen() -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_flipped_kitty_names_the_card_that_set_the_trump(lang: str) -> None:
-    table = T.flipped("yangzhou")
-    view = T.hand_of(table)
-    v = view_for(view, None)
+    v = view_for(T.hand_of(T.flipped("yangzhou")), None)
     assert v.flip_decider is not None
     decider = v.flipped[v.flip_decider]
-    text = story.flip(translator(lang), v.flipped, v.flipped_by, v.flip_decider, v.trump)
-    from bot.labels import card_label, trump_phrase
-    card = card_label(decider, lang)
-    trump = trump_phrase(translator(lang), v.trump, capital=False)
-    assert text.endswith(f"，{card} 定主；{trump}" if lang == "zh" else f", {card} sets the trump; {trump}")
     assert decider.suit == v.trump or (decider.is_joker and v.trump is None)
+    tr = translator(lang)
+    text = story.flip(tr, v.flipped, v.flipped_by, v.flip_decider, v.trump)
+    mark = "（定主）" if lang == "zh" else " (sets the trump)"
+    assert card_label(decider, lang) + mark in text and text.count(mark) == 1
+    assert text.endswith(("；" if lang == "zh" else "; ") + trump_phrase(tr, v.trump, capital=False))
+
+
+def test_a_flip_in_turn_names_who_turned_each_card() -> None:
+    cards_ = tuple(parse_cards("3C 7D 2S"))
+    assert story.flip(ZH, cards_, (1, 2, 3), 2, "S") == "无人亮主，翻底：东 ♣3 南 ♦7 西 ♠2（定主）；主 ♠"
+    assert story.flip(EN, cards_, (None, None, None), 0, "C") == (
+        "Nobody bid: the kitty turned up ♣3 (sets the trump) ♦7 ♠2; trump ♣")
 
 
 # --- private chat ------------------------------------------------------------------------------------
