@@ -23,6 +23,7 @@ from engine.levels import LevelMove, MoveReason, SideLevel
 from engine.match import HandRecord
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.special import JACK
+from engine.views import HandView
 
 # --- bids ------------------------------------------------------------------------------------------
 
@@ -42,8 +43,10 @@ def bid_cards(tr: Translator, record: BidRecord) -> str:
 
 def _kind_word(tr: Translator, record: BidRecord, *, first_word: bool) -> str:
     if record.kind == "steal":
-        if record.failed_steal:
+        if record.failed_steal and record.points:
             return tr("failed steal ({points})", points=signed(record.points))
+        if record.failed_steal:  # where a failed steal costs nothing (安徽)
+            return tr("failed steal")
         return tr("steal")
     if not record.stood:  # a hidden bid no higher than the standing one did not count
         return tr("(too low, did not count)")
@@ -305,3 +308,28 @@ def private_result(tr: Translator, record: HandRecord, seat: int, laps: int) -> 
     p = result.attacker_points
     return tr("Hand {n}: attackers {p} points · {deal} · you {score} 积分", n=record.number,
               p=signed(p) if p < 0 else p, deal=deal, score=signed(result.scores[seat] + record.bonus[seat]))
+
+
+# --- what one action tells the group ----------------------------------------------------------------
+
+
+def news(tr: Translator, before: HandView, after: HandView, record: HandRecord | None, laps: int) -> list[str]:
+    """The short messages the group is told after one action, in order (decision 17).
+
+    ``before`` and ``after`` are the group's views of the acted-on hand just
+    before and just after the action (the finished hand's, when the action
+    ended it); ``record`` is the hand's record when it ended.  The reveal
+    comes when the bid history turns public under hidden bidding (the end of
+    the steal rounds) — never earlier, since the views carry nothing before.
+    """
+    out: list[str] = []
+    history = after.bid_history
+    if before.bid_history is None and history:
+        out.append(reveal(tr, history, after.trump))
+    if after.flipped and not before.flipped:
+        out.append(flip(tr, after.flipped, after.flipped_by, after.flip_decider, after.trump))
+    for notice in after.notices[len(before.notices):]:
+        out.append(notice_text(tr, notice, after.dealer_side))
+    if record is not None:
+        out.append(result_text(tr, record, laps, after.last_trick))
+    return out
