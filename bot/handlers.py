@@ -17,7 +17,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import callbacks
+from bot import callbacks, story
 from bot.commands import help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
 from bot.messages import refusal
@@ -28,6 +28,7 @@ from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.hand import Action
+from engine.notices import ThrowFailed, notice_from_dict
 from engine.ruleset import RULESETS, get_ruleset
 from engine.views import view_for
 
@@ -515,6 +516,17 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
             text = peek_text(tr, table, seat)
         await query.answer(text, show_alert=True)
         return
+    if data.op == "next":  # 「下一局」 on the group's table message
+        async with table.lock:
+            refused: str | None = None
+            try:
+                if table.match is None or data.version != str(table.match.deals):
+                    raise TableError("That button is out of date.")
+                tables.next_hand(table)
+            except TableError as exc:
+                refused = exc.text(tr)
+        await query.answer(refused, show_alert=bool(refused))
+        return
     if query.message is None or query.message.chat.id != user.id:
         await query.answer(tr("That button is not valid."), show_alert=True)
         return
@@ -584,9 +596,13 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         cards = ()
     elif not cards:
         return tr("Select the cards first.")
-    await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
+    outputs = await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
     selected.clear()
     tables.after_change(table, actor=seat)
+    for raw in outputs[0].info.get("notices", ()):  # 甩牌失败: the thrower is told what happened, too
+        notice = notice_from_dict(raw)
+        if isinstance(notice, ThrowFailed) and notice.seat == seat:
+            return story.throw_failed(tr, notice)
     return None
 
 

@@ -128,6 +128,9 @@ class Table:
     """People sent to the private chat to press Start before they can sit: seat wanted, name."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_result: Any = None
+    between_hands: float | None = None
+    """While the last hand's result is read: when the next hand starts (unix time), unless a
+    seated player presses 「下一局」 first.  None while a hand is being played."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""

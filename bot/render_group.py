@@ -235,11 +235,30 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     """The group's table message during a match (spectator view only)."""
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
+    if table.between_hands is not None:
+        return "\n".join(lines + [_pause_line(tr, table, now)]), _next_hand_markup(tr, table)
     lines += phase_lines(tr, table, view, now)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
     ]])
     return "\n".join(lines), markup
+
+
+def _pause_line(tr: Translator, table: Table, now: float | None) -> str:
+    """Between hands: the next hand starts soon, or when someone presses 「下一局」."""
+    assert table.between_hands is not None
+    left = time_left(tr, table.between_hands - (time.time() if now is None else now))
+    if table.settings.pace == "realtime":
+        return tr("The next hand starts in a moment {left}.", left=left)
+    return tr("The next hand starts when someone at the table presses 「Next hand」 {left}.", left=left)
+
+
+def _next_hand_markup(tr: Translator, table: Table) -> InlineKeyboardMarkup | None:
+    """The 「下一局」 button at the relaxed and daily paces; it names the deal it starts."""
+    if table.settings.pace == "realtime" or table.match is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        tr("▶️ Next hand"), callback_data=callbacks.hand(table.id, str(table.match.deals), "next"))]])
 
 
 def render_result(tr: Translator, table: Table, record: HandRecord, last: Trick | None = None) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 import storage
-from bot import logs
+from bot import logs, story
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.model import PACES, Seat, Table, TableSettings
@@ -33,7 +33,7 @@ from bot.render_group import (
 from bot.render_private import render_hand
 from engine.ai import choose_action
 from engine.errors import EngineError, IllegalActionError
-from engine.hand import Action
+from engine.hand import Action, Trick
 from engine.match import HandRecord, Match
 from engine.views import view_for
 
@@ -251,6 +251,8 @@ class Tables:
         match = table.match
         if match is None or table.status != "playing":
             raise TableError("No hand is being played at this table.")
+        if table.between_hands is not None:
+            raise TableError("The next hand has not started yet.")
         match.hand.check(action)
         assert table.hand_id is not None
         seq = len(match.hand.events) + 1
@@ -259,16 +261,25 @@ class Tables:
         except storage.SequenceConflict:
             await self.reload(table)
             raise TableError("The table moved on; here is where it stands now.") from None
+        hand = match.hand
+        before = view_for(hand, None)
         outputs = match.apply(action)
         log.debug("event %d: %s by seat %s", seq, action.kind, action.seat)  # never the cards
+        after = view_for(hand, None)  # the acted-on hand, even when it ended and the next was dealt
+        # The reveal, a flip, a failed throw, a red five: told as they happen (decision 17).
+        for text in story.news(self._tr(table), before, after, None, match.ruleset.laps):
+            await self._announce(table, text)
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
-                await self._hand_over(table, output)
+                await self._hand_over(table, output, after.last_trick)
                 logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
         return outputs
 
-    async def _hand_over(self, table: Table, record: HandRecord) -> None:
-        """Store a finished hand, announce it, and deal the next (or end the match)."""
+    async def _hand_over(self, table: Table, record: HandRecord, last: Trick | None = None) -> None:
+        """Store a finished hand, announce it (its last trick first), and deal the next (or end the match).
+
+        The next hand waits while the table reads the result (:meth:`_pause`).
+        """
         match = table.match
         assert match is not None and table.hand_id is not None and table.match_id is not None
         result = record.result
@@ -279,8 +290,7 @@ class Tables:
             else:
                 dealer_side = result.dealer_side if result.dealer_side is not None else 0
                 winner_side = max((0, 1), key=lambda side: result.scores[side] + record.bonus[side])
-                changes = (record.after[0].index() - record.before[0].index(),
-                           record.after[1].index() - record.before[1].index())
+                changes = (record.moves[0].moved, record.moves[1].moved)
                 await storage.record_hand_result(
                     self.db, table.hand_id, attacker_points=result.attacker_points, dealer_side=dealer_side,
                     winner_side=winner_side, level_changes=changes,
@@ -304,13 +314,65 @@ class Tables:
             if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
                 seat.timed_out = False
         table.last_result = record
-        await self._announce(table, render_result(self._tr(table), table, record))
+        await self._announce(table, render_result(self._tr(table), table, record, last))
+        self._spawn(self._tell_players(table, record))
+        self._new_hand_messages(table)
+        if not match.over:
+            self._pause(table)
         if match.over:
             table.status = "finished"
             table.deadline = None
             # In the background: under flood control these sends can take seconds, and the move that
             # ended the match (a player's button press) must be answered before that.
             self._spawn(self._end_match(table))
+
+    async def _tell_players(self, table: Table, record: HandRecord) -> None:
+        """Each person at the table gets the result in one line in their private chat."""
+        if self.publisher is None:
+            return
+        laps = table.settings.ruleset().laps
+        for seat, info in enumerate(table.seats):
+            if info is None or info.is_ai or info.user_id is None or not info.reachable:
+                continue
+            await self.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps))
+
+    def _new_hand_messages(self, table: Table) -> None:
+        """The next hand's private message is a new message (an edit would not notify anyone)."""
+        for seat, info in enumerate(table.seats):
+            if info is not None:
+                info.hand_message_id = None
+            if self.publisher is not None:
+                self.publisher.forget((table.id, f"seat{seat}"))
+
+    def _pause(self, table: Table) -> None:
+        """Let the table read the last trick and the result before the next hand.
+
+        At the real-time pace a few seconds; at the relaxed and daily paces the
+        next hand waits for a 「下一局」 press, or for a turn's time.
+        """
+        pace = table.settings.pace
+        seconds = self.config.hand_pause if pace == "realtime" else PACES[pace].turn
+        if seconds <= 0:
+            return
+        until = time.time() + seconds
+        table.between_hands = until
+        self._spawn(self._next_hand_later(table, until))
+
+    async def _next_hand_later(self, table: Table, until: float) -> None:
+        await asyncio.sleep(max(0.0, until - time.time()))
+        async with table.lock:
+            if table.between_hands == until and not self.closing:
+                self.next_hand(table)
+
+    def next_hand(self, table: Table) -> None:
+        """End the pause between hands: the next hand is shown and its clock starts.
+
+        The caller holds ``table.lock``.
+        """
+        if table.between_hands is None:
+            raise TableError("That button is out of date.")
+        table.between_hands = None
+        self.after_change(table)
 
     async def _end_match(self, table: Table) -> None:
         """Announce the end of the match, then close the table."""
@@ -356,8 +418,8 @@ class Tables:
 
     # --- turn bookkeeping -----------------------------------------------------------------
     def waiting_humans(self, table: Table) -> list[int]:
-        """Seats of people whose move the table waits for now."""
-        if not table.playing:
+        """Seats of people whose move the table waits for now (nobody's between hands)."""
+        if not table.playing or table.between_hands is not None:
             return []
         assert table.match is not None
         return [s for s in table.match.hand.awaiting() if self._human(table, s)]
@@ -368,7 +430,7 @@ class Tables:
 
     def ai_action(self, table: Table) -> Action | None:
         """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
-        if not table.playing:
+        if not table.playing or table.between_hands is not None:
             return None
         assert table.match is not None
         hand = table.match.hand
@@ -554,7 +616,7 @@ class Tables:
         group = publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval, table.message_id)
         group.on_sent = lambda message_id: self._remember_table_message(table, message_id)
         publisher.schedule(group, lambda: self.render_group_message(table), now=table.message_id is None)
-        if not table.playing:
+        if not table.playing or table.between_hands is not None:  # the next hand is shown when it starts
             return
         for seat, info in enumerate(table.seats):
             if info is None or info.is_ai or info.user_id is None or not info.reachable:
