@@ -161,15 +161,15 @@ def test_red_five_kept_notice_and_result_line() -> None:
 # --- bids ---------------------------------------------------------------------------------------------
 
 def test_the_reveal_tells_every_bid_and_each_failed_steal() -> None:
-    m = C.failed_steals()
-    hand = m.hand
+    rigged = C.failed_steals()
+    hand = rigged.match.hand
     history = view_for(hand, None).bid_history
     assert history is not None
     assert story.reveal(ZH, history, hand.trump) == (
         "亮主经过：北 ♥2♥2 → 东 ♦2♦2 抄底失败（−80） → 南 ♣2♣2 抄底失败（+80）；主 ♥")
     assert story.reveal(EN, history, hand.trump) == (
         "How the trump was bid: N ♥2♥2 → E ♦2♦2 failed steal (−80) → S ♣2♣2 failed steal (+80); trump ♥")
-    case = C.finish(m)
+    case = C.finish(rigged)
     zh = _lines(case, "zh")
     assert "抄底失败（东，抓分方）：抓分方 −80" in zh and "抄底失败（南，庄家方）：抓分方 +80" in zh
 
