@@ -16,7 +16,7 @@ from engine.cards import Card
 from engine.hand import Action, Hand
 from engine.match import HandRecord, Match, MatchStart
 from engine.selfplay import actions
-from tests.engine.rig import (action, cards, flag_plays, flag_tricks, full_deal, mini_setup_steps, p_hand_steps,
+from tests.engine.rig import (action, cards, flag_plays, flag_tricks, full_deal, mini_deal, mini_setup_steps, p_hand_steps,
                               play_tricks, rig)
 from tests.engine.test_match import start
 
@@ -169,9 +169,9 @@ def red5_forced() -> Case:
                    [["3C", "AC", "6C", "8C"], ["5H", "5H", "7D", "4D"], ["9D", "7C", "8D", "6D"]])
 
 
-def throw_failed() -> Case:
-    """盐城: 北 (dealer) throws ♦A♦Q♦Q; 东's ♦K♦K beats the pair: only ♦Q♦Q is played, attackers +20."""
-    return _rigged(_match("yancheng", (1, 2), (1, 2)),
+def throw_failed(preset: str = "yancheng") -> Case:
+    """北 (dealer) throws ♦A♦Q♦Q; 东's ♦K♦K beats the pair: only ♦Q♦Q is played, attackers +20."""
+    return _rigged(_match(preset, 2, 2),
                    ["3S AD QD QD 3H", "KD KD AC QC 4H", "3D 4D KC 6H 7H", "6D 7D 8C 9C 8H"],
                    "2S 9H JH QH 4H 6H 7H 8H", "2S",
                    [["AD QD QD", "KD KD", "3D 4D", "6D 7D"], ["AC", "KC", "8C", "3H"], ["QC", "6H", "9C", "AD"],
@@ -209,3 +209,36 @@ def failed_steals() -> Rigged:
     for seat in (3, 0, 1):
         m.apply(Action("pass_steal", seat))
     return rigged
+
+
+def scripted(preset: str, deal: Deal, steps: list[tuple[object, ...]], side0: tuple[int, int] | int = 2,
+             side1: tuple[int, int] | int = 2) -> Case:
+    """A rigged hand 1: the steps (``("bury_kitty", seat)`` buries the 8 cards that seat just picked up),
+    then the AI plays it to the end."""
+    rigged = _match(preset, side0, side1)
+    hand = _rig(rigged, deal)
+    for step in steps:
+        if step[0] == "bury_kitty":
+            seat = int(step[1])  # type: ignore[call-overload]
+            rigged.match.apply(Action("bury", seat, tuple(hand.hands[seat][-8:])))
+        else:
+            rigged.match.apply(action(step))
+    return finish(rigged)
+
+
+LOW_KITTY = "3H 4H 6H 7H 8H 9H 3S 4S"
+
+
+def failed_steal() -> Case:
+    """盐城 (暗炒), four-card hands: 北 declares ♥2♥2; 东 (♦2♦2) and 南 (♣2♣2) steal lower: both fail."""
+    deal = mini_deal(["2H 2H 5S 6S", "2D 2D 5C 6C", "2C 2C 5D 6D", "7S 8S 7C 8C"], LOW_KITTY)
+    return scripted("yancheng", deal, [
+        ("bid", 0, "2H 2H"), ("close",), ("bury_kitty", 0), ("steal", 1, "2D 2D"), ("bury_kitty", 1),
+        ("steal", 2, "2C 2C"), ("bury_kitty", 2), ("pass_steal", 3), ("pass_steal", 0), ("pass_steal", 1)])
+
+
+def open_bids() -> Case:
+    """南通 (明炒): 北 declares ♠2, 西 overrides with 大王对, 北 looks back with ♠2♠2 (回头望)."""
+    deal = mini_deal(["2S 2S 5H 6H", "5C 6C 7C 8C", "5D 6D 7D 8D", "BJ BJ 9C 10C"], LOW_KITTY)
+    return scripted("nantong", deal, [("bid", 0, "2S"), ("bid", 3, "BJ BJ"), ("bid", 0, "2S 2S"), ("close",),
+                                      ("bury_kitty", 0)])

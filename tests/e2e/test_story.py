@@ -1,0 +1,202 @@
+"""The table tells the whole story (decision 17), through the fake Bot API, in 简体中文 and English,
+under hidden bidding (盐城 暗炒) and open bidding (南通, 扬州, 池州).
+
+Four people sit at a table; once the match starts, its hands are rigged with
+the deals of :mod:`tests.bot.story_cases` and the people make the same moves
+through their private keyboards (select the cards, then Bid / Bury / Steal /
+Play; the bidding window closes when everyone passes).  What the bot tells
+the group, the popups and the private chats are compared with the texts of
+:mod:`bot.story` rendered from the engine's own run of the same hands.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot import story
+from bot.i18n import translator
+from bot.model import Table
+from engine.cards import Card
+from engine.hand import Action
+from engine.match import Match
+from engine.notices import ThrowFailed
+from tests.bot import story_cases as C
+from tests.engine.rig import rig
+
+from .botkit import bot_running, hand_message, table_message, tables
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_telegram.people import CallbackAnswer, Group, Person
+from .plans import Move
+from .scenario import (
+    App, make_move, move_landed, press_hand, press_lobby, select_cards, sit_from_group, start_match, wait_seated,
+)
+
+TAGS = re.compile(r"<[^>]+>")
+LANG_CODES = {"zh": "zh-hans", "en": "en"}
+
+
+def plain(text: str) -> str:
+    """What a reader sees of the bot's HTML."""
+    return html.unescape(TAGS.sub("", text))
+
+
+async def _table(server: FakeTelegram, app: App, lang: str, preset: str,
+                 pace: str = "realtime") -> tuple[Table, Group, dict[int, Person]]:
+    people = {seat: server.person(name, name.lower(), language_code=LANG_CODES[lang], started=True)
+              for seat, name in enumerate(("Alice", "Bob", "Carol", "Dave"))}
+    group = server.group("Story", list(people.values()))
+    await people[0].command(group, "newgame", preset)
+    await wait_seated(server, app, group, people[0])
+    if pace != "realtime":
+        for op, arg in (("set", ""), ("pace", pace), ("back", "")):
+            await press_lobby(server, people[0], group, op, arg)
+    for seat in (1, 2, 3):
+        await sit_from_group(server, people[seat], group, seat)
+        await wait_seated(server, app, group, people[seat])
+    table = await start_match(server, app, people[0], group)
+    return table, group, people
+
+
+def _sel_cards(person: Person) -> Counter[Card]:
+    message = hand_message(person)
+    out: Counter[Card] = Counter()
+    for button in message.all_buttons() if message is not None else ():
+        parts = (button.callback_data or "").split(":")
+        if len(parts) == 5 and parts[3] == "sel":
+            out[Card.parse(parts[4][:-1])] += 1
+    return out
+
+
+async def _rig(server: FakeTelegram, app: App, table: Table, people: dict[int, Person],
+               deal: C.Deal, match: Match | None = None) -> None:
+    """Give the current hand (of ``match``, installed first if given) the case's deal; wait until each
+    person's keyboard shows their cards."""
+    async with table.lock:
+        if match is not None:
+            table.match = match
+        assert table.match is not None and not table.match.hand.events
+        rig(table.match.hand, [list(h) for h in deal[0]], list(deal[1]))
+        tables(app).refresh(table, urgent=[0, 1, 2, 3])
+    for seat, person in people.items():
+        want = Counter(deal[0][seat])
+        await server.wait_for(lambda p=person, w=want: _sel_cards(p) == w, what=f"{person.name}'s rigged hand")
+
+
+async def _replay(server: FakeTelegram, table: Table, people: dict[int, Person], actions: list[Action],
+                  until: Callable[[Action], bool] | None = None) -> tuple[list[Action], dict[int, list[str]]]:
+    """The people make the hand's moves through their keyboards, up to (not including) the first action
+    ``until`` picks; returns the actions left and the popups each seat got."""
+    assert table.match is not None
+    hand = table.match.hand
+    popups: dict[int, list[str]] = {}
+    for i, act in enumerate(actions):
+        if until is not None and until(act):
+            return actions[i:], popups
+        seat = act.seat
+        if act.kind == "close":  # the window closes when everyone has passed
+            while hand.phase == "bidding":
+                waiting = next(s for s in range(4) if s not in hand.passed)
+                await make_move(server, people[waiting], table, waiting, None, "bid")
+            continue
+        assert seat is not None
+        person = people[seat]
+        if act.kind in ("bid", "steal"):
+            await make_move(server, person, table, seat, Move(seat, act.cards, act.trump), act.kind)
+        elif act.kind in ("pass", "pass_steal"):
+            await make_move(server, person, table, seat, None, "bid" if act.kind == "pass" else "steal")
+        else:
+            events = len(hand.events)
+            await select_cards(server, person, table, seat, act.cards)
+            answer: CallbackAnswer = await press_hand(server, person, table, seat, act.kind)
+            if answer.text:
+                popups.setdefault(seat, []).append(answer.text)
+            await move_landed(server, table, hand, events)
+    return [], popups
+
+
+def _group_texts(group: Group) -> list[str]:
+    return [m.text or "" for m in group.bot_messages()[1:]]  # after the table message
+
+
+async def _told(server: FakeTelegram, group: Group, text: str) -> None:
+    await server.wait_for(lambda: text in _group_texts(group), what=f"the group told {text!r}")
+
+
+CASES = {
+    # name: (builder, preset)
+    "failed_steal": C.failed_steal,
+    "throw_failed": C.throw_failed,
+    "red5_forced": C.red5_forced,
+    "red5_kept": C.red5_kept,
+    "heaven_and_earth": C.heaven_and_earth,
+    "lap_wrap": C.lap_wrap,
+    "open_bids": C.open_bids,
+    "throw_failed_open": lambda: C.throw_failed("nantong"),
+    "must_play_j": C.must_play_j,
+    "stopped_at_a": C.stopped_at_a,
+    "climb_ends_at_a": C.climb_ends_at_a,
+    "flag_failed": C.flag_failed,
+    "chizhou_ace_pair": C.chizhou_ace_pair,
+}
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("name", list(CASES))
+async def test_each_moment_is_told(fake_telegram: FakeTelegram, tmp_path: Path, name: str, lang: str) -> None:
+    server = fake_telegram
+    case = CASES[name]()
+    ruleset = case.match.ruleset
+    tr = translator(lang)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table, group, people = await _table(server, app, lang, ruleset.name)
+        assert table.settings.ruleset() == ruleset
+        match = Match(ruleset, case.match.seed, case.start)
+        hands = []
+        for number, (deal, actions) in enumerate(zip(case.deals, case.actions)):
+            await _rig(server, app, table, people, deal, match if number == 0 else None)
+            hand = match.hand
+            hands.append(hand)
+            old_messages = {seat: hand_message(person) for seat, person in people.items()}
+            rest = actions
+            if ruleset.hidden_bidding:  # nothing of the bids is told before the steal rounds end
+                last = max(i for i, a in enumerate(actions) if a.kind in ("pass_steal", "close", "pass"))
+                rest, _ = await _replay(server, table, people, actions, until=lambda a, s=actions[last]: a is s)
+                assert not any(t.startswith(("亮主经过", "How the trump was bid")) for t in _group_texts(group))
+            rest, popups = await _replay(server, table, people, rest)
+            engine_hand = case.match.records[number]
+            record = match.records[number]
+            assert record.moves == engine_hand.moves and record.result == engine_hand.result
+            expected = story.result_text(tr, record, ruleset.laps, hand.tricks[-1])
+            await _told(server, group, plain(expected))
+            texts = _group_texts(group)
+            for notice in hand.notices:
+                said = story.notice_text(tr, notice, hand.dealer_side)
+                assert said in texts
+                assert texts.index(said) < texts.index(plain(expected))  # as it happened, before the result
+                if isinstance(notice, ThrowFailed):  # and the thrower had it in a popup
+                    assert popups.get(notice.seat) == [said]
+            if ruleset.hidden_bidding and hand.bid_history:
+                assert story.reveal(tr, hand.bid_history, hand.trump) in texts
+            for seat, person in people.items():  # everyone has the result in one line, privately
+                line = story.private_result(tr, record, seat, ruleset.laps)
+                await server.wait_for(lambda p=person, t=line: any(m.text == t for m in p.bot_private_messages()),
+                                      what=f"{person.name}'s result line")
+            if not match.over:  # the next hand's private message is a new message: it notifies
+                for seat, person in people.items():
+                    await server.wait_for(lambda p=person, old=old_messages[seat]: hand_message(p) is not None
+                                          and old is not None and hand_message(p).message_id != old.message_id,
+                                          what=f"{person.name}'s new hand message")
+        if name == "open_bids":  # each open bid was told in the table message as it happened
+            history = hands[0].bid_history
+            assert history is not None
+            shown = [v.text or "" for v in server.state.messages[group.id][table_message(group).message_id].history]
+            for record_ in history:
+                words = story.bid_phrase(tr, record_, first_word=True)
+                assert any(words in text for text in shown), (words, shown)
