@@ -224,3 +224,33 @@ def test_private_result_is_one_line() -> None:
     zh = story.private_result(ZH, case.record, 1, 1)
     assert zh == "第 2 局：抓分方 120 分 · 扛旗失败，东西上台，仍打 8 · 你 +3 积分"
     assert "\n" not in story.private_result(EN, case.record, 0, 1)
+
+
+# --- between hands ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("pace", ["realtime", "relaxed", "daily"])
+def test_the_table_message_between_hands(pace: str, lang: str) -> None:
+    """Real-time: the next hand starts in a moment (seconds left), no button; otherwise a 「下一局」 button
+    that names the deal it starts, and the time left."""
+    from dataclasses import replace
+
+    from bot import callbacks
+    from bot.render_group import render_table
+
+    table = T.make_table("nantong")
+    table.settings = replace(table.settings, pace=pace)
+    table.between_hands = 1000.0 + 3
+    text, markup = render_table(translator(lang), table, now=1000.0)
+    last = text.split("\n")[-1]
+    if pace == "realtime":
+        assert last == ("下一局马上开始（还剩 3 秒）。" if lang == "zh" else "The next hand starts in a moment (3 s left).")
+        assert markup is None
+    else:
+        assert ("点「下一局」" in last) if lang == "zh" else ("presses 「Next hand」" in last)
+        assert markup is not None
+        (button,), = markup.inline_keyboard
+        assert button.text == ("▶️ 下一局" if lang == "zh" else "▶️ Next hand")
+        assert table.match is not None
+        data = callbacks.decode(str(button.callback_data))
+        assert data is not None and data.op == "next" and data.version == str(table.match.deals)
