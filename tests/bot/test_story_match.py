@@ -1,6 +1,7 @@
 """Every message of long seeded matches, checked against the engine's records (decision 17).
 
-Seats 0 and 2 are the built-in AI, seats 1 and 3 a random legal player (it
+The table message and every private message after each action, and the
+private result lines, are rendered too.  Seats 0 and 2 are the built-in AI, seats 1 and 3 a random legal player (it
 throws, and its throws may fail; seat 1 steals whenever it can, so hidden
 steals fail), and matches start high so that A, must-play levels, laps and
 the flag hand come often.  After each action the group is told
@@ -20,16 +21,19 @@ import pytest
 from bot import story
 from bot.i18n import translator
 from bot.labels import signed
+from bot.render_group import render_table
+from bot.render_private import render_hand
 from engine.ai import choose_action, random_action
 from engine.ai.bidding import bid_options
 from engine.cards import ACE
 from engine.hand import Action, Hand
 from engine.levels import MoveReason, SideLevel
-from engine.match import HandRecord, Match, MatchStart
+from engine.match import HandRecord, MatchStart
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
 from engine.views import view_for
 from tests.bot import story_cases as C
+from tests.bot import tables as T
 
 TAGS = re.compile(r"<[^>]+>")
 
@@ -41,6 +45,10 @@ class Told:
     record: HandRecord
     hand: Hand
     texts: dict[str, list[str]] = field(default_factory=dict)
+    """What the group was told (:func:`bot.story.news`), by language."""
+    shown: dict[str, list[str]] = field(default_factory=dict)
+    """Every other message of the hand: the table message and the private messages after each action,
+    and the private result lines."""
 
 
 def _thief(view, ruleset, rng):  # type: ignore[no-untyped-def]
@@ -58,21 +66,30 @@ def _play(preset: str, index: int, hands: int = 8) -> list[Told]:
     rng = random.Random(f"story/{preset}/{index}")
     a = SideLevel(rng.randint(1, r.laps), rng.randint(6, ACE))
     b = SideLevel(rng.randint(1, r.laps), rng.randint(6, ACE))
-    match = Match(r, 900 + index, MatchStart((a, b), rng.randrange(2), rng.randrange(4)))
+    table = T.make_table(preset, 900 + index, start=MatchStart((a, b), rng.randrange(2), rng.randrange(4)))
+    match = table.match
+    assert match is not None
     players = [choose_action, _thief, choose_action, random_action]
     told: list[Told] = []
     while not match.over and len(match.records) < hands:
         hand = match.hand
         texts: dict[str, list[str]] = {"zh": [], "en": []}
+        shown: dict[str, list[str]] = {"zh": [], "en": []}
         for act in actions(hand, players, rng):
             before = view_for(hand, None)
             out = match.apply(act)
             after = view_for(hand, None)
             record = out[1] if len(out) > 1 else None
             for lang in texts:
-                texts[lang] += story.news(translator(lang), before, after, record, r.laps)
+                tr = translator(lang)
+                texts[lang] += story.news(tr, before, after, record, r.laps)
+                if record is None:  # the table message and every private message, as they are now
+                    shown[lang].append(render_table(tr, table)[0])
+                    shown[lang] += [render_hand(tr, table, seat, T.GROUP_TITLE)[0] for seat in range(4)]
+                else:
+                    shown[lang] += [story.private_result(tr, record, seat, r.laps) for seat in range(4)]
             if record is not None:
-                told.append(Told(record, hand, texts))
+                told.append(Told(record, hand, texts, shown))
     return told
 
 
@@ -150,6 +167,12 @@ def _check(preset: str, t: Told) -> None:
         for event, words in WORDS.items():
             said = words[lang == "en"] in whole
             assert said == (event in happened), (preset, lang, event, whole)
+            if event not in happened:  # nor does any other message of the hand mention it
+                assert not any(words[lang == "en"] in TAGS.sub("", text) for text in t.shown.get(lang, ())), event
+        for seat, line in enumerate(t.shown.get(lang, [])[-4:] if t.shown else []):
+            assert line == story.private_result(translator(lang), t.record, seat, t.record.setup.ruleset.laps)
+            if result.escaped is None:
+                assert f"{signed(result.scores[seat] + t.record.bonus[seat])} 积分" in line
         if result.escaped is not None:
             continue
         result_text = TAGS.sub("", texts[-1])
