@@ -195,6 +195,9 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             assert view.turn is not None
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
     elif view.phase == "playing":
+        told = story.table_news(tr, view, table.settings.ruleset().hidden_bidding)
+        if told is not None:  # how the trump was set, while the first trick is played
+            out.append(told)
         dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
         trump = flag_phrase(tr) if view.flag else trump_phrase(tr, view.trump)
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",

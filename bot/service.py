@@ -251,7 +251,7 @@ class Tables:
         match = table.match
         if match is None or table.status != "playing":
             raise TableError("No hand is being played at this table.")
-        if table.between_hands is not None:
+        if table.between_hands is not None and action.kind != "escape":  # leaving is never refused
             raise TableError("The next hand has not started yet.")
         match.hand.check(action)
         assert table.hand_id is not None
@@ -316,7 +316,7 @@ class Tables:
         table.last_result = record
         await self._announce(table, render_result(self._tr(table), table, record, last))
         self._spawn(self._tell_players(table, record))
-        self._new_hand_messages(table)
+        await self._new_hand_messages(table)
         if not match.over:
             self._pause(table)
         if match.over:
@@ -336,13 +336,14 @@ class Tables:
                 continue
             await self.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps))
 
-    def _new_hand_messages(self, table: Table) -> None:
+    async def _new_hand_messages(self, table: Table) -> None:
         """The next hand's private message is a new message (an edit would not notify anyone)."""
         for seat, info in enumerate(table.seats):
-            if info is not None:
-                info.hand_message_id = None
             if self.publisher is not None:
                 self.publisher.forget((table.id, f"seat{seat}"))
+            if info is not None and info.hand_message_id is not None:
+                info.hand_message_id = None
+                await storage.set_seat_messages(self.db, table.id, seat, hand_message_id=None)
 
     def _pause(self, table: Table) -> None:
         """Let the table read the last trick and the result before the next hand.
@@ -601,6 +602,8 @@ class Tables:
         for table in self.by_id.values():
             if table.playing and table.deadline is not None:
                 self._set_timer(table)
+            elif table.playing:  # stopped between hands (the pause is not stored): the next hand's clock starts
+                self.arm_deadline(table)
             if table.playing:
                 self.kick_ai(table)
 

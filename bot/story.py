@@ -184,6 +184,8 @@ def move_line(tr: Translator, record: HandRecord, move: LevelMove, laps: int,
             return tr("{side}: the table gives {table}, but {after} must be played: stop at {after} ({before} → {after})",
                       **values)
         return tr("{side}: the table gives {table}, but {before} must be played: still at {before}", **values)
+    if reason is MoveReason.STOPPED_AT_ACE and move.moved == 0:
+        return tr("{side}: the table gives {table}, the climb ends at A: still at A", **values)
     if reason is MoveReason.STOPPED_AT_ACE:
         return tr("{side}: the table gives {table}, the climb ends at A: {before} → {after}", **values)
     if reason is MoveReason.LAP_WRAP:
@@ -313,6 +315,18 @@ def private_result(tr: Translator, record: HandRecord, seat: int, laps: int) -> 
 # --- what one action tells the group ----------------------------------------------------------------
 
 
+def table_news(tr: Translator, view: HandView, hidden_bidding: bool) -> str | None:
+    """What the table message says of how the trump was set, while the first trick is played:
+    the flipped kitty, or (暗炒) the revealed bids."""
+    if view.phase != "playing" or view.tricks:
+        return None
+    if view.flipped:
+        return flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump)
+    if hidden_bidding and view.bid_history:
+        return reveal(tr, view.bid_history, view.trump)
+    return None
+
+
 def news(tr: Translator, before: HandView, after: HandView, record: HandRecord | None, laps: int) -> list[str]:
     """The short messages the group is told after one action, in order (decision 17).
 
@@ -321,13 +335,16 @@ def news(tr: Translator, before: HandView, after: HandView, record: HandRecord |
     ended it); ``record`` is the hand's record when it ended.  The reveal
     comes when the bid history turns public under hidden bidding (the end of
     the steal rounds) — never earlier, since the views carry nothing before.
+
+    The group's budget is about 20 messages a minute, and the table message
+    is edited anyway: a reveal of a single bid and a flipped kitty are told
+    there (:func:`table_news`); a contested reveal, which may move p by 80,
+    is a message of its own.
     """
     out: list[str] = []
     history = after.bid_history
-    if before.bid_history is None and history:
+    if before.bid_history is None and history is not None and len(history) > 1:
         out.append(reveal(tr, history, after.trump))
-    if after.flipped and not before.flipped:
-        out.append(flip(tr, after.flipped, after.flipped_by, after.flip_decider, after.trump))
     for notice in after.notices[len(before.notices):]:
         out.append(notice_text(tr, notice, after.dealer_side))
     if record is not None:

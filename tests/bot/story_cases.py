@@ -212,14 +212,16 @@ def failed_steals() -> Rigged:
 
 
 def scripted(preset: str, deal: Deal, steps: list[tuple[object, ...]], side0: tuple[int, int] | int = 2,
-             side1: tuple[int, int] | int = 2) -> Case:
-    """A rigged hand 1: the steps (``("bury_kitty", seat)`` buries the 8 cards that seat just picked up),
+             side1: tuple[int, int] | int = 2, dealer_side: int | None = None,
+             previous_dealer: int | None = None) -> Case:
+    """A rigged first hand: the steps (``("bury_kitty",)`` buries the 8 cards the burier just picked up),
     then the AI plays it to the end."""
-    rigged = _match(preset, side0, side1)
+    rigged = _match(preset, side0, side1, dealer_side, previous_dealer)
     hand = _rig(rigged, deal)
     for step in steps:
         if step[0] == "bury_kitty":
-            seat = int(step[1])  # type: ignore[call-overload]
+            seat = hand.burier
+            assert seat is not None
             rigged.match.apply(Action("bury", seat, tuple(hand.hands[seat][-8:])))
         else:
             rigged.match.apply(action(step))
@@ -233,12 +235,27 @@ def failed_steal() -> Case:
     """盐城 (暗炒), four-card hands: 北 declares ♥2♥2; 东 (♦2♦2) and 南 (♣2♣2) steal lower: both fail."""
     deal = mini_deal(["2H 2H 5S 6S", "2D 2D 5C 6C", "2C 2C 5D 6D", "7S 8S 7C 8C"], LOW_KITTY)
     return scripted("yancheng", deal, [
-        ("bid", 0, "2H 2H"), ("close",), ("bury_kitty", 0), ("steal", 1, "2D 2D"), ("bury_kitty", 1),
-        ("steal", 2, "2C 2C"), ("bury_kitty", 2), ("pass_steal", 3), ("pass_steal", 0), ("pass_steal", 1)])
+        ("bid", 0, "2H 2H"), ("close",), ("bury_kitty",), ("steal", 1, "2D 2D"), ("bury_kitty",),
+        ("steal", 2, "2C 2C"), ("bury_kitty",), ("pass_steal", 3), ("pass_steal", 0), ("pass_steal", 1)])
 
 
 def open_bids() -> Case:
     """南通 (明炒): 北 declares ♠2, 西 overrides with 大王对, 北 looks back with ♠2♠2 (回头望)."""
     deal = mini_deal(["2S 2S 5H 6H", "5C 6C 7C 8C", "5D 6D 7D 8D", "BJ BJ 9C 10C"], LOW_KITTY)
     return scripted("nantong", deal, [("bid", 0, "2S"), ("bid", 3, "BJ BJ"), ("bid", 0, "2S 2S"), ("close",),
-                                      ("bury_kitty", 0)])
+                                      ("bury_kitty",)])
+
+
+PASSES: list[tuple[object, ...]] = [("pass", 0), ("pass", 1), ("pass", 2), ("pass", 3), ("bury_kitty",)]
+
+
+def flip_open() -> Case:
+    """扬州 (明炒), a later hand at 6: nobody can bid; the kitty is turned up to its first level card, ♠6."""
+    deal = mini_deal(["3S 4S 7H 8H", "9S 10S 9H 10H", "3D 4D 7C 8C", "9D 10D 9C 10C"], "3C 7D 6S 4C JH QH KH AH")
+    return scripted("yangzhou", deal, PASSES, 4, 6, dealer_side=1, previous_dealer=1)
+
+
+def flip_hidden() -> Case:
+    """安徽 (暗炒), hand 1: nobody can bid; each in turn turns a kitty card until a level card, ♠2."""
+    deal = mini_deal(["3S 4S 7H 8H", "9S 10S 9H 10H", "3D 4D 7C 8C", "9D 10D 9C 10C"], "3C 7D 2S 4C JH QH KH AH")
+    return scripted("anhui", deal, PASSES)

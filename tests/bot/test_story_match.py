@@ -209,14 +209,25 @@ def _check_levels(t: Told, lang: str, text: str) -> None:
 
 
 def test_the_reveal_tells_each_failed_steal_with_its_points(played) -> None:  # type: ignore[no-untyped-def]
+    """暗炒: a contested reveal is a message of its own, with each failed steal's points; a single bid's
+    reveal, like a flipped kitty, is told in the table message while the first trick is played."""
     preset, told = played
     for t in told:
         result = t.record.result
-        if result is None or not t.hand.ruleset.hidden_bidding or not result.bids:
+        if result is None or result.escaped is not None:
             continue
         zh = t.texts["zh"]
         reveals = [text for text in zh if text.startswith("亮主经过：")]
-        assert len(reveals) == 1, (preset, zh)
+        table_lines = [line for text in t.shown["zh"] for line in TAGS.sub("", text).split("\n")]
+        if t.hand.flipped:
+            assert any(line.startswith("无人亮主，翻底：") and "（定主）" in line for line in table_lines), preset
+        if not t.hand.ruleset.hidden_bidding or not result.bids:
+            assert not reveals
+            continue
+        if len(result.bids) > 1:
+            assert len(reveals) == 1, (preset, zh)
+        else:
+            assert not reveals and any(line.startswith("亮主经过：") for line in table_lines), preset
         for bid in result.bids:
             if bid.failed_steal:
                 assert (f"抄底失败（{signed(bid.points)}）" if bid.points else "抄底失败") in reveals[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -23,9 +23,10 @@ from bot import story
 from bot.i18n import translator
 from bot.model import Table
 from engine.cards import Card
-from engine.hand import Action
+from engine.hand import Action, Hand
 from engine.match import Match
 from engine.notices import ThrowFailed
+from engine.views import view_for
 from tests.bot import story_cases as C
 from tests.engine.rig import rig
 
@@ -89,9 +90,11 @@ async def _rig(server: FakeTelegram, app: App, table: Table, people: dict[int, P
 
 
 async def _replay(server: FakeTelegram, table: Table, people: dict[int, Person], actions: list[Action],
-                  until: Callable[[Action], bool] | None = None) -> tuple[list[Action], dict[int, list[str]]]:
+                  until: Callable[[Action], bool] | None = None,
+                  after_bid: Callable[[], Awaitable[None]] | None = None) -> tuple[list[Action], dict[int, list[str]]]:
     """The people make the hand's moves through their keyboards, up to (not including) the first action
-    ``until`` picks; returns the actions left and the popups each seat got."""
+    ``until`` picks; returns the actions left and the popups each seat got.  ``after_bid`` runs after
+    each bid."""
     assert table.match is not None
     hand = table.match.hand
     popups: dict[int, list[str]] = {}
@@ -108,6 +111,8 @@ async def _replay(server: FakeTelegram, table: Table, people: dict[int, Person],
         person = people[seat]
         if act.kind in ("bid", "steal"):
             await make_move(server, person, table, seat, Move(seat, act.cards, act.trump), act.kind)
+            if act.kind == "bid" and after_bid is not None:
+                await after_bid()
         elif act.kind in ("pass", "pass_steal"):
             await make_move(server, person, table, seat, None, "bid" if act.kind == "pass" else "steal")
         else:
@@ -118,6 +123,23 @@ async def _replay(server: FakeTelegram, table: Table, people: dict[int, Person],
                 popups.setdefault(seat, []).append(answer.text)
             await move_landed(server, table, hand, events)
     return [], popups
+
+
+def _turning_point(case: C.Case, number: int) -> int | None:
+    """The index of the action after which the trump's story is public: the end of the steal rounds
+    under hidden bidding (the reveal), or the flip of the kitty."""
+    hand = Hand(case.record.setup if number == len(case.deals) - 1 else case.match.records[number].setup)
+    rig(hand, [list(h) for h in case.deals[number][0]], list(case.deals[number][1]))
+    for i, act in enumerate(case.actions[number]):
+        hand.apply(act)
+        if hand.flipped or (hand.ruleset.hidden_bidding and hand.bid_history):
+            return i
+    return None
+
+
+def _trump_story(text: str) -> bool:
+    return any(line.startswith(("亮主经过", "How the trump was bid", "无人亮主，翻底", "Nobody bid: the kitty"))
+               for line in text.split("\n"))
 
 
 def _group_texts(group: Group) -> list[str]:
@@ -137,6 +159,8 @@ CASES = {
     "heaven_and_earth": C.heaven_and_earth,
     "lap_wrap": C.lap_wrap,
     "open_bids": C.open_bids,
+    "flip_open": C.flip_open,
+    "flip_hidden": C.flip_hidden,
     "throw_failed_open": lambda: C.throw_failed("nantong"),
     "must_play_j": C.must_play_j,
     "stopped_at_a": C.stopped_at_a,
@@ -158,18 +182,36 @@ async def test_each_moment_is_told(fake_telegram: FakeTelegram, tmp_path: Path, 
         table, group, people = await _table(server, app, lang, ruleset.name)
         assert table.settings.ruleset() == ruleset
         match = Match(ruleset, case.match.seed, case.start)
-        hands = []
         for number, (deal, actions) in enumerate(zip(case.deals, case.actions)):
             await _rig(server, app, table, people, deal, match if number == 0 else None)
             hand = match.hand
-            hands.append(hand)
             old_messages = {seat: hand_message(person) for seat, person in people.items()}
             rest = actions
-            if ruleset.hidden_bidding:  # nothing of the bids is told before the steal rounds end
-                last = max(i for i, a in enumerate(actions) if a.kind in ("pass_steal", "close", "pass"))
-                rest, _ = await _replay(server, table, people, actions, until=lambda a, s=actions[last]: a is s)
-                assert not any(t.startswith(("亮主经过", "How the trump was bid")) for t in _group_texts(group))
-            rest, popups = await _replay(server, table, people, rest)
+
+            async def bid_told(h: Hand = hand) -> None:  # open bidding: each bid in its word, as it happens
+                history = view_for(h, None).bid_history
+                if ruleset.hidden_bidding or not history:
+                    return
+                words = story.bid_phrase(tr, history[-1], first_word=True)
+                await server.wait_for(lambda: words in (table_message(group).text or ""),
+                                      what=f"the table message telling the bid {words}")
+            turn = _turning_point(case, number)
+            if turn is not None:  # the reveal, or the flip: nothing of it before, then told at once
+                head, rest = actions[:turn], actions[turn:]
+                await _replay(server, table, people, head, after_bid=bid_told)
+                assert not any(_trump_story(t) for t in _group_texts(group) + [table_message(group).text or ""])
+                await _replay(server, table, people, rest[:1])
+                rest = rest[1:]
+                view = view_for(hand, None)
+                if view.flipped or len(view.bid_history or ()) == 1:  # told in the table message
+                    line = view.bid_history and story.reveal(tr, view.bid_history, view.trump) if not view.flipped \
+                        else story.flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump)
+                    assert line
+                    await server.wait_for(lambda t=line: t in (table_message(group).text or "").split("\n"),
+                                          what="the table message telling how the trump was set")
+                elif view.bid_history:  # a contested reveal is a message of its own
+                    await _told(server, group, story.reveal(tr, view.bid_history, view.trump))
+            rest, popups = await _replay(server, table, people, rest, after_bid=bid_told)
             engine_hand = case.match.records[number]
             record = match.records[number]
             assert record.moves == engine_hand.moves and record.result == engine_hand.result
@@ -182,8 +224,6 @@ async def test_each_moment_is_told(fake_telegram: FakeTelegram, tmp_path: Path, 
                 assert texts.index(said) < texts.index(plain(expected))  # as it happened, before the result
                 if isinstance(notice, ThrowFailed):  # and the thrower had it in a popup
                     assert popups.get(notice.seat) == [said]
-            if ruleset.hidden_bidding and hand.bid_history:
-                assert story.reveal(tr, hand.bid_history, hand.trump) in texts
             for seat, person in people.items():  # everyone has the result in one line, privately
                 line = story.private_result(tr, record, seat, ruleset.laps)
                 await server.wait_for(lambda p=person, t=line: any(m.text == t for m in p.bot_private_messages()),
@@ -193,76 +233,3 @@ async def test_each_moment_is_told(fake_telegram: FakeTelegram, tmp_path: Path, 
                     await server.wait_for(lambda p=person, old=old_messages[seat]: hand_message(p) is not None
                                           and old is not None and hand_message(p).message_id != old.message_id,
                                           what=f"{person.name}'s new hand message")
-        if name == "open_bids":  # each open bid was told in the table message as it happened
-            history = hands[0].bid_history
-            assert history is not None
-            shown = [v.text or "" for v in server.state.messages[group.id][table_message(group).message_id].history]
-            for record_ in history:
-                words = story.bid_phrase(tr, record_, first_word=True)
-                assert any(words in text for text in shown), (words, shown)
-
-
-async def _play_case(server: FakeTelegram, app: App, table: Table, people: dict[int, Person],
-                     case: C.Case) -> dict[int, int]:
-    """Install the case's match on the table and play its first hand through the keyboards; the ids of
-    the hand messages it was played on."""
-    match = Match(case.match.ruleset, case.match.seed, case.start)
-    await _rig(server, app, table, people, case.deals[0], match)
-    played_on = {}
-    for seat, person in people.items():
-        message = hand_message(person)
-        assert message is not None
-        played_on[seat] = message.message_id
-    await _replay(server, table, people, case.actions[0])
-    return played_on
-
-
-def _newer_hand(person: Person, old: int) -> bool:
-    message = hand_message(person)
-    return message is not None and message.message_id > old
-
-
-@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-@pytest.mark.parametrize("lang", ["zh", "en"])
-async def test_at_relaxed_pace_the_next_hand_waits_for_next_hand(fake_telegram: FakeTelegram, tmp_path: Path,
-                                                                 lang: str) -> None:
-    """After the result the table shows 「下一局」; nothing of the next hand is dealt to anyone until it is
-    pressed; then everyone gets the next hand as a new message."""
-    server = fake_telegram
-    case = C.must_play_j()
-    async with bot_running(server, tmp_path / "t.db") as app:
-        table, group, people = await _table(server, app, lang, case.match.ruleset.name, pace="relaxed")
-        old = await _play_case(server, app, table, people, case)
-        next_label = "▶️ 下一局" if lang == "zh" else "▶️ Next hand"
-        await server.wait_for(lambda: next_label in [b.text for b in table_message(group).all_buttons()],
-                              what="the 「下一局」 button")
-        text = table_message(group).text or ""
-        assert ("点「下一局」" in text) if lang == "zh" else ("presses 「Next hand」" in text), text
-        assert table.between_hands is not None and not tables(app).waiting_humans(table)
-        # The result is out, and every private line too; still no keyboard of the next hand anywhere.
-        for seat, person in people.items():
-            line = story.private_result(translator(lang), case.record, seat, case.match.ruleset.laps)
-            await server.wait_for(lambda p=person, t=line: any(m.text == t for m in p.bot_private_messages()),
-                                  what=f"{person.name}'s result line")
-        assert not any(_newer_hand(p, old[s]) for s, p in people.items())
-        pressed = await (await people[2].press(table_message(group), next_label)).answer()
-        assert not pressed.show_alert, pressed.text
-        for seat, person in people.items():
-            await server.wait_for(lambda p=person, o=old[seat]: _newer_hand(p, o), what=f"{person.name}'s next hand")
-        assert table.between_hands is None
-        await server.wait_for(lambda: next_label not in [b.text for b in table_message(group).all_buttons()],
-                              what="the button gone once the hand is dealt")
-
-
-@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-async def test_at_real_time_pace_the_next_hand_follows_a_pause(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
-    """The next hand starts by itself after the pause, with new hand messages (what the table message says
-    meanwhile is checked in tests/bot/test_story.py)."""
-    server = fake_telegram
-    case = C.must_play_j()
-    async with bot_running(server, tmp_path / "t.db", hand_pause=1.0) as app:
-        table, group, people = await _table(server, app, "zh", case.match.ruleset.name)
-        old = await _play_case(server, app, table, people, case)
-        for seat, person in people.items():
-            await server.wait_for(lambda p=person, o=old[seat]: _newer_hand(p, o), what=f"{person.name}'s next hand")
-        assert table.between_hands is None
