@@ -60,9 +60,11 @@ a restored database would be replayed into it. Stop the bot and move them away f
 
 HEALTH_NOTES = """\
 The running bot rewrites <database>.heartbeat every 15 seconds (and removes it
-when it stops). Exit status 0 when the heartbeat is fresh, 1 otherwise; fit for
-a Docker HEALTHCHECK or a monitoring cron job. In webhook mode the bot also
-answers GET /health on its webhook port.
+when it stops); each beat also takes the database connection once. Exit status
+0 when the heartbeat is fresh and the connection usable, 1 otherwise (a stale
+heartbeat, or a connection stuck in a transaction or held too long, with the
+reason); fit for a Docker HEALTHCHECK or a monitoring cron job. In webhook mode
+the bot also answers GET /health on its webhook port.
 """
 
 

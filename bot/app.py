@@ -25,6 +25,7 @@ from telegram.ext import (
 
 import storage
 from bot import handlers, logs
+from bot.announcements import Outbox
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
 from bot.health import Health, beat, heartbeat_path
@@ -54,7 +55,8 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app = builder.build()
     app.bot_data["config"] = config
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
-                                    lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0)
+                                    lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
+                                    lambda: app.bot_data.get("db"))
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,
@@ -77,8 +79,12 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     tables = Tables(db, config)
     tables.bot_username = app.bot.username
     tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id))
+    tables.outbox = Outbox(db, app.bot)
     app.bot_data["tables"] = tables
     await load_tables(tables)
+    pending = await tables.outbox.resume()
+    if pending:
+        log.info("announcing %d stored results the last run did not get to", pending)
     await _publish_commands(app)
     await tables.restore_timers()
     for table in tables.by_id.values():
@@ -131,6 +137,8 @@ async def _stop_tables(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _finish(tables: Tables) -> None:
     await tables.close()
+    if tables.outbox is not None:
+        await tables.outbox.drain()
     if tables.publisher is not None:
         await tables.publisher.drain()
 

@@ -6,10 +6,11 @@ is answered, with a popup for anything refused.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import Counter
-from typing import cast
+from typing import Final, cast
 
 from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -499,60 +500,82 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
     await query.answer(popup or None, show_alert=bool(popup))
 
 
+PRESS_WAIT: Final = 8.0
+"""Seconds a button press waits for its table; Telegram stops waiting for an answer after about 15."""
+
+SELECTING: Final = frozenset({"sel", "clear", "hint"})
+"""Operations that only change the selection: they need the hand, not the question, unchanged."""
+
+
 async def on_hand_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
                          tr: Translator) -> None:
-    """Card selection and the actions of a player's private keyboard."""
-    tables = tables_of(context)
+    """Card selection and the actions of a player's private keyboard, and the group's 🃏.
+
+    Who holds which seat is read under the table's lock (a seat may change
+    hands while a press waits for it); a press that cannot get the table in
+    :data:`PRESS_WAIT` seconds is answered "please try again".
+    """
+    try:
+        await asyncio.wait_for(table.lock.acquire(), PRESS_WAIT)
+    except TimeoutError:
+        await query.answer(tr("The table is busy; please try again in a moment."), show_alert=True)
+        return
+    try:
+        popup = await _hand_press(tables_of(context), query, table, data, tr)
+    finally:
+        table.lock.release()
+    await query.answer(popup or None, show_alert=bool(popup))
+
+
+async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: callbacks.Callback,
+                      tr: Translator) -> str | None:
+    """One hand-keyboard press under the table's lock; the popup to answer with, if any."""
     user = query.from_user
     seat = table.seat_of(user.id)
     if seat is None:
-        await query.answer(tr("You are not playing at this table."), show_alert=True)
-        return
+        return tr("You are not playing at this table.")
     if not table.playing:
-        await query.answer(tr("No hand is being played at this table."), show_alert=True)
-        return
+        return tr("No hand is being played at this table.")
     if data.op == "peek":
-        async with table.lock:
-            text = peek_text(tr, table, seat)
-        await query.answer(text, show_alert=True)
-        return
+        return peek_text(tr, table, seat)
     if data.op == "next":  # 「下一局」 on the group's table message
-        async with table.lock:
-            refused: str | None = None
-            try:
-                if table.match is None or data.version != str(table.match.deals):
-                    raise TableError("That button is out of date.")
-                tables.next_hand(table)
-            except TableError as exc:
-                refused = exc.text(tr)
-        await query.answer(refused, show_alert=bool(refused))
-        return
-    if query.message is None or query.message.chat.id != user.id:
-        await query.answer(tr("That button is not valid."), show_alert=True)
-        return
-    popup: str | None = None
-    async with table.lock:
-        if data.version != table.version(seat):
-            tables.refresh(table, urgent=[seat])
-            await query.answer(tr("That button is out of date; your hand is shown again."), show_alert=True)
-            return
-        info = table.seats[seat]
-        assert info is not None
-        info.last_active = time.time()
-        info.timed_out = False
-        if info.hand_message_id is None and query.message is not None:
-            info.hand_message_id = query.message.message_id
+        assert table.match is not None
+        if data.version != str(table.match.deals):
+            return tr("That button is out of date.")
         try:
-            popup = await hand_op(tables, table, seat, data, tr)
-        except EngineError as exc:
-            popup = refusal(tr, exc, table.settings.ruleset())
+            tables.next_hand(table)
         except TableError as exc:
-            popup = exc.text(tr)
-        except storage.StorageError:
-            log.exception("table %s: storage error", table.id)
-            popup = tr("I could not save your move; nothing changed. Please try again.")
+            return exc.text(tr)
+        return None
+    if query.message is None or query.message.chat.id != user.id:
+        return tr("That button is not valid.")
+    done = table.acted.get(seat)
+    if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
+        return tr("You have already done that.")
+    if table.stale(seat, data.version, selecting=data.op in SELECTING):
         tables.refresh(table, urgent=[seat])
-    await query.answer(popup or None, show_alert=bool(popup))
+        return tr("That button is out of date; your hand is shown again.")
+    assert table.match is not None
+    if data.op == "pass" and seat in table.match.hand.passed:
+        return tr("You have already done that.")  # one pass a round; the keyboard keeps Pass for the look
+    info = table.seats[seat]
+    assert info is not None
+    info.last_active = time.time()
+    info.timed_out = False
+    if info.hand_message_id is None:
+        info.hand_message_id = query.message.message_id
+    popup: str | None = None
+    try:
+        popup = await hand_op(tables, table, seat, data, tr)
+    except EngineError as exc:
+        popup = refusal(tr, exc, table.settings.ruleset())
+    except TableError as exc:
+        popup = exc.text(tr)
+    except storage.StorageError:
+        log.exception("table %s: storage error", table.id)
+        popup = tr("I could not save your move; nothing changed. Please try again.")
+    tables.refresh(table, urgent=[seat])
+    return popup
 
 
 async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callback, tr: Translator) -> str | None:
@@ -597,6 +620,7 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
     elif not cards:
         return tr("Select the cards first.")
     outputs = await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
+    table.acted[seat] = (data.version, data.op, table.version(seat))
     selected.clear()
     tables.after_change(table, actor=seat)
     for raw in outputs[0].info.get("notices", ()):  # 甩牌失败: the thrower is told what happened, too

@@ -5,6 +5,12 @@ While the bot runs it rewrites ``<database>.heartbeat`` (e.g.
 with the same JSON as ``/health``; a clean stop removes it.  ``chaodipi
 health`` reads it: a fresh file means the bot's event loop is turning, in
 polling and webhook mode alike, with no port to open.
+
+Each beat also takes the database connection once (:meth:`Database.check
+<storage.Database.check>`): a connection stuck inside a transaction nobody
+owns, or held by one task for longer than :data:`DB_CHECK_TIMEOUT`, makes
+the status ``"ok": false`` with the reason in ``"db"``, and ``chaodipi
+health`` fail.
 """
 
 from __future__ import annotations
@@ -12,16 +18,22 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
+
+from storage import Database, StorageError
 
 HEARTBEAT_INTERVAL: Final = 15.0
 """Seconds between two writes of the heartbeat file."""
 
 DEFAULT_MAX_AGE: Final = 60.0
 """A heartbeat older than this (four missed beats) means the bot is stuck or gone."""
+
+DB_CHECK_TIMEOUT: Final = 10.0
+"""Seconds a beat waits for the database connection before calling it stuck."""
 
 
 def heartbeat_path(db_path: str | Path) -> Path:
@@ -31,17 +43,39 @@ def heartbeat_path(db_path: str | Path) -> Path:
 
 
 class Health:
-    """The bot's vital signs: mode, active tables, uptime."""
+    """The bot's vital signs: mode, active tables, uptime, the database connection."""
 
-    def __init__(self, mode: str, active_tables: Callable[[], int]) -> None:
+    def __init__(self, mode: str, active_tables: Callable[[], int],
+                 database: Callable[[], Database | None] | None = None) -> None:
         self.mode = mode
         self.active_tables = active_tables
+        self.database = database
         self.started = time.monotonic()
+        self.db_problem: str | None = None
+        """Why the last check found the database connection unusable; None when it was fine."""
+        self.db_repairs = 0
+
+    async def check_database(self, timeout: float = DB_CHECK_TIMEOUT) -> None:
+        """Take the database connection once (repairing it if a cancelled task left it open)."""
+        db = self.database() if self.database is not None else None
+        if db is None:
+            return
+        try:
+            await asyncio.wait_for(db.check(), timeout)
+            self.db_problem = None
+        except TimeoutError:
+            self.db_problem = f"the database connection was busy for more than {timeout:.0f} s"
+        except (StorageError, sqlite3.Error, ValueError) as exc:  # ValueError: aiosqlite's "Connection closed"
+            self.db_problem = f"the database connection is unusable: {exc}"
+        self.db_repairs = db.repairs
 
     def status(self) -> dict[str, Any]:
-        """``{"ok": true, "mode": ..., "active_tables": n, "uptime": seconds, "pid": ..., "time": unix}``."""
+        """``{"ok": true, "db": "ok", "db_repairs": n, "mode": ..., "active_tables": n, "uptime": seconds,
+        "pid": ..., "time": unix}``; ``ok`` is false and ``db`` says why when the database is stuck."""
         return {
-            "ok": True,
+            "ok": self.db_problem is None,
+            "db": self.db_problem or "ok",
+            "db_repairs": self.db_repairs,
             "mode": self.mode,
             "active_tables": self.active_tables(),
             "uptime": round(time.monotonic() - self.started, 1),
@@ -61,6 +95,7 @@ async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL)
     """Rewrite the heartbeat every ``interval`` seconds until cancelled; then remove it."""
     try:
         while True:
+            await health.check_database()
             try:
                 # Synchronous on purpose: a few bytes, and a write still running in a
                 # thread after cancellation could bring the file back after the unlink.
@@ -86,4 +121,8 @@ def check_heartbeat(path: Path, max_age: float = DEFAULT_MAX_AGE, now: float | N
                f"uptime={status.get('uptime')}s pid={status.get('pid')}")
     if age > max_age:
         return False, f"stale heartbeat ({age:.0f} s old, limit {max_age:.0f} s): {summary}"
+    if status.get("ok") is False:
+        return False, f"unhealthy: {status.get('db')}: {summary}"
+    if status.get("db_repairs"):
+        summary += f" db_repairs={status['db_repairs']}"
     return True, f"alive ({age:.0f} s ago): {summary}"

@@ -131,6 +131,9 @@ class Table:
     between_hands: float | None = None
     """While the last hand's result is read: when the next hand starts (unix time), unless a
     seated player presses 「下一局」 first.  None while a hand is being played."""
+    acted: dict[int, tuple[str, str, str]] = field(default_factory=dict)
+    """Per seat, the last stored action's keyboard version, button and the version it led to:
+    the same press again is "already done", not a second action."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""
@@ -155,11 +158,37 @@ class Table:
         return view_for(self.match.hand, seat)
 
     def version(self, seat: int) -> str:
-        """A seat's keyboard version: deal, hand size and phase; changes whenever its buttons must."""
+        """A seat's keyboard version; changes whenever the question its buttons answer changes.
+
+        Deal, hand size and phase, then the round of the question: in the
+        bidding, the number of bids so far and whether this seat has passed
+        since the last one (a pass counts only in the round it was made for);
+        while the kitty may be stolen, the number of actions so far (each
+        steal opens a new round).  ``deal.size.phase`` alone is the
+        :meth:`hand_version`, enough for selecting cards.
+        """
+        if self.match is None:
+            return "0"
+        hand = self.match.hand
+        base = self.hand_version(seat)
+        if hand.phase == "bidding":
+            return f"{base}.{len(hand.bids)}{'p' if seat in hand.passed else ''}"
+        if hand.phase == "stealing":
+            return f"{base}.{len(hand.events)}"
+        return base
+
+    def hand_version(self, seat: int) -> str:
+        """Deal, hand size and phase: what a card button needs to still mean the same card."""
         if self.match is None:
             return "0"
         hand = self.match.hand
         return f"{self.match.deals}.{len(hand.hands[seat])}.{_PHASE_CODES[hand.phase]}"
+
+    def stale(self, seat: int, version: str, *, selecting: bool) -> bool:
+        """Whether a button carrying ``version`` is out of date (selecting cards needs only the hand's version)."""
+        if selecting:
+            return version.split(".")[:3] != self.hand_version(seat).split(".")
+        return version != self.version(seat)
 
     def selected(self, seat: int) -> Counter[Card]:
         """The cards a seat has selected on its keyboard."""

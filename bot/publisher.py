@@ -6,6 +6,12 @@
   and coalesced otherwise.
 * "Message is not modified" is success; a message that vanished is sent
   again; a person who blocked the bot is reported once to the caller.
+
+The tasks that edit messages only talk to Telegram, so they may be cancelled
+(an edit made obsolete, a seat emptied) at any moment.  What must reach the
+database (a message's new id, a person who blocked the bot) runs in a task of
+its own that is never cancelled: cancelling a task that holds or waits for
+the database would leave its transaction to chance.
 """
 
 from __future__ import annotations
@@ -39,7 +45,8 @@ def message_gone(exc: BadRequest) -> bool:
 class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
-    __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending")
+    __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
+                 "busy")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -52,6 +59,8 @@ class Slot:
         self.on_sent: Callable[[int], Awaitable[None]] | None = None
         self.sending = False
         """True while a new message is being sent (and its id stored)."""
+        self.busy = False
+        """True while a call to Telegram is in flight (perhaps waiting out a flood-control answer)."""
 
 
 class Publisher:
@@ -61,6 +70,9 @@ class Publisher:
         self.bot = bot
         self.on_blocked = on_blocked
         self._slots: dict[tuple[int, str], Slot] = {}
+        self._retired: dict[asyncio.Task[None], Slot] = {}
+        """Slots whose last edit is still to be made after they were retired."""
+        self._handed_off: set[asyncio.Task[None]] = set()
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None) -> Slot:
         """The slot for a message (created on first use)."""
@@ -77,6 +89,34 @@ class Publisher:
         if slot is not None and slot.task is not None:
             slot.task.cancel()
 
+    def retire(self, slot: Slot, key: tuple[int, str], render: Render) -> None:
+        """Show the message one last time and stop keeping it current (a table closed).
+
+        Nothing is cancelled and nobody waits: an edit in flight finishes, the
+        last content follows it within the slot's interval, and :meth:`drain`
+        still sends it at shut-down.
+        """
+        if self._slots.get(key) is slot:
+            del self._slots[key]
+        slot.render = render
+        slot.dirty = True
+        if slot.task is None or slot.task.done():
+            slot.task = asyncio.create_task(self._flush_later(slot))
+        task = slot.task
+        self._retired[task] = slot
+        task.add_done_callback(lambda done: self._retired.pop(done, None))
+
+    def _hand_off(self, work: Awaitable[None]) -> None:
+        """Run database work (``on_sent``, ``on_blocked``) in a task that is never cancelled."""
+        task = asyncio.ensure_future(work)
+        self._handed_off.add(task)
+        task.add_done_callback(self._handed_off_done)
+
+    def _handed_off_done(self, task: asyncio.Task[None]) -> None:
+        self._handed_off.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("storing what Telegram answered failed", exc_info=task.exception())
+
     def schedule(self, slot: Slot, render: Render, *, now: bool = False) -> None:
         """Bring the message up to date: at once (``now``) or after the slot's interval."""
         slot.render = render
@@ -85,10 +125,11 @@ class Publisher:
             slot.next_at = 0.0
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._flush_later(slot))
-        elif now and not slot.sending:
-            # A task sending a new message is not cancelled: that would lose the
-            # message's id (a second message next time, none stored).  It sees
-            # next_at = 0 and flushes again at once.  An edit may be cut short.
+        elif now and not slot.busy:
+            # Only a task waiting out the slot's interval is cut short.  A call in
+            # flight is let finish: a new message's id would be lost (a second
+            # message next time), and an edit waiting out a 429 would only meet
+            # the same flood limit again.  It sees next_at = 0 and flushes again.
             slot.task.cancel()
             slot.task = asyncio.create_task(self._flush_later(slot))
 
@@ -100,10 +141,11 @@ class Publisher:
             slot.dirty = False
             slot.next_at = time.monotonic() + slot.interval
             slot.sending = slot.message_id is None
+            slot.busy = True
             try:
                 await self.flush(slot)
             finally:
-                slot.sending = False
+                slot.sending = slot.busy = False
 
     async def flush(self, slot: Slot) -> None:
         """Edit (or send) the slot's message with its latest content now."""
@@ -126,7 +168,7 @@ class Publisher:
                     log.warning("edit refused in chat %s: %s", slot.chat_id, exc.message)
                     return
             except Forbidden:
-                await self.on_blocked(slot.chat_id)
+                self._hand_off(self.on_blocked(slot.chat_id))
                 return
             except TelegramError as exc:
                 log.warning("edit failed in chat %s: %s", slot.chat_id, exc)
@@ -135,7 +177,7 @@ class Publisher:
         if sent is not None:
             slot.message_id = sent.message_id
             if slot.on_sent is not None:
-                await slot.on_sent(sent.message_id)
+                self._hand_off(slot.on_sent(sent.message_id))
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    *, silent: bool = False) -> Message | None:
@@ -144,36 +186,27 @@ class Publisher:
             return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                                disable_notification=silent)
         except Forbidden:
-            await self.on_blocked(chat_id)
+            self._hand_off(self.on_blocked(chat_id))
         except TelegramError as exc:
             log.warning("send failed in chat %s: %s", chat_id, exc)
         return None
 
     async def delete(self, chat_id: int, message_id: int | None) -> None:
-        """Delete a message, ignoring one that is already gone."""
+        """Delete a message; one that is already gone (a 400 after a restart, say) counts as deleted."""
         if message_id is None:
             return
         try:
             await self.bot.delete_message(chat_id, message_id)
-        except TelegramError:
-            pass
-
-    async def settle(self, slot: Slot, render: Render, timeout: float = 30.0) -> None:
-        """Bring the message up to date and wait until it is, without cutting short an edit in flight.
-
-        An edit waiting out a flood-control answer is let finish (cancelling it
-        would drop that edit); the latest content follows it.
-        """
-        self.schedule(slot, render)
-        if slot.task is not None:
-            try:
-                await asyncio.wait_for(asyncio.shield(slot.task), timeout)
-            except TimeoutError:
-                log.warning("the last edit in chat %s did not finish in time", slot.chat_id)
+        except BadRequest as exc:
+            log.debug("message %s in chat %s was already gone: %s", message_id, chat_id, exc.message)
+        except Forbidden:
+            pass  # the person blocked the bot: their chat is out of reach, and reported elsewhere
+        except TelegramError as exc:
+            log.warning("delete failed in chat %s: %s", chat_id, exc)
 
     async def drain(self) -> None:
-        """Flush every pending edit now (used at shut-down)."""
-        for slot in list(self._slots.values()):
+        """Flush every pending edit now, retired slots' too, and finish the database work (shut-down)."""
+        for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.task is not None and not slot.task.done():
                 if slot.sending:  # let it finish (and store what it sent), then flush the rest
                     slot.next_at = 0.0
@@ -183,3 +216,4 @@ class Publisher:
             if slot.dirty:
                 slot.dirty = False
                 await self.flush(slot)
+        await asyncio.gather(*list(self._handed_off), return_exceptions=True)

@@ -24,6 +24,7 @@ import storage
 from bot import logs, story
 from bot.config import Settings
 from bot.i18n import Translator, translator
+from bot.announcements import Outbox
 from bot.model import PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.labels import and_list
@@ -62,6 +63,8 @@ class Tables:
         self.by_id: dict[int, Table] = {}
         self.by_chat: dict[int, int] = {}
         self.publisher: Publisher | None = None
+        self.outbox: Outbox | None = None
+        """Sends the stored announcements (hands' results); None when nothing is sent (tools, tests)."""
         self.bot_username = "chaodipi_bot"
         self.rng = random.Random()
         self._ai_tasks: dict[int, asyncio.Task[None]] = {}
@@ -102,7 +105,8 @@ class Tables:
             del self.by_chat[table.chat_id]
         for task_map in (self._ai_tasks, self._timer_tasks):
             task = task_map.pop(table.id, None)
-            if task is not None:
+            # The AI move or the timer that ended the match still has its writes to finish.
+            if task is not None and task is not asyncio.current_task():
                 task.cancel()
         if self.publisher is not None:
             self.publisher.forget((table.id, "group"))
@@ -266,9 +270,15 @@ class Tables:
         outputs = match.apply(action)
         log.debug("event %d: %s by seat %s", seq, action.kind, action.seat)  # never the cards
         after = view_for(hand, None)  # the acted-on hand, even when it ended and the next was dealt
-        # The reveal, a flip, a failed throw, a red five: told as they happen (decision 17).
-        for text in story.news(self._tr(table), before, after, None, match.ruleset.laps):
-            await self._announce(table, text)
+        # A contested reveal, a failed throw, a red five: told as they happen (decision 17), through the
+        # outbox, so that they come before the hand's result and each once.
+        moments = story.moments(self._tr(table), before, after)
+        if moments:
+            async with self.db.transaction():
+                for kind, text in moments:
+                    await storage.add_announcement(self.db, table.id, kind, text, hand_id=table.hand_id)
+            if self.outbox is not None:
+                self.outbox.wake(table.chat_id)
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
                 await self._hand_over(table, output, after.last_trick)
@@ -276,15 +286,26 @@ class Tables:
         return outputs
 
     async def _hand_over(self, table: Table, record: HandRecord, last: Trick | None = None) -> None:
-        """Store a finished hand, announce it (its last trick first), and deal the next (or end the match).
+        """Store a finished hand with its announcement (its last trick first), and deal the next (or end
+        the match).
 
+        The announcement goes into the outbox in the same transaction as the
+        result, and is sent after the caller lets go (nobody waits for it).
         The next hand waits while the table reads the result (:meth:`_pause`).
         """
         match = table.match
         assert match is not None and table.hand_id is not None and table.match_id is not None
         result = record.result
         log.info("hand over: %s", "aborted" if result is None else f"attackers took {result.attacker_points}")
+        hand_id = table.hand_id
+        # Rendered now, stored with the result: the outbox announces exactly what was stored.
+        tr = self._tr(table)
+        news = [("result", render_result(tr, table, record, last))]
+        if match.over:
+            news.append(("match_over", render_match_over(tr, table)))
         async with self.db.transaction():
+            for kind, text in news:
+                await storage.add_announcement(self.db, table.id, kind, text, hand_id=hand_id)
             if result is None:
                 await storage.update_hand(self.db, table.hand_id, status="aborted")
             else:
@@ -314,7 +335,8 @@ class Tables:
             if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
                 seat.timed_out = False
         table.last_result = record
-        await self._announce(table, render_result(self._tr(table), table, record, last))
+        if self.outbox is not None:
+            self.outbox.wake(table.chat_id)
         self._spawn(self._tell_players(table, record))
         await self._new_hand_messages(table)
         if not match.over:
@@ -322,9 +344,7 @@ class Tables:
         if match.over:
             table.status = "finished"
             table.deadline = None
-            # In the background: under flood control these sends can take seconds, and the move that
-            # ended the match (a player's button press) must be answered before that.
-            self._spawn(self._end_match(table))
+            self._close(table)
 
     async def _tell_players(self, table: Table, record: HandRecord) -> None:
         """Each person at the table gets the result in one line in their private chat."""
@@ -375,17 +395,17 @@ class Tables:
         table.between_hands = None
         self.after_change(table)
 
-    async def _end_match(self, table: Table) -> None:
-        """Announce the end of the match, then close the table."""
-        await self._announce(table, render_match_over(self._tr(table), table))
-        await self._close(table)
+    def _close(self, table: Table) -> None:
+        """Show the table message one last time (without buttons) and forget the table.
 
-    async def _close(self, table: Table) -> None:
-        """Show the table message one last time (without buttons) and forget the table."""
+        Nobody waits for that last edit and nothing cancels it (see
+        :meth:`Publisher.retire`): the press that ended the match is answered
+        at once, and a ``/newgame`` right after cannot cut the edit short.
+        """
         if self.publisher is not None:
-            slot = self.publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval,
-                                       table.message_id)
-            await self.publisher.settle(slot, lambda: self.render_group_message(table))
+            key = (table.id, "group")
+            slot = self.publisher.slot(key, table.chat_id, self.config.group_interval, table.message_id)
+            self.publisher.retire(slot, key, lambda: self.render_group_message(table))
         self._unregister(table)
 
     async def escape(self, table: Table, seat: int) -> None:
@@ -691,6 +711,9 @@ class Tables:
                 "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
         title = html.escape(self.group_titles.get(table.chat_id, table.title))
         sent = await self.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
-        await self.publisher.delete(info.user_id, info.nudge_message_id)
+        # The new id is stored before the old message goes: a crash in between leaves an
+        # old nudge on screen, never a stored id of a message already deleted.
+        old = info.nudge_message_id
         info.nudge_message_id = sent.message_id if sent is not None else None
         await storage.set_seat_messages(self.db, table.id, seat, nudge_message_id=info.nudge_message_id)
+        await self.publisher.delete(info.user_id, old)

@@ -341,12 +341,19 @@ def news(tr: Translator, before: HandView, after: HandView, record: HandRecord |
     there (:func:`table_news`); a contested reveal, which may move p by 80,
     is a message of its own.
     """
-    out: list[str] = []
-    history = after.bid_history
-    if before.bid_history is None and history is not None and len(history) > 1:
-        out.append(reveal(tr, history, after.trump))
-    for notice in after.notices[len(before.notices):]:
-        out.append(notice_text(tr, notice, after.dealer_side))
+    out = [text for _kind, text in moments(tr, before, after)]
     if record is not None:
         out.append(result_text(tr, record, laps, after.last_trick))
+    return out
+
+
+def moments(tr: Translator, before: HandView, after: HandView) -> list[tuple[str, str]]:
+    """:func:`news` without the result, each with a kind that is unique within the hand
+    (``reveal``, ``notice1``, ``notice2`` …: the outbox keeps one of each per hand)."""
+    out: list[tuple[str, str]] = []
+    history = after.bid_history
+    if before.bid_history is None and history is not None and len(history) > 1:
+        out.append(("reveal", reveal(tr, history, after.trump)))
+    for index in range(len(before.notices), len(after.notices)):
+        out.append((f"notice{index + 1}", notice_text(tr, after.notices[index], after.dealer_side)))
     return out

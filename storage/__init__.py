@@ -7,6 +7,7 @@ the caller's engine replays it (:func:`replay`).  See ``docs/storage.md``.
 
 from pathlib import Path
 
+from storage.announcements import Announcement, add_announcement, mark_announced, pending_announcements
 from storage.backup import backup, backup_file, restore
 from storage.chats import (
     get_chat,
@@ -79,7 +80,7 @@ async def open_database(path: str | Path | None = None) -> Database:
 
 
 __all__ = [
-    "SCHEMA_VERSION", "ActiveTable", "ChatRecord", "CorruptLog", "Database", "HandClosed",
+    "SCHEMA_VERSION", "ActiveTable", "Announcement", "add_announcement", "mark_announced", "pending_announcements", "ChatRecord", "CorruptLog", "Database", "HandClosed",
     "HandRecord", "HandResult", "MatchRecord", "NotFound", "PartnershipStanding",
     "PlayerStanding", "Replayer", "SchemaTooNew", "SeatRecord", "SeatResult",
     "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",

@@ -54,6 +54,10 @@ class Database:
         # transaction must wait for it, not write into it.
         self._owner: asyncio.Task[Any] | None = None
         self._depth = 0
+        # True while a transaction may have been left open by a cancelled task.
+        self._unsure = False
+        self.repairs = 0
+        """How many times a transaction left open by a cancelled task was rolled back."""
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True) -> Database:
@@ -126,28 +130,39 @@ class Database:
         own writes are undone and the outer block may go on.  ``write=False``
         opens a plain ``BEGIN`` for a consistent read of several queries.
 
+        Cancellation-safe: a task cancelled at any await in here leaves the
+        connection outside any transaction, with its block committed whole or
+        rolled back whole (a cancelled ``COMMIT`` is waited for, since SQLite
+        runs it anyway).  Should a second cancellation cut even that short,
+        the next task to take the connection rolls back what was left open
+        (see :attr:`repairs`).
+
         Other tasks wait for the block to end before they touch the database,
         so a block must not await another task that uses this database: that
         task would wait for the block, and the block for it.
         """
         if self.in_transaction():
             name = f"sp{self._depth}"
-            await self._conn.execute_fetchall(f"SAVEPOINT {name}")
+            await self._complete(f"SAVEPOINT {name}", undo=f"RELEASE {name}")
             self._depth += 1
             try:
                 yield
             except BaseException:
-                await self._conn.execute_fetchall(f"ROLLBACK TO {name}")
-                await self._conn.execute_fetchall(f"RELEASE {name}")
+                await self._complete(f"ROLLBACK TO {name}")
+                await self._complete(f"RELEASE {name}")
                 raise
             else:
-                await self._conn.execute_fetchall(f"RELEASE {name}")
+                await self._complete(f"RELEASE {name}")
             finally:
                 self._depth -= 1
             return
 
         async with self._lock:
-            await self._conn.execute_fetchall("BEGIN IMMEDIATE" if write else "BEGIN")
+            await self._repair_if_unsure()
+            # Until the block has ended cleanly, the connection's state is not
+            # known for sure: a cancellation anywhere below leaves this set.
+            self._unsure = True
+            await self._complete("BEGIN IMMEDIATE" if write else "BEGIN", undo="ROLLBACK")
             self._owner = asyncio.current_task()
             self._depth = 1
             try:
@@ -157,22 +172,71 @@ class Database:
                     await self._rollback()
                     raise
                 try:
-                    await self._conn.execute_fetchall("COMMIT")
+                    await self._complete("COMMIT")
                 except BaseException:
                     await self._rollback()
                     raise
+                self._unsure = False
             finally:
                 self._owner = None
                 self._depth = 0
 
+    async def _complete(self, sql: str, *, undo: str | None = None) -> None:
+        """Run a statement that must complete, even if this task is cancelled meanwhile.
+
+        SQLite's thread runs a queued statement whatever happens to the task
+        that awaited it; on cancellation this waits for its outcome, so the
+        connection's state is known again, undoes it with ``undo`` (a ``BEGIN``
+        or ``SAVEPOINT`` nobody will end), and lets the cancellation go on.
+        """
+        statement = asyncio.ensure_future(self._conn.execute_fetchall(sql))
+        try:
+            await asyncio.shield(statement)
+        except asyncio.CancelledError:
+            await asyncio.wait({statement})
+            if undo is not None and not statement.cancelled() and statement.exception() is None:
+                await self._conn.execute_fetchall(undo)
+            raise
+
     async def _rollback(self) -> None:
         # Called while an exception is on its way: a failed ROLLBACK (the
         # connection closed, say) must not hide the error that caused it.
+        # A COMMIT cut short by a cancellation may have ended the
+        # transaction already; then there is nothing to roll back.
         try:
             if self._conn.in_transaction:
-                await self._conn.execute_fetchall("ROLLBACK")
+                await self._complete("ROLLBACK")
+            self._unsure = False
         except Exception:
             log.exception("ROLLBACK failed on %s", self.path)
+
+    async def _repair_if_unsure(self) -> None:
+        """Roll back a transaction a cancelled task left open; the caller holds the lock.
+
+        A statement queued by a task cancelled twice may still be running in
+        SQLite's thread: one more statement, queued behind it, waits for it.
+        """
+        if not self._unsure:
+            return
+        await self._conn.execute_fetchall("SELECT 1")
+        if self._conn.in_transaction:
+            await self._conn.execute_fetchall("ROLLBACK")
+            self.repairs += 1
+            log.error("rolled back a transaction a cancelled task left open on %s (repair %d)",
+                      self.path, self.repairs)
+        self._unsure = False
+
+    async def check(self) -> None:
+        """Take the connection once, repairing it if needed; raise if it cannot be used.
+
+        For health checks: a connection that stays inside a transaction nobody
+        owns, or a lock held forever, shows up here.
+        """
+        async with self._lock:
+            await self._repair_if_unsure()
+            await self._conn.execute_fetchall("SELECT 1")
+            if self._conn.in_transaction:
+                raise StorageError(f"The connection to {self.path} is inside a transaction nobody owns.")
 
     @asynccontextmanager
     async def _turn(self) -> AsyncIterator[None]:
@@ -181,6 +245,7 @@ class Database:
             yield
         else:
             async with self._lock:
+                await self._repair_if_unsure()
                 yield
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:

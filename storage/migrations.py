@@ -196,10 +196,31 @@ _V3_CHAT_MIGRATIONS = (
     )""",
 )
 
+_V4_ANNOUNCEMENTS = (
+    # The outbox of group announcements (a hand's result, the match's end),
+    # written in the transaction that stores what they announce; sent_at is
+    # set once Telegram took the message (or refused the chat for good).
+    """CREATE TABLE announcements (
+        announcement_id INTEGER PRIMARY KEY,
+        table_id INTEGER NOT NULL REFERENCES tables (table_id) ON DELETE CASCADE,
+        hand_id INTEGER REFERENCES hands (hand_id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        sent_at REAL,
+        message_id INTEGER
+    )""",
+    # One announcement of each kind per hand, however often a hand is settled.
+    """CREATE UNIQUE INDEX announcements_once_per_hand ON announcements (hand_id, kind)
+        WHERE hand_id IS NOT NULL""",
+    "CREATE INDEX announcements_pending ON announcements (announcement_id) WHERE sent_at IS NULL",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables, event log, results and the result_rows view", _V1_CORE),
     Migration(2, "snapshot cache of hand states", _V2_SNAPSHOTS),
     Migration(3, "record of group → supergroup chat moves", _V3_CHAT_MIGRATIONS),
+    Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

@@ -98,7 +98,15 @@ async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bo
         return True
     hint = next((t for t in labels if t in ("Hint", "提示")), None)
     if hint is None:
-        return False  # the keyboard offers no move: the hand moved on meanwhile
+        # The keyboard offers no move: the edit saying it is their turn is on its way,
+        # or the hand moved on meanwhile.  Wait for either rather than spin.
+        edits = len(server.state.messages[person.id][message.message_id].history)
+        events = len(hand.events)
+        def changed() -> bool:
+            edited = len(server.state.messages[person.id][message.message_id].history) > edits
+            return edited or len(hand.events) != events or table.match is None or table.match.hand is not hand
+        await server.wait_for(changed, timeout=10, what=f"{person.name}'s keyboard to offer a move")
+        return False
     burying = any(t.startswith(("Bury", "扣底")) for t in labels)
     events = len(hand.events)
     answer = await (await person.press(message, hint)).answer()

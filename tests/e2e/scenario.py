@@ -19,6 +19,7 @@ from typing import Any
 from telegram.ext import Application
 
 from bot import callbacks
+from bot.i18n import translator
 from bot.model import Table
 from engine.ai import choose_action
 from engine.cards import Card
@@ -34,6 +35,9 @@ App = Application[Any, Any, Any, Any, Any, Any]
 
 ANSWER_TIMEOUT = 5.0
 """How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
+
+OUT_OF_DATE = frozenset(translator(lang)("That button is out of date; your hand is shown again.") for lang in ("zh", "en"))
+"""The answer to a press made for a question the table no longer asks."""
 
 
 def lobby_button(message: MessageView, op: str, arg: str = "") -> Button | None:
@@ -163,13 +167,16 @@ async def make_move(server: FakeTelegram, person: Person, table: Table, seat: in
     hand = table.match.hand
     events = len(hand.events)
     if move is None:
-        answer = await press_hand(server, person, table, seat, "pass" if kind == "bid" else "nosteal")
+        op, arg = ("pass" if kind == "bid" else "nosteal"), ""
     else:
         await select_cards(server, person, table, seat, move.cards)
-        if move.trump is not None:
-            answer = await press_hand(server, person, table, seat, "trump", f"{kind}-{move.trump}")
-        else:
-            answer = await press_hand(server, person, table, seat, kind)
+        op, arg = (("trump", f"{kind}-{move.trump}") if move.trump is not None else (kind, ""))
+    # Someone else's bid a moment earlier asks the question again (the keyboard's version
+    # changes, and a press made for the old question is refused): press the new keyboard.
+    for _ in range(5):
+        answer = await press_hand(server, person, table, seat, op, arg)
+        if not (answer.show_alert and answer.text in OUT_OF_DATE):
+            break
     assert not answer.show_alert, f"{person.name}: {answer.text}"
     await move_landed(server, table, hand, events)
 

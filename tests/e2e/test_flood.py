@@ -10,6 +10,7 @@ What a person must never see: a press left unanswered or answered too late
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import deque
 from pathlib import Path
@@ -66,11 +67,14 @@ async def check_people_saw_no_failure(server: FakeTelegram, app: scenario.App, t
     service: Tables = tables(app)
     publisher = service.publisher
     assert publisher is not None
-    # An edit refused with 429 may still be waiting out its "retry after" (the table message's last
-    # edit at the end of the match often is): judge the retries once every pending edit is made.
+    # The last press is answered before the group hears of it: let the edits and the outbox finish.
+    # An edit refused with 429 may still be waiting out its "retry after": judge the retries once every
+    # pending edit is made.
     await server.wait_for(lambda: all(not slot.dirty and (slot.task is None or slot.task.done())
                                       for slot in publisher._slots.values()), timeout=30,
                           what="every pending edit made")
+    assert service.outbox is not None
+    await asyncio.wait_for(service.outbox.drain(), 30)
     await server.wait_idle(quiet=0.3, timeout=30)
     assert not never_retried(server)
     given_up = [r.getMessage() for r in caplog.records if r.name == "bot.publisher"]

@@ -1,0 +1,53 @@
+"""Health: a database connection stuck in a transaction makes the bot unhealthy, and says so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import chaodipi_cli
+from bot.health import Health, check_heartbeat, heartbeat_path, write_heartbeat
+from storage import Database
+
+
+async def test_a_connection_left_inside_a_transaction_is_reported(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    db = await Database.open(tmp_path / "chaodipi.db")
+    try:
+        health = Health("polling", lambda: 1, lambda: db)
+        await health.check_database()
+        assert health.status()["ok"] and health.status()["db"] == "ok"
+
+        await db.connection.execute_fetchall("BEGIN")  # a transaction no task of the bot owns
+        await health.check_database()
+        status = health.status()
+        assert status["ok"] is False and "nobody owns" in status["db"]
+        beat = heartbeat_path(db.path)
+        write_heartbeat(beat, status)
+        alive, message = check_heartbeat(beat)
+        assert not alive and "unhealthy" in message and "nobody owns" in message
+        assert chaodipi_cli.main(["health", "--db", str(db.path)]) == 1
+        assert "nobody owns" in capsys.readouterr().err
+
+        await db.connection.execute_fetchall("ROLLBACK")
+        await health.check_database()
+        write_heartbeat(beat, health.status())
+        assert chaodipi_cli.main(["health", "--db", str(db.path)]) == 0
+        assert json.loads(beat.read_text())["db"] == "ok"
+    finally:
+        await db.close()
+
+
+async def test_a_database_held_too_long_is_reported(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "chaodipi.db")
+    try:
+        health = Health("polling", lambda: 0, lambda: db)
+        async with db.transaction():  # the connection is held for the whole check
+            await health.check_database(timeout=0.05)
+        assert health.status()["ok"] is False and "busy" in health.status()["db"]
+        await health.check_database()
+        assert health.status()["ok"] is True
+    finally:
+        await db.close()

@@ -1,0 +1,58 @@
+"""The publisher against the fake Bot API: a message already gone counts as deleted."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+import telegram
+
+from bot.publisher import Publisher
+
+from .fake_telegram import FakeTelegram
+
+
+async def test_deleting_a_message_already_gone_is_done_quietly(fake_telegram: FakeTelegram, bot: telegram.Bot,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    alice = fake_telegram.person("Alice", "alice", started=True)
+    blocked: list[int] = []
+
+    async def on_blocked(chat_id: int) -> None:
+        blocked.append(chat_id)
+
+    publisher = Publisher(bot, on_blocked)
+    caplog.set_level(logging.INFO, logger="bot")
+    sent = await publisher.send(alice.id, "Your turn")
+    assert sent is not None
+    await publisher.delete(alice.id, sent.message_id)
+    await publisher.delete(alice.id, sent.message_id)  # after a restart: the nudge is already gone (400)
+    assert fake_telegram.calls.calls("deleteMessage", status=400)
+    assert not [r for r in caplog.records if r.levelno >= logging.INFO], caplog.records
+    assert not blocked
+
+
+async def test_the_database_work_of_an_edit_outlives_the_edit_being_cut_short(
+        fake_telegram: FakeTelegram, bot: telegram.Bot) -> None:
+    """A 403 on an edit reports the block in a task of its own: cancelling the edit cannot cut that short."""
+    alice = fake_telegram.person("Alice", "alice", started=True)
+    writing = asyncio.Event()
+    may_finish = asyncio.Event()
+    stored: list[int] = []
+
+    async def on_blocked(chat_id: int) -> None:  # stands in for the database write
+        writing.set()
+        await may_finish.wait()
+        stored.append(chat_id)
+
+    publisher = Publisher(bot, on_blocked)
+    slot = publisher.slot((1, "seat0"), alice.id, 0.0, None)
+    publisher.schedule(slot, lambda: ("hand", None), now=True)
+    await fake_telegram.wait_for(lambda: slot.message_id is not None, what="the hand message")
+    alice.block_bot()
+    publisher.schedule(slot, lambda: ("hand, changed", None), now=True)
+    await asyncio.wait_for(writing.wait(), 10)
+    publisher.forget((1, "seat0"))  # the seat emptied: the edit task is cancelled
+    may_finish.set()
+    await publisher.drain()
+    assert stored == [alice.id]
