@@ -23,9 +23,12 @@ settings (environment variables):
   CHAODIPI_DB               the SQLite database file (default ./chaodipi.db)
   CHAODIPI_WEBHOOK_URL      public HTTPS base URL: serve a webhook at <url>/telegram
                             instead of polling (plain HTTP here, a TLS proxy in front)
-  CHAODIPI_WEBHOOK_LISTEN   address the webhook server binds (default 0.0.0.0)
-  CHAODIPI_WEBHOOK_PORT     port of the webhook server (default 8443); GET /health there
+  CHAODIPI_WEBHOOK_LISTEN   address the bot's HTTP server binds (default 0.0.0.0)
+  CHAODIPI_WEBHOOK_PORT     port of the bot's HTTP server (default 8443): webhook, GET /health, web app
   CHAODIPI_WEBHOOK_SECRET   secret token Telegram sends with each call (default: random per start)
+  CHAODIPI_PUBLIC_URL       public HTTPS base URL of that server: serve the web app (Mini App) at <url>/app/
+                            (polling mode then starts the server too); unset: the keyboard alone
+  CHAODIPI_WEBAPP_MAX_AGE   seconds a web app's Telegram initData stays valid (default 86400)
   CHAODIPI_AI_DELAY         seconds between AI moves (default 0.8)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
   CHAODIPI_HAND_PAUSE       seconds between a hand's result and the next hand at real-time pace (default 4)

@@ -11,11 +11,18 @@ import asyncio
 import logging
 from typing import Any, Final
 
-from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram import (
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    MenuButtonWebApp,
+    Update,
+    WebAppInfo,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
@@ -24,14 +31,16 @@ from telegram.ext import (
 )
 
 import storage
-from bot import handlers, logs
+from bot import handlers, logs, seats
 from bot.announcements import Outbox
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
 from bot.health import Health, beat, heartbeat_path
+from bot.labels import name_html
 from bot.model import Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.service import Tables
+from bot.webhook import WebhookServer
 
 log = logging.getLogger(__name__)
 
@@ -86,16 +95,20 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if pending:
         log.info("announcing %d stored results the last run did not get to", pending)
     await _publish_commands(app)
+    await _open_webapp(app)
     await tables.restore_timers()
     for table in tables.by_id.values():
-        tables.refresh(table)
+        tables.refresh(table, urgent=range(4))  # hand messages at once: any selection shown is gone
     app.bot_data["heartbeat"] = asyncio.create_task(beat(heartbeat_path(config.db_path), app.bot_data["health"]))
     log.info("ready: %d active tables", len(tables.by_id))
 
 
 async def _bind_update(update: Update, context: Any) -> None:
-    """Runs first for every update: its id goes on every log line written while it is handled."""
+    """Runs first for every update: its id goes on every log line written while it is handled, and a
+    command past its chat's or sender's budget goes no further."""
     logs.bind_update(update.update_id)
+    if not await handlers.within_budget(update, context):
+        raise ApplicationHandlerStop
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
@@ -121,6 +134,9 @@ async def _stop_tables(app: Application) -> None:  # type: ignore[type-arg]
     if app.bot_data.get("stopped"):
         return
     app.bot_data["stopped"] = True
+    server: WebhookServer | None = app.bot_data.pop("http", None)
+    if server is not None:
+        await server.stop()  # the web app's streams end; no move comes in while the tables close
     heartbeat: asyncio.Task[None] | None = app.bot_data.pop("heartbeat", None)
     if heartbeat is not None:
         heartbeat.cancel()
@@ -143,6 +159,22 @@ async def _finish(tables: Tables) -> None:
         await tables.publisher.drain()
 
 
+async def _open_webapp(app: Application) -> None:  # type: ignore[type-arg]
+    """With ``CHAODIPI_PUBLIC_URL``: the menu button opens the web app; in polling mode, start its server."""
+    config: Settings = app.bot_data["config"]
+    if config.public_url is None:
+        return
+    from bot.i18n import translator
+
+    button = MenuButtonWebApp(translator("zh")("🃏 Open the table"), WebAppInfo(f"{config.public_url}/app/"))
+    await app.bot.set_chat_menu_button(menu_button=button)
+    if config.webhook_url is None:  # in webhook mode serve_webhook runs the server, with the web app
+        server = WebhookServer(app, listen=config.webhook_listen, port=config.webhook_port, secret=None,
+                               health=app.bot_data["health"], webapp=True)
+        await server.start()
+        app.bot_data["http"] = server
+
+
 async def _publish_commands(app: Application) -> None:  # type: ignore[type-arg]
     for lang, code in (("en", None), ("zh", "zh")):
         await app.bot.set_my_commands(menu(lang, GROUP_COMMANDS), scope=BotCommandScopeAllGroupChats(),
@@ -162,11 +194,13 @@ async def _blocked(tables: Tables, chat_id: int) -> None:
         from bot.i18n import translator
 
         tr = translator(table.lang)
-        if table.settings.on_timeout == "ai":
+        if table.settings.on_timeout == "ai" and table.playing:
             info.timed_out = True
-            text = tr("{who} cannot receive my messages (blocked?): the AI plays for them.", who=info.name)
+            await storage.set_seat(tables.db, table.id, seat, user_id=chat_id, is_ai=True)
+            text = tr("{who} cannot receive my messages (blocked?): the AI plays for them.", who=name_html(info.name))
         else:
-            text = tr("{who} cannot receive my messages (blocked?): the table waits for them.", who=info.name)
+            text = tr("{who} cannot receive my messages (blocked?): the table waits for them.",
+                      who=name_html(info.name))
         if tables.publisher is not None:
             await tables.publisher.send(table.chat_id, text)
         tables.kick_ai(table)
@@ -195,16 +229,19 @@ async def load_tables(tables: Tables) -> None:
         if active.match is not None and active.hand is not None:
             await tables._rebuild_match(table, active)
             table.turn_key = tables.turn_key(table)
+            # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
+            table.paused = table.playing and seats.nobody_left(table) and not table.match.hand.events  # type: ignore[union-attr]
+            table.restarted = set(range(4))
 
 
 async def _seat(tables: Tables, record: Any) -> Seat:
-    if record.is_ai or record.user_id is None:
+    if record.user_id is None:
         return Seat(None, "AI", is_ai=True)
     user = await storage.get_user(tables.db, record.user_id)
     name = user.display_name if user is not None else str(record.user_id)
     lang = user.language if user is not None and user.language else "zh"
     reachable = user is None or (user.can_message_privately and not user.blocked)
-    return Seat(record.user_id, name, lang=lang, reachable=reachable,
+    return Seat(record.user_id, name, lang=lang, reachable=reachable, timed_out=record.is_ai,
                 hand_message_id=record.hand_message_id, nudge_message_id=record.nudge_message_id)
 
 

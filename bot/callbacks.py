@@ -20,7 +20,7 @@ from typing import Final
 MAX_BYTES: Final = 64
 
 LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace",
-                              "timeout", "back", "cancel"})
+                              "timeout", "back", "cancel", "return", "esc", "stay"})
 HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "hint",
                              "trump", "peek", "next"})
 

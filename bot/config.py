@@ -5,9 +5,11 @@
 ``TELEGRAM_BASE_URL``      a self-hosted Bot API server, e.g. ``http://127.0.0.1:8081/bot``
 ``CHAODIPI_DB``            the SQLite file (default ``./chaodipi.db``)
 ``CHAODIPI_WEBHOOK_URL``   public HTTPS URL for a webhook; polling when unset
-``CHAODIPI_WEBHOOK_LISTEN`` address the webhook server binds (default ``0.0.0.0``)
-``CHAODIPI_WEBHOOK_PORT``  port of the webhook server (default ``8443``)
+``CHAODIPI_WEBHOOK_LISTEN`` address the bot's HTTP server binds (default ``0.0.0.0``)
+``CHAODIPI_WEBHOOK_PORT``  port of the bot's HTTP server (webhook, health, web app; default ``8443``)
 ``CHAODIPI_WEBHOOK_SECRET`` secret token Telegram sends with each webhook call
+``CHAODIPI_PUBLIC_URL``    public HTTPS base URL of the bot's HTTP server: serves the web app (Mini App)
+``CHAODIPI_WEBAPP_MAX_AGE`` seconds a Mini App's ``initData`` stays valid (default ``86400``)
 ``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
@@ -42,6 +44,9 @@ class Settings:
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
     webhook_secret: str | None = None
+    public_url: str | None = None
+    """Where Telegram opens the web app (``<public_url>/app/``); None: the keyboard alone."""
+    webapp_max_age: float = 86400.0
     ai_delay: float = 0.8
     group_interval: float = 3.5
     hand_pause: float = 4.0
@@ -69,6 +74,8 @@ class Settings:
             webhook_listen=env.get("CHAODIPI_WEBHOOK_LISTEN", "0.0.0.0"),
             webhook_port=_int(env, "CHAODIPI_WEBHOOK_PORT", 8443),
             webhook_secret=env.get("CHAODIPI_WEBHOOK_SECRET") or None,
+            public_url=_public_url(env),
+            webapp_max_age=_float(env, "CHAODIPI_WEBAPP_MAX_AGE", 86400.0),
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
             hand_pause=_float(env, "CHAODIPI_HAND_PAUSE", 4.0),
@@ -104,6 +111,17 @@ def _base_url(env: Mapping[str, str]) -> str | None:
         raise ConfigError(
             f"TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot; did you mean {url}/bot ?"
         )
+    return url
+
+
+def _public_url(env: Mapping[str, str]) -> str | None:
+    # Telegram opens Mini Apps over HTTPS only; a plain-HTTP URL would give buttons that never open.
+    url = (env.get("CHAODIPI_PUBLIC_URL") or "").strip().rstrip("/")
+    if not url:
+        return None
+    if not url.startswith("https://"):
+        raise ConfigError(f"CHAODIPI_PUBLIC_URL must be an https:// URL (Telegram opens web apps over HTTPS only), "
+                          f"not {url!r}.")
     return url
 
 

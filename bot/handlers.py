@@ -12,23 +12,26 @@ import time
 from collections import Counter
 from typing import Final, cast
 
-from telegram import CallbackQuery, Chat, Update, User
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import callbacks, story
-from bot.commands import help_text, leaderboard_text, rules_text, stats_text
+from bot import callbacks, links, seats, story
+from bot.budget import CommandBudget, Pacer
+from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
+from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
+from bot.moves import make_move
 from bot.render_private import peek_text
 from bot.service import TableError, Tables
+from bot.webapp.links import replay_offer
 from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.hand import Action
 from engine.notices import ThrowFailed, notice_from_dict
 from engine.ruleset import RULESETS, get_ruleset
 from engine.views import view_for
@@ -37,6 +40,8 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 
+COMMANDS = frozenset(GROUP_COMMANDS + PRIVATE_COMMANDS)
+"""The commands the bot answers (and so budgets)."""
 
 def tables_of(context: Context) -> Tables:
     """The service kept in ``bot_data``."""
@@ -73,10 +78,38 @@ async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
-async def reply(update: Update, text: str) -> None:
-    """Reply to the message that carried a command."""
-    if update.effective_message is not None:
-        await update.effective_message.reply_html(text, disable_web_page_preview=True)
+async def reply(update: Update, context: Context, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Reply to the message that carried a command, one reply a second per chat (see
+    :class:`bot.budget.Pacer`); a reply Telegram refuses is logged, never raised."""
+    message = update.effective_message
+    if message is None:
+        return
+    pacer: Pacer = context.bot_data.setdefault("reply_pacer", Pacer())
+    delay = pacer.delay(message.chat_id)
+    if delay > 0:
+        await asyncio.sleep(delay)
+    try:
+        await message.reply_html(text, disable_web_page_preview=True, reply_markup=markup)
+    except TelegramError as exc:
+        log.warning("reply failed in chat %s: %s", message.chat_id, type(exc).__name__)
+
+
+async def within_budget(update: Update, context: Context) -> bool:
+    """False for a command past its chat's or sender's budget (see :mod:`bot.budget`); the first such
+    command of a run gets one short notice."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not (message.text or "").startswith("/"):
+        return True
+    name, _, target = message.text.split(maxsplit=1)[0][1:].partition("@")  # type: ignore[union-attr]
+    if name.lower() not in COMMANDS or (target and target.lower() != (context.bot.username or "").lower()):
+        return True  # no handler answers it: it costs nothing
+    budget: CommandBudget = context.bot_data.setdefault("command_budget", CommandBudget())
+    verdict = budget.verdict(message.chat_id, user.id)
+    if verdict == "notice":
+        tr = await user_translator(context, user)
+        await reply(update, context, tr("{who}, that is a lot of commands: I will answer again in a minute.",
+                               who=name_html(display_name(user))))
+    return verdict == "answer"
 
 
 def in_group(chat: Chat | None) -> bool:
@@ -128,12 +161,12 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
         # Try once: people who opened the bot elsewhere can be reached without a link.
         try:
             await context.bot.send_message(user.id, tr("You are joining the table in {title}.",
-                                                        title=table.title or "?"))
+                                                        title=name_html(table.title or "?")))
             await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
         except Forbidden:
             table.pending[user.id] = (seat, display_name(user))
             tables.refresh(table)
-            link = f"https://t.me/{tables.bot_username}?start=s{table.id}_{'' if seat is None else seat}"
+            link = links.link(tables.bot_username, tables.config.token, table.id, seat)
             if query is not None:
                 await query.answer(url=link)
                 return ""
@@ -159,37 +192,54 @@ async def cmd_start(update: Update, context: Context) -> None:
     tables = tables_of(context)
     await remember_user(context, user)
     await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
-    for seated, index in tables.tables_of(user.id):
-        info = seated.seats[index]
-        if info is not None and not info.reachable:
-            info.reachable = True
-            tables.refresh(seated, urgent=[index])
     tr = await user_translator(context, user)
+    for seated, index in tables.tables_of(user.id):
+        async with seated.lock:
+            info = seated.seats[index]
+            if info is None or info.user_id != user.id:
+                continue
+            info.reachable = True
+            if seated.playing and not await seats.come_back(tables, seated, index):
+                if seated.paused:  # they were unreachable, and so nobody was left: the table goes on
+                    await seats.resume(tables, seated)
+                    tables.after_change(seated)
+                tables.refresh(seated, urgent=[index])
+        if seated.playing:
+            await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
+                                   title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
+    offer = await replay_offer(tables, context.args[0] if context.args else "", tr)
+    if offer is not None:  # the result message's replay link
+        await reply(update, context, offer[0], offer[1])
+        return
     wanted = _seat_request(tables, context.args[0] if context.args else "", user.id)
     if wanted is not None:
         table, seat = wanted
         if table is None:
-            await reply(update, tr("That table is closed."))
+            await reply(update, context, tr("That link is not valid, or its table is closed."))
+            return
+        if not await links.is_member(context.bot, table.chat_id, user.id):
+            log.info("table %s: a seat link refused to someone outside the group", table.id)
+            await reply(update, context, tr("This link seats members of its group only. Ask to join the group, then take a seat there."))
             return
         async with table.lock:
             problem = await seat_person(context, table, user, seat)
-        await reply(update, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
-                                          title=table.title))
+        await reply(update, context, problem or tr("You are seated at the table in {title}. Your cards will appear here.",
+                                          title=name_html(table.title)))
         return
-    await reply(update, help_text(tr))
+    await reply(update, context, help_text(tr))
 
 
 def _seat_request(tables: Tables, payload: str, user_id: int) -> tuple[Table | None, int | None] | None:
-    """A deep link's seat request: ``s<table>_<seat>`` from a seat button, or ``t<table>`` from the
-    lobby's link (the seat the person asked for before, if any); None for a plain /start."""
-    if payload.startswith("s") and "_" in payload:
-        table_part, seat_part = payload[1:].split("_", 1)
-        seat = int(seat_part) if seat_part.isdigit() and int(seat_part) < 4 else None
-    elif payload.startswith("t") and payload[1:].isdigit():
-        table_part, seat = payload[1:], None
-    else:
+    """A deep link's seat request: a seat button's link names the seat, the lobby's link none (the
+    seat the person asked for before, if any); None for a plain /start.  A payload whose token is
+    not the table's (guessed, forged) or whose table is gone gives no table."""
+    if not payload:
         return None
-    table = tables.get(int(table_part)) if table_part.isdigit() else None
+    request = links.parse(tables.config.token, payload)
+    if request is None:
+        return None, None
+    table = tables.get(request.table_id)
+    seat = request.seat
     if table is not None and seat is None and user_id in table.pending:
         seat = table.pending[user_id][0]
     return table, seat
@@ -202,7 +252,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     if not in_group(chat):
-        await reply(update, tr("Open a table in a group chat: add me to a group and send /newgame there."))
+        await reply(update, context, tr("Open a table in a group chat: add me to a group and send /newgame there."))
         return
     preset = None
     if context.args:
@@ -210,7 +260,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
             preset = get_ruleset(" ".join(context.args)).name
         except ValueError:
             names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
-            await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
+            await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
             return
     tables = tables_of(context)
     await remember_user(context, user)
@@ -218,13 +268,13 @@ async def cmd_newgame(update: Update, context: Context) -> None:
         table = await tables.new_table(chat.id, chat.title or "", user.id, display_name(user),
                                        tr.lang, preset)
     except TableError as exc:
-        await reply(update, exc.text(tr))
+        await reply(update, context, exc.text(tr))
         return
     async with table.lock:
         problem = await seat_person(context, table, user, 0)
         tables.refresh(table)
     if problem:
-        await reply(update, problem)
+        await reply(update, context, problem)
 
 
 async def cmd_join(update: Update, context: Context) -> None:
@@ -235,12 +285,12 @@ async def cmd_join(update: Update, context: Context) -> None:
     user, chat, tr = caller
     table = tables_of(context).in_chat(chat.id)
     if table is None:
-        await reply(update, tr("There is no table here. Start one with /newgame."))
+        await reply(update, context, tr("There is no table here. Start one with /newgame."))
         return
     async with table.lock:
         problem = await seat_person(context, table, user, None)
     if problem:
-        await reply(update, problem)
+        await reply(update, context, problem)
 
 
 async def cmd_leave(update: Update, context: Context) -> None:
@@ -252,20 +302,31 @@ async def cmd_leave(update: Update, context: Context) -> None:
     tables = tables_of(context)
     table = tables.in_chat(chat.id)
     if table is None or table.seat_of(user.id) is None:
-        await reply(update, tr("You are not seated at a table in this chat."))
+        await reply(update, context, tr("You are not seated at a table in this chat."))
         return
+    question: tuple[str, InlineKeyboardMarkup] | None = None
+    refused: str | None = None
     async with table.lock:
         seat = table.seat_of(user.id)
-        assert seat is not None
+        if seat is None:  # they left while waiting for the lock
+            return
         try:
             if table.status == "open":
                 await tables.leave(table, user.id)
                 tables.refresh(table)
-            else:
+            elif not table.playing:
+                raise TableError("No hand is being played at this table.")
+            elif (cost := seats.escape_cost(table, seat)) == 0:  # free: no card played yet (§2.16)
                 await tables.escape(table, seat)
                 tables.after_change(table)
+            else:
+                question = seats.escape_question(tr, table, seat, cost)
         except (TableError, EngineError) as exc:
-            await reply(update, exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc))
+            refused = exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc)
+    if refused is not None:  # replies wait for the chat's pace: never while holding the table
+        await reply(update, context, refused)
+    if question is not None:
+        await reply(update, context, *question)
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -277,14 +338,14 @@ async def cmd_stop(update: Update, context: Context) -> None:
     tables = tables_of(context)
     table = tables.in_chat(chat.id)
     if table is None:
-        await reply(update, tr("There is no table here."))
+        await reply(update, context, tr("There is no table here."))
         return
     if user.id != table.creator_id and not await is_admin(context, chat.id, user.id):
-        await reply(update, tr("Only the table's creator or a group admin can stop it."))
+        await reply(update, context, tr("Only the table's creator or a group admin can stop it."))
         return
     async with table.lock:
         await tables.stop(table)  # its message says it is closed and loses its buttons
-    await reply(update, tr("The table is closed."))
+    await reply(update, context, tr("The table is closed."))
 
 
 async def cmd_hand(update: Update, context: Context) -> None:
@@ -296,20 +357,22 @@ async def cmd_hand(update: Update, context: Context) -> None:
     tables = tables_of(context)
     mine = [(t, s) for t, s in tables.tables_of(user.id) if t.playing]
     if not mine:
-        await reply(update, tr("You are not playing at any table."))
+        await reply(update, context, tr("You are not playing at any table."))
         return
     for table, seat in mine:
         async with table.lock:
             info = table.seats[seat]
-            assert info is not None
+            if info is None or info.user_id != user.id:  # the seat changed hands meanwhile
+                continue
             old = info.hand_message_id
             info.hand_message_id = None
             if tables.publisher is not None:
-                tables.publisher.forget((table.id, f"seat{seat}"))
+                tables.publisher.forget(seats.slot_key(table.id, seat, user.id))
                 await tables.publisher.delete(user.id, old)
-            tables.refresh(table, urgent=[seat])
+            if not await seats.come_back(tables, table, seat):
+                tables.refresh(table, urgent=[seat])
     if in_group(update.effective_chat):
-        await reply(update, tr("I sent your hand to our private chat."))
+        await reply(update, context, tr("I sent your hand to our private chat."))
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
@@ -325,10 +388,10 @@ async def cmd_rules(update: Update, context: Context) -> None:
             table.settings.ruleset() if table is not None else get_ruleset("yancheng"))
     except ValueError:
         names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
-        await reply(update, tr("Unknown preset. The presets are: {names}", names=names))
+        await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
         return
     for page in rules_text(tr, ruleset):
-        await reply(update, page)
+        await reply(update, context, page)
 
 
 async def cmd_stats(update: Update, context: Context) -> None:
@@ -338,10 +401,10 @@ async def cmd_stats(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     if not in_group(chat):
-        await reply(update, tr("Send /stats in the group whose league you want to see."))
+        await reply(update, context, tr("Send /stats in the group whose league you want to see."))
         return
     rows = await storage.player_standings(tables_of(context).db, chat.id)
-    await reply(update, stats_text(tr, rows, user.id))
+    await reply(update, context, stats_text(tr, rows, user.id))
 
 
 async def cmd_leaderboard(update: Update, context: Context) -> None:
@@ -351,12 +414,12 @@ async def cmd_leaderboard(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     if not in_group(chat):
-        await reply(update, tr("Send /leaderboard in a group."))
+        await reply(update, context, tr("Send /leaderboard in a group."))
         return
     db = tables_of(context).db
     players = await storage.player_standings(db, chat.id)
     pairs = await storage.partnership_standings(db, chat.id)
-    await reply(update, leaderboard_text(tr, players, pairs))
+    await reply(update, context, leaderboard_text(tr, players, pairs))
 
 
 async def cmd_lang(update: Update, context: Context) -> None:
@@ -368,21 +431,21 @@ async def cmd_lang(update: Update, context: Context) -> None:
     choice = (context.args[0].lower() if context.args else "")
     if choice not in ("zh", "en"):
         tr = await chat_translator(context, user, chat)
-        await reply(update, tr("Use /lang zh for 中文 or /lang en for English."))
+        await reply(update, context, tr("Use /lang zh for 中文 or /lang en for English."))
         return
     tr = translator(choice)
     if in_group(chat):
         table = tables.in_chat(chat.id)
         creator = table is not None and table.creator_id == user.id
         if not creator and not await is_admin(context, chat.id, user.id):
-            await reply(update, tr("Only the table's creator or a group admin can change the group's language."))
+            await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
         await storage.upsert_chat(tables.db, chat.id, chat.title or "")
         await storage.update_chat(tables.db, chat.id, language=choice)
         if table is not None:
             table.lang = choice
             tables.refresh(table)
-        await reply(update, tr("The group's language is now English."))
+        await reply(update, context, tr("The group's language is now English."))
         return
     await remember_user(context, user)
     await storage.set_user_language(tables.db, user.id, choice)
@@ -391,7 +454,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
         if info is not None:
             info.lang = choice
             tables.refresh(table, urgent=[seat])
-    await reply(update, tr("Your language is now English."))
+    await reply(update, context, tr("Your language is now English."))
 
 
 async def cmd_help(update: Update, context: Context) -> None:
@@ -399,7 +462,7 @@ async def cmd_help(update: Update, context: Context) -> None:
     user = update.effective_user
     if user is None:
         return
-    await reply(update, help_text(await chat_translator(context, user, update.effective_chat)))
+    await reply(update, context, help_text(await chat_translator(context, user, update.effective_chat)))
 
 
 async def on_migrate(update: Update, context: Context) -> None:
@@ -441,7 +504,9 @@ async def on_callback(update: Update, context: Context) -> None:
     if table is None:
         await query.answer(tr("That table is closed."), show_alert=True)
         return
-    if data.kind == "L":
+    if data.kind == "L" and data.op in ("return", "esc", "stay"):
+        await on_seat_button(context, query, table, data, tr)
+    elif data.kind == "L":
         await on_lobby_button(context, query, table, data, tr)
     elif data.kind == "H":
         await on_hand_button(context, query, table, data, tr)
@@ -507,6 +572,40 @@ SELECTING: Final = frozenset({"sel", "clear", "hint"})
 """Operations that only change the selection: they need the hand, not the question, unchanged."""
 
 
+async def on_seat_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
+                         tr: Translator) -> None:
+    """「我回来了」 (in private), and the answer to an escape's confirmation (in the group)."""
+    tables = tables_of(context)
+    user = query.from_user
+    seat = table.seat_of(user.id)
+    popup: str | None = None
+    async with table.lock:
+        try:
+            if seat is None or not table.playing:
+                raise TableError("You are not playing at this table.")
+            if data.op == "return":
+                if not await seats.come_back(tables, table, seat):
+                    popup = tr("You are playing this seat already.")
+            elif data.op == "stay":
+                if data.arg != str(seat):
+                    raise TableError("This question is not yours.")
+            else:
+                await tables.escape(table, seats.confirmed_escape(table, user.id, data.arg))
+                tables.after_change(table)
+        except TableError as exc:
+            popup = exc.text(tr)
+        except storage.StorageError:
+            log.exception("table %s: storage error", table.id)
+            popup = tr("I could not save that; nothing changed. Please try again.")
+    # The press is answered first: the edit below is a group message, which may wait for the group's budget.
+    await query.answer(popup or None, show_alert=bool(popup))
+    if popup is None and data.op in ("esc", "stay") and query.message is not None:
+        try:  # the question is answered: its buttons go
+            await query.edit_message_reply_markup(reply_markup=None)
+        except TelegramError:
+            pass
+
+
 async def on_hand_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
                          tr: Translator) -> None:
     """Card selection and the actions of a player's private keyboard, and the group's 🃏.
@@ -549,6 +648,8 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         return None
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
+    # A press on the keyboard: keep this message current even while the web app is open too.
+    tables.app_seats.pop((table.id, seat), None)
     done = table.acted.get(seat)
     if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
         return tr("You have already done that.")
@@ -561,7 +662,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     info = table.seats[seat]
     assert info is not None
     info.last_active = time.time()
-    info.timed_out = False
+    await seats.come_back(tables, table, seat)  # a press from someone away brings them back
     if info.hand_message_id is None:
         info.hand_message_id = query.message.message_id
     popup: str | None = None
@@ -584,6 +685,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
     hand = table.match.hand
     selected = table.selected(seat)
     op = data.op
+    if op in ("sel", "clear", "hint"):
+        table.restarted.discard(seat)
     if op == "sel":
         card = Card.parse(data.arg[:-1])
         copy = int(data.arg[-1]) if data.arg[-1].isdigit() else 0
@@ -617,12 +720,13 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         raise TableError("That button is not valid.")
     if kind in ("pass", "pass_steal"):
         cards = ()
+    elif not cards and seat in table.restarted:
+        table.restarted.discard(seat)
+        return tr("I restarted and your selection was lost; your hand is shown again: select the cards again.")
     elif not cards:
         return tr("Select the cards first.")
-    outputs = await tables.act(table, Action(kind, seat, cards, trump))  # type: ignore[arg-type]
+    outputs = await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
     table.acted[seat] = (data.version, data.op, table.version(seat))
-    selected.clear()
-    tables.after_change(table, actor=seat)
     for raw in outputs[0].info.get("notices", ()):  # 甩牌失败: the thrower is told what happened, too
         notice = notice_from_dict(raw)
         if isinstance(notice, ThrowFailed) and notice.seat == seat:

@@ -134,6 +134,10 @@ class Table:
     acted: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     """Per seat, the last stored action's keyboard version, button and the version it led to:
     the same press again is "already done", not a second action."""
+    paused: bool = False
+    """Nobody present is left at the table: no move is made until someone comes back."""
+    restarted: set[int] = field(default_factory=set)
+    """Seats whose selection a restart lost, until they touch their keyboard again (selections live in memory)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""

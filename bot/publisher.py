@@ -117,6 +117,11 @@ class Publisher:
         if not task.cancelled() and task.exception() is not None:
             log.error("storing what Telegram answered failed", exc_info=task.exception())
 
+    def forget_table(self, table_id: int) -> None:
+        """Stop keeping every message of a table current (it closed)."""
+        for key in [key for key in self._slots if key[0] == table_id]:
+            self.forget(key)
+
     def schedule(self, slot: Slot, render: Render, *, now: bool = False) -> None:
         """Bring the message up to date: at once (``now``) or after the slot's interval."""
         slot.render = render

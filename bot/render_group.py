@@ -63,8 +63,11 @@ def header(tr: Translator, table: Table) -> str:
     return "<b>" + " · ".join(parts) + "</b>"
 
 
-def render_lobby(tr: Translator, table: Table, bot_username: str) -> tuple[str, InlineKeyboardMarkup]:
-    """The table message before the match: seats, settings, and the buttons to fill and start."""
+def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, InlineKeyboardMarkup]:
+    """The table message before the match: seats, settings, and the buttons to fill and start.
+
+    ``private_link`` opens the bot's private chat for someone who must press Start first.
+    """
     s = table.settings
     lines = [header(tr, table), ""]
     for seat in range(4):
@@ -96,7 +99,7 @@ def render_lobby(tr: Translator, table: Table, bot_username: str) -> tuple[str, 
     ])
     if waiting:
         rows.append([InlineKeyboardButton(tr("Open a private chat with me"),
-                                          url=f"https://t.me/{bot_username}?start=t{table.id}")])
+                                          url=private_link)])
     return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
 
 
@@ -264,11 +267,24 @@ def _next_hand_markup(tr: Translator, table: Table) -> InlineKeyboardMarkup | No
         tr("▶️ Next hand"), callback_data=callbacks.hand(table.id, str(table.match.deals), "next"))]])
 
 
-def render_result(tr: Translator, table: Table, record: HandRecord, last: Trick | None = None) -> str:
+def render_result(tr: Translator, table: Table, record: HandRecord, last: Trick | None = None,
+                  leaver: str | None = None) -> str:
     """The announcement of a finished hand (a new message: it is news), told from the engine's record.
 
-    ``last`` is the hand's final trick, shown before the score.
+    ``last`` is the hand's final trick, shown before the score; ``leaver`` the name of the person who
+    escaped (their seat is the AI's by now).
     """
+    result = record.result
+    if result is not None and result.escaped is not None:
+        lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
+        name = name_html(leaver) if leaver is not None else seat_name(tr, table, result.escaped)
+        points = result.scores[result.escaped]
+        if points:
+            lines.append(tr("{who} left the table (escape): {points} 积分.", who=name, points=signed(points)))
+        else:
+            lines.append(tr("{who} left the table before any card was played: it costs nothing, and the hand counts for nobody.", who=name))
+        lines.append(tr("The AI takes the seat; the next hand is dealt."))
+        return "\n".join(lines)
     return story.result_text(tr, record, table.settings.ruleset().laps, last,
                              who=lambda seat: who(tr, table, seat))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import callbacks
 from bot.i18n import Translator
@@ -106,8 +106,9 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
     return []
 
 
-def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tuple[str, InlineKeyboardMarkup]:
-    """The private hand message of one seat."""
+def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
+                app_url: str | None = None) -> tuple[str, InlineKeyboardMarkup]:
+    """The private hand message of one seat (with a button opening the web app at ``app_url``)."""
     view = table.view(seat)
     lines = ["<b>" + tr("Chao Di Pi") + " · " + name_html(group_title) + "</b> · "
              + tr("hand {n}", n=view.number) + " · " + tr("you sit {seat}", seat=seat_label(tr, seat))]
@@ -134,7 +135,11 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str) -> tu
         lines.append(tr("Selected: {cards}", cards=cards_label(sel, tr.lang)))
     if view.phase == "playing" and view.trump_known:
         lines.append(_trump_count(tr, table, view))
-    return "\n".join(lines), hand_keyboard(tr, table, seat, view)
+    keyboard = hand_keyboard(tr, table, seat, view)
+    if app_url is not None:
+        keyboard = InlineKeyboardMarkup((*keyboard.inline_keyboard,
+                                         (InlineKeyboardButton(tr("🃏 Open the table"), web_app=WebAppInfo(app_url)),)))
+    return "\n".join(lines), keyboard
 
 
 def _trump_count(tr: Translator, table: Table, view: HandView) -> str:

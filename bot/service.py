@@ -10,30 +10,29 @@ goes through :class:`bot.publisher.Publisher`; nothing here parses updates.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardMarkup
 
 import storage
-from bot import logs, story
+from bot import links, logs, seats, story
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.announcements import Outbox
+from bot.labels import and_list, name_html
 from bot.model import PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
-from bot.labels import and_list
 from bot.render_group import (
     render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
 )
-from bot.render_private import render_hand
 from engine.ai import choose_action
-from engine.errors import EngineError, IllegalActionError
+from engine.errors import EngineError
 from engine.hand import Action, Trick
 from engine.match import HandRecord, Match
 from engine.views import view_for
@@ -75,6 +74,10 @@ class Tables:
         self.closing = False
         """Set by :meth:`close`: no AI move or timer starts any more."""
         self._background: set[asyncio.Task[None]] = set()
+        self.watchers: list[Callable[[Table], None]] = []
+        """Called at every :meth:`refresh` (the web app's live streams)."""
+        self.app_seats: Counter[tuple[int, int]] = Counter()
+        """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -109,9 +112,7 @@ class Tables:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         if self.publisher is not None:
-            self.publisher.forget((table.id, "group"))
-            for seat in range(4):
-                self.publisher.forget((table.id, f"seat{seat}"))
+            self.publisher.forget_table(table.id)
 
     # --- lobby ----------------------------------------------------------------------
     async def new_table(self, chat_id: int, title: str, creator_id: int, creator_name: str,
@@ -137,17 +138,22 @@ class Tables:
         return table
 
     def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
-        """The seat this person would get; raises TableError if they cannot sit."""
-        if table.status != "open":
+        """The seat this person would get; raises TableError if they cannot sit.
+
+        Once the match has started seats are fixed, except at a paused table
+        (nobody left, between two hands): someone may take a seat the AI holds.
+        """
+        if table.status != "open" and not table.paused:
             raise TableError("The match has started; seats are fixed now.")
         if table.seat_of(user_id) is not None:
             raise TableError("You already have a seat at this table.")
-        free = [s for s in range(4) if table.seats[s] is None]
+        free = [s for s, info in enumerate(table.seats)
+                if info is None or (table.paused and info.is_ai and info.user_id is None)]
         if not free:
             raise TableError("All four seats are taken.")
         if seat is None:
             return free[0]
-        if table.seats[seat] is not None:
+        if seat not in free:
             raise TableError("That seat is taken.")
         return seat
 
@@ -156,6 +162,9 @@ class Tables:
         seat = self.check_sit(table, user_id, seat)
         await storage.set_seat(self.db, table.id, seat, user_id=user_id)
         table.seats[seat] = Seat(user_id, name, lang=lang)
+        if table.paused:  # someone sat at a table nobody was left at: it goes on
+            await seats.resume(self, table)
+            self.after_change(table)
         return seat
 
     async def leave(self, table: Table, user_id: int) -> None:
@@ -298,9 +307,16 @@ class Tables:
         result = record.result
         log.info("hand over: %s", "aborted" if result is None else f"attackers took {result.attacker_points}")
         hand_id = table.hand_id
+        escaped = result.escaped if result is not None else None
+        # Before anything awaits: from now on no render may show this seat's cards to the leaver.
+        leaver = self._hand_to_ai(table, escaped) if escaped is not None else None
         # Rendered now, stored with the result: the outbox announces exactly what was stored.
         tr = self._tr(table)
-        news = [("result", render_result(tr, table, record, last))]
+        announcement = render_result(tr, table, record, last, leaver.name if leaver is not None else None)
+        if result is not None and self.config.public_url:  # the web app replays it, opened from a deep link
+            announcement += (f'\n<a href="https://t.me/{self.bot_username}?start=r{hand_id}">'
+                             + tr("🎞 Replay hand {n}", n=record.number) + "</a>")
+        news = [("result", announcement)]
         if match.over:
             news.append(("match_over", render_match_over(tr, table)))
         async with self.db.transaction():
@@ -310,14 +326,15 @@ class Tables:
                 await storage.update_hand(self.db, table.hand_id, status="aborted")
             else:
                 dealer_side = result.dealer_side if result.dealer_side is not None else 0
-                winner_side = max((0, 1), key=lambda side: result.scores[side] + record.bonus[side])
+                scores = [result.scores[s] + record.bonus[s] for s in range(4)]
                 changes = (record.moves[0].moved, record.moves[1].moved)
                 await storage.record_hand_result(
                     self.db, table.hand_id, attacker_points=result.attacker_points, dealer_side=dealer_side,
-                    winner_side=winner_side, level_changes=changes,
-                    scores=[result.scores[s] + record.bonus[s] for s in range(4)],
-                    special=result.to_dict(),
+                    winner_side=_winner_side(result.escaped, scores), level_changes=changes,
+                    scores=scores, special=result.to_dict(), outcomes=_outcomes(result.escaped, scores),
                 )
+                if escaped is not None:  # in the same transaction: a crash cannot leave the leaver seated
+                    await storage.set_seat(self.db, table.id, escaped, user_id=None, is_ai=True)
             await storage.update_match(
                 self.db, table.match_id, levels=(match.sides[0].rank, match.sides[1].rank),
                 laps=(match.sides[0].lap, match.sides[1].lap),
@@ -331,9 +348,8 @@ class Tables:
             else:
                 await storage.update_table(self.db, table.id, status="finished", turn_deadline=None)
         table.selection.clear()
-        for seat in table.seats:
-            if seat is not None and seat.reachable:  # someone who blocked the bot stays with the AI
-                seat.timed_out = False
+        if leaver is not None and escaped is not None:
+            seats.freeze(self, table, escaped, leaver)
         table.last_result = record
         if self.outbox is not None:
             self.outbox.wake(table.chat_id)
@@ -345,6 +361,8 @@ class Tables:
             table.status = "finished"
             table.deadline = None
             self._close(table)
+        else:
+            await seats.pause_if_empty(self, table)
 
     async def _tell_players(self, table: Table, record: HandRecord) -> None:
         """Each person at the table gets the result in one line in their private chat."""
@@ -359,8 +377,8 @@ class Tables:
     async def _new_hand_messages(self, table: Table) -> None:
         """The next hand's private message is a new message (an edit would not notify anyone)."""
         for seat, info in enumerate(table.seats):
-            if self.publisher is not None:
-                self.publisher.forget((table.id, f"seat{seat}"))
+            if self.publisher is not None and info is not None and info.user_id is not None:
+                self.publisher.forget(seats.slot_key(table.id, seat, info.user_id))
             if info is not None and info.hand_message_id is not None:
                 info.hand_message_id = None
                 await storage.set_seat_messages(self.db, table.id, seat, hand_message_id=None)
@@ -409,12 +427,16 @@ class Tables:
         self._unregister(table)
 
     async def escape(self, table: Table, seat: int) -> None:
-        """A player leaves mid-match: the hand is scored by the escape rule and the AI takes the seat."""
+        """A player leaves mid-match: the hand is scored by the escape rule (free before any card is
+        played), the AI takes the seat (see :meth:`_hand_over`) and the next hand is dealt."""
         await self.act(table, Action("escape", seat))
+
+    def _hand_to_ai(self, table: Table, seat: int) -> Seat | None:
+        """The AI takes a seat in memory; the person who held it, if anyone did."""
         info = table.seats[seat]
-        assert info is not None
-        await storage.set_seat(self.db, table.id, seat, user_id=None, is_ai=True)
         table.seats[seat] = Seat(None, "AI", is_ai=True)
+        table.selection.pop(seat, None)
+        return info if info is not None and not info.is_ai else None
 
     async def reload(self, table: Table) -> None:
         """Rebuild a table's match from storage (after a conflict, or at start-up)."""
@@ -451,7 +473,7 @@ class Tables:
 
     def ai_action(self, table: Table) -> Action | None:
         """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
-        if not table.playing or table.between_hands is not None:
+        if not table.playing or table.paused or table.between_hands is not None:
             return None
         assert table.match is not None
         hand = table.match.hand
@@ -590,7 +612,7 @@ class Tables:
         for seat in self.waiting_humans(table):
             info = table.seats[seat]
             assert info is not None and info.user_id is not None
-            mentions.append(f'<a href="tg://user?id={info.user_id}">{html.escape(info.name)}</a>')
+            mentions.append(f'<a href="tg://user?id={info.user_id}">{name_html(info.name)}</a>')
         if not mentions:
             return
         left = time_left(tr, (table.deadline or 0) - time.time())
@@ -610,12 +632,13 @@ class Tables:
             assert info is not None
             if table.settings.on_timeout == "escape":
                 await self._announce(table, tr("{who} ran out of time: the escape rule applies.",
-                                               who=html.escape(info.name)))
+                                               who=name_html(info.name)))
                 await self.escape(table, seat)
                 return
-            info.timed_out = True
+            await seats.set_away(self, table, seat, info, True)
             await self._announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
-                                           who=html.escape(info.name)))
+                                           who=name_html(info.name)))
+            await seats.send_away_notice(self, table, info)
 
     async def restore_timers(self) -> None:
         """Re-arm every stored deadline after a restart (a past one fires at once)."""
@@ -633,6 +656,8 @@ class Tables:
 
     def refresh(self, table: Table, *, urgent: Sequence[int] = ()) -> None:
         """Schedule the group message and every private hand message for an update."""
+        for watcher in self.watchers:
+            watcher(table)
         publisher = self.publisher
         if publisher is None:
             return
@@ -642,11 +667,18 @@ class Tables:
         if not table.playing or table.between_hands is not None:  # the next hand is shown when it starts
             return
         for seat, info in enumerate(table.seats):
-            if info is None or info.is_ai or info.user_id is None or not info.reachable:
+            # Someone away has a frozen message already (seats.freeze): nothing to redraw for them.
+            if info is None or info.is_ai or info.user_id is None or not info.reachable or info.timed_out:
                 continue
-            slot = publisher.slot((table.id, f"seat{seat}"), info.user_id, 2.0, info.hand_message_id)
-            slot.on_sent = self._hand_message_saver(table, seat)
-            publisher.schedule(slot, self._hand_renderer(table, seat), now=seat in urgent)
+            if self.app_seats[(table.id, seat)]:
+                continue  # the web app shows this seat live; no Bot API call until it closes
+            seats.schedule_hand(self, table, seat, info, now=seat in urgent)
+
+    def app_url(self, table: Table) -> str | None:
+        """The web app's address for this table, when ``CHAODIPI_PUBLIC_URL`` is set."""
+        if not self.config.public_url:
+            return None
+        return f"{self.config.public_url}/app/?t={table.id}"
 
     def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         """The group's table message as it should look now."""
@@ -654,7 +686,7 @@ class Tables:
         if table.status == "open":
             if table.id in self.lobby_panels:
                 return render_settings(tr, table)
-            return render_lobby(tr, table, self.bot_username)
+            return render_lobby(tr, table, links.link(self.bot_username, self.config.token, table.id))
         if table.match is None:
             return tr("This table is closed."), None
         text, markup = render_table(tr, table)
@@ -662,21 +694,6 @@ class Tables:
             end = tr("The match is over.") if table.status == "finished" else tr("This table is closed.")
             return text + "\n\n<b>" + end + "</b>", None
         return text, markup
-
-    def _hand_renderer(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
-        def render() -> tuple[str, InlineKeyboardMarkup | None]:
-            info = table.seats[seat]
-            tr = translator(info.lang if info is not None else table.lang)
-            return render_hand(tr, table, seat, self.group_titles.get(table.chat_id, table.title))
-        return render
-
-    def _hand_message_saver(self, table: Table, seat: int):  # type: ignore[no-untyped-def]
-        async def save(message_id: int) -> None:
-            info = table.seats[seat]
-            if info is not None:
-                info.hand_message_id = message_id
-            await storage.set_seat_messages(self.db, table.id, seat, hand_message_id=message_id)
-        return save
 
     async def _remember_table_message(self, table: Table, message_id: int) -> None:
         table.message_id = message_id
@@ -709,7 +726,7 @@ class Tables:
         what = {"bidding": tr("bidding is open"), "burying": tr("bury the kitty"),
                 "stealing": tr("steal the kitty or pass"),
                 "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
-        title = html.escape(self.group_titles.get(table.chat_id, table.title))
+        title = name_html(self.group_titles.get(table.chat_id, table.title))
         sent = await self.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
         # The new id is stored before the old message goes: a crash in between leaves an
         # old nudge on screen, never a stored id of a message already deleted.
@@ -717,3 +734,19 @@ class Tables:
         info.nudge_message_id = sent.message_id if sent is not None else None
         await storage.set_seat_messages(self.db, table.id, seat, nudge_message_id=info.nudge_message_id)
         await self.publisher.delete(info.user_id, old)
+
+
+def _winner_side(escaped: int | None, scores: Sequence[int]) -> int:
+    """The side that won a hand: the higher 积分 (an escape: the side the escaper left behind wins nothing,
+    see :func:`_outcomes`, but the column needs a side)."""
+    if escaped is not None:
+        return 1 - escaped % 2
+    return max((0, 1), key=lambda side: scores[side])
+
+
+def _outcomes(escaped: int | None, scores: Sequence[int]) -> list[storage.Outcome | None] | None:
+    """Who the hand counts for: an escape is a loss for the escaper if it cost anything, and nothing
+    for anyone else; otherwise every seat's side won or lost (None: storage reads the winner side)."""
+    if escaped is None:
+        return None
+    return ["lost" if seat == escaped and scores[seat] < 0 else None for seat in range(4)]

@@ -1,4 +1,4 @@
-"""Webhook mode: our own small HTTP server, so it can answer ``GET /health`` too.
+"""The bot's own small HTTP server: the webhook, ``GET /health``, and the web app.
 
 PTB's ``run_webhook`` brings its own tornado server with one route.  We run
 the Application by hand instead (as PTB documents for custom webhook
@@ -9,6 +9,10 @@ servers) behind an aiohttp server with two routes:
   goes onto the Application's queue and is answered 200 at once.
 * ``GET /health`` — 200 and ``{"ok": true, "active_tables": n, "uptime": s, ...}``
   while the bot runs, 503 while it starts or stops.
+
+With ``CHAODIPI_PUBLIC_URL`` set, the same server serves the web app under
+``/app`` (:mod:`bot.webapp`); in polling mode the bot then starts this
+server without the webhook route.
 
 The server speaks plain HTTP: put a TLS proxy (Caddy, nginx) in front, which
 forwards ``<CHAODIPI_WEBHOOK_URL>/telegram`` to it.  Without
@@ -44,9 +48,11 @@ STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
 class WebhookServer:
     """``POST /telegram`` into the Application's update queue, and ``GET /health``."""
 
-    def __init__(self, application: Application, *, listen: str, port: int, secret: str,  # type: ignore[type-arg]
-                 health: Health) -> None:
+    def __init__(self, application: Application, *, listen: str, port: int,  # type: ignore[type-arg]
+                 secret: str | None, health: Health, webapp: bool = False) -> None:
+        """``secret`` None: no webhook route (polling mode); ``webapp``: serve the web app under ``/app``."""
         self.application = application
+        self.webapp = webapp
         self.listen = listen
         self.requested_port = port
         self.secret = secret
@@ -64,8 +70,13 @@ class WebhookServer:
     async def start(self) -> None:
         """Start listening."""
         web_app = web.Application()
-        web_app.router.add_post(WEBHOOK_PATH, self._telegram)
+        if self.secret is not None:
+            web_app.router.add_post(WEBHOOK_PATH, self._telegram)
         web_app.router.add_get(HEALTH_PATH, self._health)
+        if self.webapp:
+            from bot.webapp.routes import WebAppRoutes
+
+            WebAppRoutes(self.application).install(web_app)
         self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.requested_port)
@@ -73,7 +84,7 @@ class WebhookServer:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self._port = sockets[0].getsockname()[1] if sockets else self.requested_port
-        log.info("webhook server listening on %s:%s", self.listen, self._port)
+        log.info("HTTP server listening on %s:%s%s", self.listen, self._port, " (web app)" if self.webapp else "")
 
     async def stop(self) -> None:
         """Stop taking requests (requests being answered finish first)."""
@@ -83,6 +94,7 @@ class WebhookServer:
 
     async def _telegram(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
+        assert self.secret is not None
         if not hmac.compare_digest(given.encode(), self.secret.encode()):
             log.warning("webhook call refused: wrong or missing secret token (from %s)", request.remote)
             return web.Response(status=403, text="forbidden")
@@ -133,7 +145,7 @@ async def serve_webhook(application: Application, config: Settings,  # type: ign
     secret = webhook_secret(config)
     health: Health = application.bot_data["health"]
     server = WebhookServer(application, listen=config.webhook_listen, port=config.webhook_port,
-                           secret=secret, health=health)
+                           secret=secret, health=health, webapp=config.public_url is not None)
     await application.initialize()
     initialised = False
     try:

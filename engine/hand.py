@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from engine.bidding import Bid, BidRecord, available, overrides, ranks_above, read_step, step_allowed, trump_of
-from engine.cards import RED_FIVE, Card, card_points, deal, format_cards, parse_cards, remove_cards
+from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
 from engine.combos import Shape, classify
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
@@ -751,7 +751,6 @@ class Hand:
         lead = classify(ctx, last.plays[0][1])
         assert lead is not None
         winning = dict(last.plays)[last.winner]
-        kitty_points = card_points(self.kitty)
         multiplier = 0
         if self.is_attacker(last.winner) and self.kitty:
             multiplier = kitty_multiplier_in(ctx, lead, winning)

@@ -15,6 +15,7 @@ from storage.records import (
     HandStatus,
     MatchRecord,
     MatchStatus,
+    Outcome,
     SeatResult,
     from_json,
     to_json,
@@ -143,6 +144,12 @@ async def get_hand(db: Database, hand_id: int) -> HandRecord | None:
     return HandRecord.from_row(row) if row is not None else None
 
 
+async def match_hands(db: Database, match_id: int) -> list[HandRecord]:
+    """Every hand dealt in the match, in the order dealt (redeals included)."""
+    rows = await db.fetchall("SELECT * FROM hands WHERE match_id = ? ORDER BY hand_id", (match_id,))
+    return [HandRecord.from_row(row) for row in rows]
+
+
 async def get_active_hand(db: Database, match_id: int) -> HandRecord | None:
     """The match's active hand, or ``None``."""
     row = await db.fetchone(
@@ -186,16 +193,24 @@ async def record_hand_result(
     level_changes: tuple[int, int],
     scores: Sequence[int],
     special: dict[str, Any] | None = None,
+    outcomes: Sequence[Outcome | None] | None = None,
 ) -> HandResult:
     """Store how a hand was scored and mark the hand ``finished``, in one transaction.
 
     ``scores`` is the 积分 of seats 0..3.  Who sat at each seat is copied from
     the table's seats now, so later seat changes do not rewrite the league.
-    Raises :class:`StorageError` if the hand already has a result or a seat
-    is empty.
+    ``outcomes`` says whom the hand counts for (default: won for the winner
+    side's seats, lost for the others; an escape passes its own); a seat the
+    AI holds, or plays for an absent person, counts for nobody whatever it
+    says.  Raises :class:`StorageError` if the hand already has a result or a
+    seat is empty.
     """
     if len(scores) != 4:
         raise ValueError("scores holds the 积分 of the four seats")
+    if outcomes is None:
+        outcomes = ["won" if seat % 2 == winner_side else "lost" for seat in range(4)]
+    if len(outcomes) != 4 or any(o not in ("won", "lost", None) for o in outcomes):
+        raise ValueError("outcomes holds won, lost or None for each of the four seats")
     if dealer_side not in (0, 1) or winner_side not in (0, 1):
         raise ValueError("sides are 0 (seats 0+2) and 1 (seats 1+3)")
     now = time.time()
@@ -224,12 +239,14 @@ async def record_hand_result(
                 raise StorageError(f"Hand {hand_id} already has a result.") from exc
             raise _integrity(exc) from exc
         seat_results = tuple(
-            SeatResult(row["seat"], row["user_id"], bool(row["is_ai"]), int(scores[row["seat"]]))
+            SeatResult(row["seat"], row["user_id"], bool(row["is_ai"]), int(scores[row["seat"]]),
+                       None if row["is_ai"] or row["user_id"] is None else outcomes[row["seat"]])
             for row in seats
         )
         await db.executemany(
-            "INSERT INTO hand_result_seats (hand_id, seat, user_id, is_ai, score) VALUES (?, ?, ?, ?, ?)",
-            [(hand_id, s.seat, s.user_id, int(s.is_ai), s.score) for s in seat_results],
+            """INSERT INTO hand_result_seats (hand_id, seat, user_id, is_ai, score, outcome)
+               VALUES (?, ?, ?, ?, ?, ?)""",
+            [(hand_id, s.seat, s.user_id, int(s.is_ai), s.score, s.outcome) for s in seat_results],
         )
         await db.execute(
             "UPDATE hands SET status = 'finished', updated_at = ? WHERE hand_id = ?", (now, hand_id)
@@ -252,7 +269,7 @@ async def get_hand_result(db: Database, hand_id: int) -> HandResult | None:
     return HandResult(
         row["hand_id"], row["attacker_points"], row["dealer_side"], row["winner_side"],
         (row["level_change0"], row["level_change1"]),
-        tuple(SeatResult(s["seat"], s["user_id"], bool(s["is_ai"]), s["score"]) for s in seats),
+        tuple(SeatResult(s["seat"], s["user_id"], bool(s["is_ai"]), s["score"], s["outcome"]) for s in seats),
         from_json(row["special"]), row["created_at"],
     )
 

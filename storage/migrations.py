@@ -216,11 +216,53 @@ _V4_ANNOUNCEMENTS = (
     "CREATE INDEX announcements_pending ON announcements (announcement_id) WHERE sent_at IS NULL",
 )
 
+_RESULT_ROWS_COUNTED = """CREATE VIEW result_rows AS
+        SELECT t.chat_id AS chat_id,
+               r.hand_id AS hand_id,
+               s.seat AS seat,
+               s.seat % 2 AS side,
+               s.user_id AS user_id,
+               s.is_ai AS is_ai,
+               s.score AS score,
+               (s.outcome = 'won') AS won,
+               (s.seat % 2 = r.dealer_side) AS as_dealer,
+               r.created_at AS created_at
+        FROM hand_result_seats AS s
+        JOIN hand_results AS r ON r.hand_id = s.hand_id
+        JOIN hands AS h ON h.hand_id = r.hand_id
+        JOIN matches AS m ON m.match_id = h.match_id
+        JOIN tables AS t ON t.table_id = m.table_id
+        WHERE s.outcome IS NOT NULL"""
+
+_V5_HONEST_STANDINGS = (
+    # Whom a hand counts for, per seat: 'won' or 'lost' for the person who
+    # played the seat to the end, NULL for nobody (an AI seat, an absent
+    # person the AI played for, everyone but the escaper in an escape).
+    """ALTER TABLE hand_result_seats ADD COLUMN outcome TEXT CHECK (outcome IN ('won', 'lost'))""",
+    # Recomputed from the stored results: a hand scored by the escape rule
+    # (its special record names the escaper) is a loss for the escaper if it
+    # cost anything and nothing for anyone else; any other hand is won by
+    # the stored winner side.  Redeals never had a result, so count nowhere.
+    """UPDATE hand_result_seats SET outcome = (
+        SELECT CASE
+            WHEN json_extract(r.special, '$.escaped') IS NULL THEN
+                CASE WHEN hand_result_seats.seat % 2 = r.winner_side THEN 'won' ELSE 'lost' END
+            WHEN json_extract(r.special, '$.escaped') = hand_result_seats.seat
+                 AND hand_result_seats.score < 0 THEN 'lost'
+        END
+        FROM hand_results AS r WHERE r.hand_id = hand_result_seats.hand_id)
+    WHERE user_id IS NOT NULL AND is_ai = 0""",
+    "DROP VIEW result_rows",
+    _RESULT_ROWS_COUNTED,
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables, event log, results and the result_rows view", _V1_CORE),
     Migration(2, "snapshot cache of hand states", _V2_SNAPSHOTS),
     Migration(3, "record of group → supergroup chat moves", _V3_CHAT_MIGRATIONS),
     Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
+    Migration(5, "hand outcomes per seat: escapes, voided hands and the AI's seats count for nobody",
+              _V5_HONEST_STANDINGS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

@@ -15,6 +15,8 @@ TableStatus = Literal["open", "playing", "finished", "stopped"]
 """A table is *active* while ``open`` (seating players) or ``playing``."""
 MatchStatus = Literal["playing", "finished", "abandoned"]
 HandStatus = Literal["active", "finished", "aborted"]
+Outcome = Literal["won", "lost"]
+"""What a hand was for the person in a seat; none (``None``) when it counts for nobody there."""
 
 ACTIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("open", "playing")
 """The statuses of which a chat may hold only one table at a time."""
@@ -242,6 +244,8 @@ class SeatResult:
     user_id: int | None
     is_ai: bool
     score: int
+    outcome: Outcome | None = None
+    """Won or lost for the person who played the seat to the hand's end; None: it counts for nobody."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,11 @@
 
 Nothing here is stored: standings are always recomputed from
 ``hand_result_seats`` (through the ``result_rows`` view), so they cannot
-drift from the results.  AI seats (no user id) are left out: a player line
-needs a person, and a partnership needs two.  A person for whom the AI played
-part of a hand (timed out) is still credited with that hand.
+drift from the results.  A hand counts for a person only if they played it
+to its end in that seat (its ``outcome`` is won or lost): AI seats, people the
+AI was playing for when the hand ended, and everyone but the escaper in an
+escape are left out, and redeals have no result at all.  A partnership line
+needs both partners counted in the hand.
 """
 
 from __future__ import annotations

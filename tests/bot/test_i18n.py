@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import catalogue_path, pick_language, translator
 from bot.messages import REASONS
+from bot.webapp.state import WORDS
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
 
@@ -30,7 +31,7 @@ FALLBACK = "That move is not allowed."
 def used_msgids() -> dict[str, set[str]]:
     """Every message id the bot's code uses, with the files that use it."""
     found: dict[str, set[str]] = {}
-    for path in sorted(BOT_DIR.glob("*.py")):
+    for path in sorted(BOT_DIR.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         for pattern in (TR_CALL, TABLE_ERROR):
             for match in pattern.finditer(source):
@@ -39,6 +40,8 @@ def used_msgids() -> dict[str, set[str]]:
                 found.setdefault(msgid, set()).add(path.name)
     for msgid in [*REASONS.values(), FALLBACK]:
         found.setdefault(msgid, set()).add("messages.py")
+    for msgid in WORDS:  # the web app's words, translated together for the page
+        found.setdefault(msgid, set()).add("state.py")
     return found
 
 

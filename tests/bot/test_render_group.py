@@ -532,7 +532,7 @@ def lobby_table(**settings: object) -> Table:
 @pytest.mark.parametrize("lang", T.LANGS)
 def test_lobby(lang: str) -> None:
     table = lobby_table()
-    raw, markup = render_lobby(translator(lang), table, "chaodipi_bot")
+    raw, markup = render_lobby(translator(lang), table, "https://t.me/chaodipi_bot?start=t7__0123456789ab")
     plain = assert_telegram_html(raw)
     decoded = assert_keyboard_limits(markup, table.id)
     assert EVE_RAW in raw and "Mallory &lt;script&gt; &amp; 'x'" in raw
@@ -544,14 +544,14 @@ def test_lobby(lang: str) -> None:
     assert sits == ["1", "3"]
     assert {c.op for c in decoded} == {"sit", "leave", "ai", "rmai", "set", "start"}
     urls = [b.url for b in buttons(markup) if b.url]
-    assert urls == [f"https://t.me/chaodipi_bot?start=t{table.id}"]
+    assert urls == ["https://t.me/chaodipi_bot?start=t7__0123456789ab"]
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
 def test_lobby_without_pending_has_no_link(lang: str) -> None:
     table = lobby_table()
     table.pending = {}
-    raw, markup = render_lobby(translator(lang), table, "chaodipi_bot")
+    raw, markup = render_lobby(translator(lang), table, "https://t.me/chaodipi_bot?start=t7__0123456789ab")
     assert_telegram_html(raw)
     assert not [b for b in buttons(markup) if b.url]
     assert "⚠️" not in raw

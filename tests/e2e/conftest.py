@@ -44,6 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "fake_telegram(**kwargs): settings for the fake_telegram fixture, "
         "e.g. @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())",
     )
+    config.addinivalue_line("markers", "deal(seed_index): the Tables.rng seed a web app test's match is dealt with")
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import pytest
@@ -59,6 +59,8 @@ class Snapshot:
     hidden: bool
     """True while bids are hidden (暗炒 before the reveal)."""
     over: bool
+    seed: int = 0
+    """The deal's seed: the same deal rebuilt after a restart is another object with the same seed."""
 
 
 @dataclass
@@ -113,13 +115,14 @@ class Timeline:
             for _seat, shown in bids:
                 public.update(shown)
         self.snapshots.append(Snapshot(time.monotonic(), id(hand), tuple(Counter(h) for h in hand.hands),
-                                       public, bids, hidden, hand.over))
+                                       public, bids, hidden, hand.over, hand.setup.seed))
 
-    def of_hand(self, hand: Hand) -> list[Snapshot]:
-        """The snapshots of one hand, oldest first."""
-        return [s for s in self.snapshots if s.hand == id(hand)]
+    def of_hand(self, hand: Hand | int) -> list[Snapshot]:
+        """The snapshots of one hand (or hand object id), oldest first."""
+        key = hand if isinstance(hand, int) else id(hand)
+        return [s for s in self.snapshots if s.hand == key]
 
-    def allowed(self, hand: Hand, viewer: int | None, at: float) -> Counter[Card] | None:
+    def allowed(self, hand: Hand | int, viewer: int | None, at: float) -> Counter[Card] | None:
         """How many of each card ``viewer`` (None: the group) could know of at ``at``; None once all is public."""
         known: Counter[Card] = Counter()
         current: Snapshot | None = None
@@ -197,3 +200,105 @@ def find_leaks(server: FakeTelegram, timeline: Timeline, hand: Hand, viewers: Ma
             if query.from_id == chat_id and query.answered and query.answer_text and query.answered_at is not None:
                 check(viewer, name, query.answered_at, "a popup", query.answer_text, cards_in(query.answer_text))
     return leaks
+
+
+@dataclass(frozen=True)
+class Tenure:
+    """A person's hold on a seat, from ``start`` until ``end`` (monotonic; None: to the end)."""
+
+    seat: int
+    start: float
+    end: float | None = None
+
+
+def _deal_of(version_markup: dict[str, object] | None) -> int | None:
+    """The deal number a hand keyboard's buttons carry (``H:<table>:<deal>.<n>.<phase>:…``), if any."""
+    for row in inline_buttons(version_markup):
+        for button in row:
+            data = button.get("callback_data") or ""
+            parts = data.split(":")
+            if len(parts) >= 4 and parts[0] == "H" and "." in parts[2]:
+                return int(parts[2].split(".")[0])
+    return None
+
+
+def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[int, list[Tenure]],
+                    seed_of_deal: Callable[[int], int]) -> tuple[int, list[Leak]]:
+    """Every card a person's private chat showed that they could not know then, as seats changed hands.
+
+    ``tenures``: chat id → the seats that person held, and when.  While they
+    hold a seat, a version may show what that seat could know in the deal it
+    shows (its keyboard names the deal; else the deals under way then).  After
+    a tenure ends, a version may show only what they knew when it ended and
+    what the group sees: a later deal's hand, or the new occupant's cards,
+    are leaks.  Returns the number
+    of message versions read and the leaks.
+    """
+    scanned = 0
+    leaks: list[Leak] = []
+    starts: dict[int, float] = {}
+    seeds: dict[int, int] = {}
+    for snap in timeline.snapshots:
+        starts.setdefault(snap.hand, snap.at)
+        seeds[snap.hand] = snap.seed
+
+    def hands_at(at: float) -> list[int]:
+        """The two newest hand objects dealt by ``at`` (a render of the last deal may arrive after the next)."""
+        dealt = sorted((start, hand) for hand, start in starts.items() if start <= at)
+        return [hand for _start, hand in dealt[-2:]]
+
+    def candidates(moment: float, deal: int | None) -> list[int]:
+        found = hands_at(moment)
+        if deal is not None:
+            wanted = seed_of_deal(deal)
+            found = [h for h in found if seeds[h] == wanted]
+        return found
+
+    def allowed(chat_id: int, at: float, deal: int | None) -> Counter[Card] | None:
+        held = [t for t in tenures.get(chat_id, []) if t.start <= at]
+        if not held:
+            return Counter()
+        tenure = held[-1]
+        out: Counter[Card] = Counter()
+        if tenure.end is not None and at >= tenure.end:
+            # After leaving: what they knew when they left, and what the whole group sees now.
+            for hand in candidates(at, deal):
+                public = timeline.allowed(hand, None, at)
+                if public is None:
+                    return None
+                out |= public
+            moment = tenure.end
+        else:
+            moment = at
+        for hand in candidates(moment, deal):
+            known = timeline.allowed(hand, tenure.seat, moment)
+            if known is None:
+                return None
+            out |= known
+        return out
+
+    for chat_id in tenures:
+        name = f"chat {chat_id}"
+        for message in server.state.messages.get(chat_id, {}).values():
+            if not message.from_bot:
+                continue
+            for index, version in enumerate(message.history):
+                scanned += 1
+                where = f"message {message.message_id} version {index}"
+                permitted = allowed(chat_id, version.at, _deal_of(version.reply_markup))
+                if permitted is None:
+                    continue
+                pieces = [(line, cards_in(line)) for line in (version.text or "").split("\n")]
+                keyboard: Counter[Card] = Counter()
+                for row in inline_buttons(version.reply_markup):
+                    for button in row:
+                        shown = cards_in(button["text"])
+                        pieces.append((button["text"], shown))
+                        if ":sel:" in (button.get("callback_data") or ""):
+                            keyboard.update(shown)
+                pieces.append(("(all card buttons)", keyboard))
+                for text, shown in pieces:
+                    extra = shown - permitted
+                    if extra:
+                        leaks.append(Leak(name, version.at, where, text, extra))
+    return scanned, leaks

@@ -284,6 +284,18 @@ def _next_person(hand: Hand, people: Mapping[int, Person]) -> int | None:
     return turn if turn in people else None
 
 
+async def press_back(server: FakeTelegram, person: Person) -> CallbackAnswer:
+    """Press 「我回来了」 / "I'm back" on the newest private message that offers it."""
+    def offered() -> MessageView | None:
+        for message in reversed(person.bot_private_messages()):
+            if any(b.callback_data and b.callback_data.endswith(":return") for b in message.all_buttons()):
+                return message
+        return None
+    message = await server.wait_for(offered, what=f"{person.name}'s I'm back button")
+    pressed = await person.press(message, lambda b: (b.callback_data or "").endswith(":return"))
+    return await pressed.answer(ANSWER_TIMEOUT)
+
+
 def announced(group: Group, *needles: str) -> bool:
     """True if a bot message in the group contains any of these texts."""
     return any(any(n in (m.text or "") for n in needles) for m in group.bot_messages())
@@ -344,8 +356,9 @@ async def play_what_is_offered(server: FakeTelegram, person: Person, *, until: C
                                timeout: float = 30.0, think: float = 0.0) -> int:
     """Keep making the moves the person's hand message offers until ``until()``; the number of moves.
 
-    A move is made once per keyboard version (the bidding window's Pass once
-    per edit that still lists the person as awaited).
+    A move is made once per keyboard version: the version changes with every
+    question (a new bidding round, one's own pass, a steal round, a trick), so
+    a keyboard already answered is never answered twice.
     """
     moves = 0
     seen: tuple[int, int] | None = None
@@ -365,8 +378,8 @@ async def play_what_is_offered(server: FakeTelegram, person: Person, *, until: C
         move = offered_move(message)
         if move is None or version == seen:
             return None
-        if move != "bid" and (keyboard_version(message), move) == acted:
-            return None
+        if (keyboard_version(message), move) == acted:
+            return None  # the keyboard this person already answered (the bot's edit is yet to come)
         return message
 
     while True:
@@ -374,13 +387,13 @@ async def play_what_is_offered(server: FakeTelegram, person: Person, *, until: C
         if found is True:
             return moves
         assert isinstance(found, MessageView)
+        # The version acted on, not the one after the presses: the bot's next edit (the person's turn
+        # again) may already be there, and it must not be skipped.
+        seen = (found.message_id, len(server.state.messages[person.id][found.message_id].history))
         if think:
             await asyncio.sleep(think)
         move = offered_move(found)
         answers = await take_offered_move(person, found)
-        current = hand_message(person)
-        seen = (current.message_id, len(server.state.messages[person.id][current.message_id].history)) \
-            if current is not None else None
         acted = (keyboard_version(found), move or "")
         if answers and not answers[-1].show_alert:
             moves += 1

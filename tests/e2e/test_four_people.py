@@ -59,7 +59,7 @@ async def test_four_people_play_a_whole_hand(fake_telegram: FakeTelegram, tmp_pa
         table = tables(app).in_chat(group.id)
         assert table is not None
         answer = await (await carol.press(table_message(group), "坐南")).answer()
-        assert answer.url is not None and f"start=s{table.id}_2" in answer.url, answer
+        assert answer.url is not None and f"start=s{table.id}_2_" in answer.url, answer
         assert table.seat_of(carol.id) is None
         await server.wait_for(lambda: "Carol" in (table_message(group).text or "")
                               and "⚠️" in (table_message(group).text or ""), what="the lobby asking Carol to start")

@@ -25,7 +25,7 @@ from engine.hand import Hand
 from .botkit import bot_running, hand_message, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
-from .scenario import App, announced, fill_with_ai, play_hand, press_hand, press_lobby, start_match, wait_seated
+from .scenario import App, announced, fill_with_ai, play_hand, press_back, press_hand, press_lobby, start_match, wait_seated
 
 
 
@@ -158,10 +158,12 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake
         await server.wait_for(lambda: announced(group, "Alice ran out of time"), what="the timeout")
         await server.wait_for(lambda: len(hand.events) > events, what="the AI's move for Alice")
         assert hand.events[events].action.seat == 0
-        # Alice is back as soon as she taps a button (a card: it is not her turn); both play on to the end.
+        # Her hand message is frozen; she is back as soon as she taps 「I'm back」; both play on to the end.
         assert table.seats[0].timed_out  # type: ignore[union-attr]
-        await press_hand(server, alice, table, 0, "sel")
+        answer = await press_back(server, alice)
+        assert not answer.show_alert, answer.text
         assert not table.seats[0].timed_out  # type: ignore[union-attr]
+        await press_hand(server, alice, table, 0, "sel")
         await press_hand(server, alice, table, 0, "sel")  # the same card again: nothing selected
         assert not +table.selected(0)
         await play_hand(server, table, people)

@@ -125,15 +125,16 @@ async def test_sigterm_while_the_ai_plays_stores_everything_and_exits_0(
     await bot.start()
     await bot.wait_alive()
 
-    # A table of four AI seats playing as fast as they can: Alice opens it, fills it, starts, escapes.
+    # The AI playing as fast as it can: Alice opens a table, fills it with the AI, blocks the bot (so
+    # that the AI plays for her too, until the hand ends: then the table pauses) and starts.
     await alice.command(group, "newgame")
     await server.wait_for(lambda: group.bot_messages(), timeout=10, what="the table message")
     for _ in range(3):
         await (await alice.press(group.bot_messages()[0], "+ AI")).answer()
     await server.wait_for(lambda: "(empty)" not in (group.bot_messages()[0].text or ""), what="a full table")
+    alice.block_bot()  # her hand message then bounces, and the AI plays for her
     await (await alice.press(group.bot_messages()[0], "▶️ Start")).answer()
     await wait_events(db, 0)
-    await alice.command(group, "leave")
     playing = await wait_events(db, event_count(db) + 20)
 
     assert_stopped_cleanly(bot, await bot.terminate())

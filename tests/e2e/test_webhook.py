@@ -85,3 +85,40 @@ async def test_webhook_and_health(fake_telegram: FakeTelegram, tmp_path: Path) -
     # A clean close checkpoints and removes the WAL; the heartbeat goes with a clean stop.
     assert not (tmp_path / "t.db-wal").exists()
     assert not (tmp_path / "t.db.heartbeat").exists()
+
+
+async def test_the_web_app_shares_the_webhook_server(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    from bot.webapp.initdata import sign
+
+    server = fake_telegram
+    accept_set_webhook(server)
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    port = free_port()
+    config = settings_for(server, tmp_path / "t.db", webhook_url="https://bot.example/",
+                          public_url="https://bot.example", webhook_listen="127.0.0.1", webhook_port=port,
+                          webhook_secret="s3cret")
+    app = build_application(config)
+    stop = asyncio.Event()
+    serving = asyncio.create_task(serve_webhook(app, config, stop))
+    base = f"http://127.0.0.1:{port}"
+    auth = {"Authorization": "tma " + sign(server.token, {"id": alice.id, "first_name": "Alice"})}
+    async with aiohttp.ClientSession() as http:
+        async def tables() -> int:
+            try:
+                async with http.get(f"{base}/app/api/tables", headers=auth) as response:
+                    return response.status
+            except aiohttp.ClientConnectionError:
+                return 0
+
+        for _ in range(200):  # until the server is up
+            if await tables() == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert await tables() == 200
+        async with http.get(f"{base}/app/") as response:
+            assert response.status == 200 and "app.js" in await response.text()
+        async with http.get(f"{base}/app/api/tables") as response:
+            assert response.status == 401
+        assert server.state.menu_buttons[None]["web_app"]["url"] == "https://bot.example/app/"
+        stop.set()
+        await asyncio.wait_for(serving, 10)

@@ -97,8 +97,8 @@ async def test_a_result_records_who_sat_where_and_closes_the_hand(db: Database) 
         level_changes=(0, 4), scores=(-6, 6, -6, 6), special={"大光": True},
     )
     assert result.seats == (
-        SeatResult(0, ANN, False, -6), SeatResult(1, None, True, 6),
-        SeatResult(2, CY, False, -6), SeatResult(3, DI, False, 6),
+        SeatResult(0, ANN, False, -6, "lost"), SeatResult(1, None, True, 6),
+        SeatResult(2, CY, False, -6, "lost"), SeatResult(3, DI, False, 6, "won"),
     )
     assert await storage.get_hand_result(db, game.hand.hand_id) == result
     assert (await storage.get_hand(db, game.hand.hand_id)).status == "finished"  # type: ignore[union-attr]

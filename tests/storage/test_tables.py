@@ -149,6 +149,9 @@ async def test_matches_and_hands(db: Database) -> None:
     second = await storage.create_hand(db, game.match.match_id, seed=-(2**63), ruleset={"x": 1})
     assert (second.number, second.seed) == (2, -(2**63))
     assert await storage.get_active_hand(db, game.match.match_id) == second
+    hands = await storage.match_hands(db, game.match.match_id)
+    assert [h.hand_id for h in hands] == [hand.hand_id, second.hand_id]  # in the order dealt
+    assert await storage.match_hands(db, game.match.match_id + 1) == []
     match = await storage.update_match(db, game.match.match_id, levels=(5, 3), laps=(1, 0))
     assert (match.levels, match.laps) == ((5, 3), (1, 0))
     with pytest.raises(StorageError):

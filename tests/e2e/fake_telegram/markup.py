@@ -84,6 +84,11 @@ def _check_button(button: object) -> dict[str, Any]:
         url = button["url"]
         if not isinstance(url, str) or not _URL_RE.fullmatch(url):
             raise errors.bad_request(errors.BUTTON_URL_INVALID)
+    if "web_app" in actions:
+        # Telegram opens web apps over HTTPS only (and only from private chats: see methods.py).
+        url = button["web_app"].get("url") if isinstance(button["web_app"], dict) else None
+        if not isinstance(url, str) or not url.startswith("https://"):
+            raise errors.bad_request(errors.BUTTON_URL_INVALID)
     return {key: value for key, value in button.items() if value is not None}
 
 

@@ -153,6 +153,7 @@ class BotApi:
             "pinchatmessage": self.pin_chat_message,
             "unpinchatmessage": self.unpin_chat_message,
             "unpinallchatmessages": self.unpin_chat_message,
+            "setchatmenubutton": self.set_chat_menu_button,
         }
 
     # --- chats -----------------------------------------------------------
@@ -489,6 +490,19 @@ class BotApi:
         if chat.migrated_to is not None:
             raise bad_request(errors.UPGRADED, {"migrate_to_chat_id": chat.migrated_to})
         return info
+
+    async def set_chat_menu_button(self, p: Params) -> bool:
+        """setChatMenuButton: a web_app button needs text and an https URL, as Telegram checks."""
+        button = p.get_json("menu_button") or {"type": "default"}
+        if not isinstance(button, dict) or button.get("type") not in ("commands", "web_app", "default"):
+            raise bad_request("Bad Request: can't parse menu button")
+        if button["type"] == "web_app":
+            url = (button.get("web_app") or {}).get("url", "")
+            if not button.get("text") or not isinstance(url, str) or not url.startswith("https://"):
+                raise bad_request("Bad Request: BUTTON_URL_INVALID")
+        chat_id = p.get_int("chat_id")
+        self.state.menu_buttons[chat_id] = button
+        return True
 
     async def send_chat_action(self, p: Params) -> bool:
         """sendChatAction (shows nothing here)."""

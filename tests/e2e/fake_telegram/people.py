@@ -37,6 +37,8 @@ class Button:
     url: str | None
     row: int
     column: int
+    web_app_url: str | None = None
+    """The page a ``web_app`` button opens."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,8 @@ class MessageView:
         """Snapshot a stored message."""
         rows = tuple(
             tuple(
-                Button(b["text"], b.get("callback_data"), b.get("url"), r, c)
+                Button(b["text"], b.get("callback_data"), b.get("url"), r, c,
+                       (b.get("web_app") or {}).get("url"))
                 for c, b in enumerate(row)
             )
             for r, row in enumerate(message.buttons)

@@ -256,6 +256,8 @@ class State:
     messages: dict[int, dict[int, Message]] = field(default_factory=dict)
     callback_queries: dict[str, CallbackQuery] = field(default_factory=dict)
     commands: dict[tuple[str, str], list[dict[str, str]]] = field(default_factory=dict)
+    menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    """setChatMenuButton: per private chat id, None for the default of all of them."""
     """(scope as canonical JSON, language code or "") -> the command list."""
     updates: UpdateQueue = field(default_factory=UpdateQueue)
     on_change: Callable[[], None] = lambda: None

@@ -1,0 +1,108 @@
+"""A budget for answering commands, per chat and per person, so a flood of commands cannot flood back.
+
+Telegram lets a bot post 20 messages a minute in a group (and about one a
+second in a chat, which PTB's rate limiter paces by waiting out a 429); a
+table's own messages need part of that.  Every command takes one unit from
+its chat's window and its sender's.  Past either, the first excess command
+gets one short notice and the rest are dropped unanswered (no handler runs
+for them).  Button presses are not budgeted: each is answered by its popup,
+which posts nothing to the chat.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Final, Literal
+
+Verdict = Literal["answer", "notice", "drop"]
+
+PER_CHAT: Final = (10, 60.0)
+"""Commands answered per chat: at most 10 in any 60 seconds (Telegram: 20 messages a minute in a group)."""
+PER_PERSON: Final = (6, 30.0)
+"""Commands answered per person (in all chats): at most 6 in any 30 seconds."""
+
+
+class Window:
+    """Events in a sliding time window, up to a limit."""
+
+    __slots__ = ("limit", "span", "times", "noticed")
+
+    def __init__(self, limit: int, span: float) -> None:
+        self.limit = limit
+        self.span = span
+        self.times: deque[float] = deque()
+        self.noticed = False
+        """Whether the notice for this run of excess has been given."""
+
+    def room(self, now: float) -> bool:
+        """True if one more event fits in the window now."""
+        while self.times and self.times[0] <= now - self.span:
+            self.times.popleft()
+        return len(self.times) < self.limit
+
+    def take(self, now: float) -> None:
+        """Count one event now (the caller checked :meth:`room`)."""
+        self.times.append(now)
+        self.noticed = False
+
+
+class CommandBudget:
+    """The per-chat and per-person windows of every chat and person that sent a command lately."""
+
+    def __init__(self, per_chat: tuple[int, float] = PER_CHAT, per_person: tuple[int, float] = PER_PERSON,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_chat = per_chat
+        self.per_person = per_person
+        self.clock = clock
+        self._chats: dict[int, Window] = {}
+        self._people: dict[int, Window] = {}
+
+    def verdict(self, chat_id: int, user_id: int) -> Verdict:
+        """Whether to answer this command, give the one notice, or drop it."""
+        now = self.clock()
+        self._forget_idle(now)
+        chat = self._chats.setdefault(chat_id, Window(*self.per_chat))
+        person = self._people.setdefault(user_id, Window(*self.per_person))
+        # Every window must have room; a refused command takes from none.
+        if chat.room(now) and person.room(now):
+            chat.take(now)
+            person.take(now)
+            return "answer"
+        full = person if not person.room(now) else chat
+        if full.noticed:
+            return "drop"
+        full.noticed = True
+        return "notice"
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop windows whose every event has left them (memory stays bounded by recent senders)."""
+        if len(self._chats) + len(self._people) < 10_000:
+            return
+        for table in (self._chats, self._people):
+            for key in [k for k, w in table.items() if not w.times or w.times[-1] <= now - w.span]:
+                del table[key]
+
+
+
+class Pacer:
+    """Spaces the replies to commands in one chat (Telegram: about one message a second per chat).
+
+    Without it, the answers to a burst of commands hit the per-chat limit
+    together, and every retry after a 429 collides again.
+    """
+
+    def __init__(self, spacing: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.spacing = spacing
+        self.clock = clock
+        self._next: dict[int, float] = {}
+
+    def delay(self, chat_id: int) -> float:
+        """Seconds to wait before replying in this chat now (the slot is taken)."""
+        now = self.clock()
+        slot = max(now, self._next.get(chat_id, 0.0))
+        self._next[chat_id] = slot + self.spacing
+        if len(self._next) > 10_000:  # forget chats whose slot has passed
+            self._next = {chat: at for chat, at in self._next.items() if at > now}
+        return slot - now

@@ -1,0 +1,10 @@
+"""The table in one view: a Telegram Mini App served beside the inline keyboard.
+
+Enabled by ``CHAODIPI_PUBLIC_URL`` (see ``docs/webapp.md``): the bot's HTTP
+server (:mod:`bot.webhook`) serves the page and its API
+(:mod:`bot.webapp.routes`) under ``/app``.  Requests are proven by Telegram's
+``initData`` (:mod:`bot.webapp.initdata`); each seat sees only its engine
+view (:mod:`bot.webapp.state`); moves take the keyboard's path
+(:mod:`bot.moves`); finished hands replay from the log
+(:mod:`bot.webapp.replay`).
+"""

@@ -1,0 +1,72 @@
+"""What the web app shows one seat: built from that seat's engine view and nothing else.
+
+The hand, bids, kitty and tricks come from :func:`engine.views.view_for` for
+the asking seat (so another seat's cards cannot be in it); the status text is
+the one of the private hand message; the page's words are the catalogue's,
+in the player's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from bot.i18n import Translator
+from bot.labels import seat_label
+from bot.model import Table
+from bot.render_group import render_result, seat_name
+from bot.render_private import render_hand, sorted_hand
+from engine.trump import trump_context
+from engine.views import HandView
+
+WORDS: Final = (
+    "Bid", "Steal", "Pass", "Don't steal", "Hint", "Clear", "Your turn", "Play {cards}", "Play (select cards)",
+    "Bid {cards}", "Bid (select cards)", "Steal {cards}", "Steal (select cards)", "Bury ({n}/8)", "no-trump",
+    "Replay", "Trick {n}", "Previous", "Next", "Close", "Waiting for the match to start.", "The table is closed.",
+    "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points",
+)
+"""The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
+
+
+def words(tr: Translator) -> dict[str, str]:
+    """The page's words in the reader's language."""
+    return {msgid: tr(msgid) for msgid in WORDS}
+
+
+def mode(view: HandView, seat: int) -> str | None:
+    """The action of the moment for this seat, as the keyboard offers it (bot.render_private.action_rows)."""
+    if view.phase == "bidding":
+        return "bid"
+    if view.phase == "stealing" and view.turn == seat:
+        return "steal"
+    if view.phase == "burying" and view.kitty_holder == seat:
+        return "bury"
+    if view.phase == "playing" and view.turn == seat:
+        return "play"
+    return None
+
+
+def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
+               last_hand_id: int | None = None) -> dict[str, Any]:
+    """Everything the page draws for ``seat``, JSON-ready."""
+    seats = [{"label": seat_label(tr, s), "name": seat_name(tr, table, s),
+              "ai": info is not None and info.is_ai} for s, info in enumerate(table.seats)]
+    state: dict[str, Any] = {
+        "table": table.id, "seat": seat, "lang": tr.lang, "status": table.status, "title": group_title,
+        "seats": seats, "words": words(tr), "deadline": table.deadline, "last_hand_id": last_hand_id,
+        "view": None, "hand": [], "groups": [], "mode": None, "version": table.version(seat), "info": "",
+        "last_result": None, "seq": 0,
+    }
+    if table.match is None:
+        state["info"] = tr("Waiting for the match to start.") if table.status == "open" else tr("The table is closed.")
+        return state
+    view = table.view(seat)
+    cards = sorted_hand(table, view)
+    trump = view.trump if view.trump_known else view.my_bid_trump
+    ctx = trump_context(table.settings.ruleset(), view.level, trump if view.level is not None else None)
+    text, _keyboard = render_hand(tr, table, seat, group_title)
+    state.update(
+        view=view.to_dict(), hand=[str(c) for c in cards], groups=[ctx.group(c) for c in cards],
+        mode=mode(view, seat) if table.status == "playing" else None, info=text, seq=len(table.match.hand.events),
+        last_result=render_result(tr, table, table.last_result) if table.last_result is not None else None,
+    )
+    return state

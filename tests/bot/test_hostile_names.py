@@ -1,0 +1,70 @@
+"""Every message kind renders valid Telegram HTML whatever the names and the group's title hold.
+
+Names and titles go through one escaping path (``bot.labels.name_html``):
+``<b>``, ``&``, ``<3``, 200 characters, RTL marks and emoji come out as
+text, and Telegram's parser (the fake's, the same rules) accepts the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import storage
+from bot import seats
+from bot.commands import leaderboard_text, stats_text
+from bot.i18n import translator
+from bot.model import Table
+from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
+from bot.render_private import render_hand
+
+from . import tables as T
+from .checks import assert_telegram_html
+
+HOSTILE = ["<b>", "Tom & Jerry <3", "\u202eevil\u202c 🃏" + "長" * 196, "&amp;<i>x</i>🙂\u200f"]
+
+
+def _hostile(table: Table) -> Table:
+    for seat, info in enumerate(table.seats):
+        if info is not None and not info.is_ai:
+            info.name = HOSTILE[seat]
+    table.title = HOSTILE[1]
+    table.pending = {555: (None, HOSTILE[3])}
+    return table
+
+
+def _kinds(lang: str) -> dict[str, Callable[[], str]]:
+    tr = translator(lang)
+    playing = _hostile(T.playing())
+    finished, record = T.finished()
+    escaped, escape_record = T.escaped()
+    over, over_record = T.match_over()
+    lobby = _hostile(T.make_table())
+    lobby.status, lobby.match = "open", None
+    rows = [storage.PlayerStanding(100 + i, name, 3, 1, 2, 1, 1, 1, 2, 0, 1) for i, name in enumerate(HOSTILE)]
+    pairs = [storage.PartnershipStanding((100, 102), (HOSTILE[0], HOSTILE[2]), 2, 1, 4, 1, 1, 2, 1, 0, 2)]
+    return {
+        "lobby": lambda: render_lobby(tr, lobby, "https://t.me/b?start=t1__0123456789ab")[0],
+        "settings": lambda: render_settings(tr, lobby)[0],
+        "table": lambda: render_table(tr, playing)[0],
+        "hand": lambda: render_hand(tr, playing, 0, HOSTILE[1])[0],
+        "result": lambda: render_result(tr, _hostile(finished), record),
+        "escape": lambda: render_result(tr, _hostile(escaped), escape_record, HOSTILE[2]),
+        "match over": lambda: render_match_over(tr, _hostile(over)),
+        "frozen (left)": lambda: seats.frozen_text(tr, playing, HOSTILE[1], "left"),
+        "frozen (away)": lambda: seats.frozen_text(tr, playing, HOSTILE[3], "away"),
+        "escape question": lambda: seats.escape_question(tr, _hostile(T.playing()), 0, 15)[0],
+        "stats": lambda: stats_text(tr, rows, 102),
+        "leaderboard": lambda: leaderboard_text(tr, rows, pairs),
+    }
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+@pytest.mark.parametrize("kind", list(_kinds("en")))
+def test_every_message_kind_survives_hostile_names(lang: str, kind: str) -> None:
+    text = _kinds(lang)[kind]()
+    plain = assert_telegram_html(text)
+    assert len(text) <= 4096
+    hostile_shown = [name for name in HOSTILE if name[:20] in plain]
+    assert hostile_shown or kind in ("settings", "escape question", "result"), (kind, plain)

@@ -1,0 +1,39 @@
+"""Seats change hands at random moments and no private chat ever shows a card its reader may not see.
+
+A CI-sized run of ``seat_changes.seat_change_run`` (``bench/bench_seat_leaks.py``
+runs hundreds of hands): leaves (free and confirmed escapes, one right after
+the leaver's own move), timeouts with 「我回来了」, restarts; then every version
+of every message in each person's private chat is read against the seat they
+held at that moment.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from .fake_telegram import FakeTelegram, FloodLimits
+from . import seat_changes
+from .seat_changes import seat_change_run
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+@pytest.mark.parametrize("seed", [3, 11])
+async def test_no_private_chat_sees_cards_it_may_not_as_seats_change(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                    seed: int) -> None:
+    figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(seed), hands=3)
+    assert figures.hands >= 1 and figures.scanned > 10, figures
+    assert not figures.leaks, "\n".join(map(str, figures.leaks[:10]))
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_leaving_right_after_ones_own_move_shows_nothing_of_the_next_hand(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reported leak: /leave while the edit after one's own move is pending drew the AI's next hand
+    into the leaver's message (10 leaked card labels with seed 1 before the fix)."""
+    monkeypatch.setattr(seat_changes, "EVENTS", ("leave_after_own_move",))
+    figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(1), hands=3)
+    assert figures.seat_changes >= 1, figures
+    assert not figures.leaks, "\n".join(map(str, figures.leaks[:10]))

@@ -1,0 +1,309 @@
+"""The web app's API against the real bot: who may ask, what each seat sees, and that the app and keyboard agree.
+
+Four people sit at a table; the bot serves the web app (``CHAODIPI_PUBLIC_URL``
+set) on loopback.  Requests carry ``initData`` signed as Telegram signs it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.labels import card_label
+from bot.model import Table, TableSettings
+from bot.webapp.initdata import sign
+from engine.cards import RED_FIVE, Card
+from engine.hand import Hand
+from engine.match import Match
+
+from .appkit import PUBLIC_URL, AppClient, app_base, init_data_for, play_through_app, stream, webapp_running
+from .botkit import hand_message, tables
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_telegram.people import Group, Person
+from .leaks import cards_in
+from .plans import Plan, find_plan, rng_for
+from .scenario import press_hand, select_cards, sit_from_group, start_match, wait_seated
+
+pytestmark = pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+
+
+
+class Table4:
+    """Four people at a table whose match has started, each with their web app."""
+
+    def __init__(self, server: FakeTelegram, app: Any, group: Group, people: list[Person], table: Table,
+                 clients: list[AppClient]) -> None:
+        self.server, self.app, self.group, self.people, self.table, self.clients = (
+            server, app, group, people, table, clients)
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played."""
+        assert self.table.match is not None
+        return self.table.match.hand
+
+
+def red_five_pair_deal() -> int:
+    """A ``Tables.rng`` seed whose first deal gives someone both ♥5 (盐城: a bid whose trump the bidder picks)."""
+    ruleset = TableSettings("yancheng").ruleset()
+    for n in range(500):
+        hands = Match(ruleset, rng_for(n).getrandbits(62)).hand.hands
+        if any(Counter(cards)[RED_FIVE] == 2 for cards in hands):
+            return n
+    raise AssertionError("no deal with a red-five pair")
+
+
+@pytest.fixture
+async def four(request: pytest.FixtureRequest, fake_telegram: FakeTelegram, tmp_path: Path) -> AsyncIterator[Table4]:
+    """Four people seated (N, E, S, W) and the first hand dealt: the deal of ``find_plan("yancheng")``, or
+    of ``@pytest.mark.deal(seed_index)``."""
+    server = fake_telegram
+    people = [server.person(name, name.lower(), language_code=lang, started=True)
+              for name, lang in (("Alice", "zh-hans"), ("Bob", "en"), ("Carol", "zh-hans"), ("Dave", "en"))]
+    group = server.group("牌桌", people)
+    plan = find_plan("yancheng", bidders=1)
+    marker = request.node.get_closest_marker("deal")
+    if marker is not None:
+        plan = Plan(marker.args[0])
+    async with webapp_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+        await people[0].command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        await wait_seated(server, app, group, people[0])
+        for seat in (1, 2, 3):
+            await sit_from_group(server, people[seat], group, seat)
+            await wait_seated(server, app, group, people[seat])
+        table = await start_match(server, app, people[0], group, plan.seed_index)
+        async with aiohttp.ClientSession() as session:
+            clients = [AppClient(session, app_base(app), init_data_for(server, p)) for p in people]
+            four = Table4(server, app, group, people, table, clients)
+            four.plan = plan  # type: ignore[attr-defined]
+            yield four
+
+
+# --- who may ask ----------------------------------------------------------------------------------------
+
+async def test_forged_expired_foreign_and_replayed_requests_are_refused_and_change_nothing(four: Table4) -> None:
+    table, alice, server = four.table, four.clients[0], four.server
+    person = four.people[0]
+    user = {"id": person.id, "first_name": person.name}
+    signed = init_data_for(server, person)
+    forged = signed.replace("Alice", "Mallory")  # the user changed after signing
+    expired = sign(server.token, user, auth_date=int(time.time()) - 2 * 86400)
+    other_bot = sign("999999:another-bots-token", user)
+    events_before = len(four.hand.events)
+    base = f"/app/api/tables/{table.id}"
+    for init_data in ("", forged, expired, other_bot, signed.split("&hash=")[0]):
+        client = AppClient(alice.session, alice.base, init_data)
+        assert (await client.get(base))[0] == 401
+        assert (await client.get("/app/api/tables"))[0] == 401
+        status, _ = await client.post(base + "/act", {"op": "pass", "cards": [], "nonce": "n" * 16,
+                                                      "version": table.version(0)})
+        assert status == 401
+        async with stream(client, table.id) as events:
+            await server.wait_for(lambda: events.status is not None, what="the stream's answer")
+        assert events.status == 401 and not events.states
+
+    # Someone not seated, another table's id: 403.
+    stranger = server.person("Eve", "eve", started=True)
+    eve = AppClient(alice.session, alice.base, init_data_for(server, stranger))
+    assert (await eve.get(base))[0] == 403
+    assert (await eve.act(table.id, "pass", version=table.version(0)))[0] == 403
+    assert (await alice.get(f"/app/api/tables/{table.id + 1}"))[0] == 403
+
+    # A captured move sent again: the first goes through, the replay is refused.
+    body = {"op": "pass", "cards": [], "trump": None, "version": table.version(0), "nonce": "0123456789abcdef"}
+    status, answer = await alice.post(base + "/act", body)
+    assert status == 200 and answer["ok"], answer
+    after_one = len(four.hand.events)
+    status, _ = await alice.post(base + "/act", body)
+    assert status == 403
+    assert len(four.hand.events) == after_one == events_before + 1
+
+
+# --- what each seat sees ------------------------------------------------------------------------------
+
+def _allowed(hand: Hand, seat: int, held: set[Card]) -> set[Card]:
+    """The cards a seat may know now: any it held in this hand, and every card shown to all."""
+    known = set(held) | set(hand.hands[seat])
+    known |= {card for _seat, card in hand.flipped}
+    for trick in hand.tricks:
+        for _s, cards in trick.plays:
+            known |= set(cards)
+    for _s, cards in hand.current:
+        known |= set(cards)
+    hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
+    for bid in hand.bids:
+        if not hidden or bid.seat == seat:
+            known |= set(bid.cards)
+    if hand.over:
+        known |= set(hand.kitty)
+    return known
+
+
+def _cards_of(state: dict[str, Any]) -> set[Card]:
+    """Every card a state names: its hand, every card of its view, and the labels in its texts."""
+    found = {Card.parse(c) for c in state["hand"]}
+    view = state["view"] or {}
+
+    def tokens(value: Any) -> Iterable[str]:
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if key not in ("phase", "preset", "reason", "kind", "step", "trump", "my_bid_trump"):
+                    yield from tokens(item)
+        elif isinstance(value, list):
+            for item in value:
+                yield from tokens(item)
+
+    for text in tokens(view):
+        for token in text.split():
+            try:
+                found.add(Card.parse(token))
+            except ValueError:
+                pass
+    for text in (state["info"], state["last_result"] or ""):
+        found |= set(cards_in(text))
+    return found
+
+
+async def test_each_seat_sees_only_its_own_cards_over_a_whole_hand(four: Table4) -> None:
+    hand, table, server = four.hand, four.table, four.server
+    held: list[set[Card]] = [set(hand.hands[s]) for s in range(4)]
+    allowed: dict[tuple[int, int], list[set[Card]]] = {}
+    checked: Counter[str] = Counter()
+
+    def step() -> None:
+        for s in range(4):
+            held[s] |= set(hand.hands[s])
+        allowed[(hand.setup.number, len(hand.events))] = [_allowed(hand, s, held[s]) for s in range(4)]
+
+    async def check(seat: int, state: dict[str, Any], where: str) -> None:
+        if state["view"] is None or state["view"]["number"] != hand.setup.number:
+            return  # the next hand's deal: checked by its own seat's hand below
+        known = allowed[(hand.setup.number, state["seq"])][seat]
+        leaked = _cards_of(state) - known
+        assert not leaked, f"seat {seat} was shown {sorted(map(str, leaked))} in {where} at event {state['seq']}"
+        assert Counter(state["hand"]) == Counter(str(c) for c in state["view"]["hand"].split())
+        checked[where] += 1
+
+    streams = [stream(c, table.id) for c in four.clients]
+    for s in streams:
+        await s.__aenter__()
+    try:
+        await server.wait_for(lambda: all(s.states for s in streams), what="every stream's first state")
+
+        async def step_and_check() -> None:
+            step()
+            for seat, client in enumerate(four.clients):
+                await check(seat, await client.state(table.id), "the state")
+
+        await play_through_app(four.table, four.clients, four.plan, step_and_check)  # type: ignore[attr-defined]
+        step()
+        assert hand.over and hand.result is not None
+        await server.wait_for(lambda: all(s.states[-1]["view"]["number"] == 2 for s in streams),
+                              what="every stream showing the next deal")
+    finally:
+        for s in streams:
+            await s.__aexit__(None, None, None)
+    for seat, s in enumerate(streams):
+        for state in s.states:
+            await check(seat, state, "the event stream")
+        assert any(st["last_result"] for st in s.states), "the result reached the app"
+    # A stream sees many states of the hand (every move at least coalesced into one), all checked.
+    assert checked["the event stream"] > 4 * 20 and checked["the state"] > 4 * 40
+
+
+# --- moves and refusals, app and keyboard -------------------------------------------------------------
+
+async def test_refusals_read_as_on_the_keyboard(four: Table4) -> None:
+    table, server, hand = four.table, four.server, four.hand
+    alice_app, alice = four.clients[0], four.people[0]
+    events = len(hand.events)
+    not_a_bid = next(c for c in hand.hands[0] if c.rank != hand.level and not c.is_joker)
+
+    # A card that is no bid: the app and the keyboard give the same words.
+    status, answer = await alice_app.act(table.id, "bid", [str(not_a_bid)])
+    assert status == 409
+    await select_cards(server, alice, table, 0, (not_a_bid,))
+    popup = await press_hand(server, alice, table, 0, "bid")
+    assert popup.show_alert and popup.text == answer["refusal"]
+    assert "级牌" in answer["refusal"]  # Alice reads Chinese
+
+    # Nothing selected; an out-of-date version; an unknown op; a card nobody holds in that count.
+    status, answer = await alice_app.act(table.id, "bid")
+    assert (status, answer["refusal"]) == (409, "请先选牌。")
+    status, answer = await alice_app.act(table.id, "pass", version="0.0.x")
+    assert status == 409 and answer["refusal"]
+    assert (await alice_app.post(f"/app/api/tables/{table.id}/act",
+                                 {"op": "cheat", "cards": [], "nonce": "x" * 12}))[0] == 400
+    assert len(hand.events) == events, "no refusal changed the hand"
+
+    # A play while the hand is still bidding (Bob reads English).
+    bob_app = four.clients[1]
+    status, answer = await bob_app.act(table.id, "play", [str(hand.hands[1][0])])
+    assert status == 409 and answer["refusal"] == "That is not possible at this moment of the hand."
+
+
+@pytest.mark.deal(red_five_pair_deal())
+async def test_a_bid_needing_a_trump_choice_offers_it(four: Table4) -> None:
+    table, hand = four.table, four.hand
+    seat = next(s for s in range(4) if Counter(hand.hands[s])[RED_FIVE] == 2)
+    events = len(hand.events)
+    status, answer = await four.clients[seat].act(table.id, "bid", ["5H", "5H"])
+    assert status == 200 and not answer["ok"] and answer["choose"] == ["S", "H", "D", "C", "NT"], answer
+    assert len(hand.events) == events, "offering the choice changed nothing"
+    status, answer = await four.clients[seat].act(table.id, "bid", ["5H", "5H"], "NT")
+    assert status == 200 and answer["ok"], answer
+    assert hand.bids[-1].seat == seat and hand.bids[-1].trump is None
+
+
+async def test_keyboard_and_app_agree(four: Table4) -> None:
+    table, server, hand = four.table, four.server, four.hand
+    alice_app, alice, bob = four.clients[0], four.people[0], four.people[1]
+    # The hand message carries the web app button, and the menu button opens the app.
+    message = await server.wait_for(lambda: hand_message(alice), what="Alice's hand message")
+    app_buttons = [b for b in message.all_buttons() if b.web_app_url]
+    assert app_buttons and app_buttons[0].text == "🃏 打开牌桌"
+    assert app_buttons[0].web_app_url == f"{PUBLIC_URL}/app/?t={table.id}"
+    assert server.state.menu_buttons[None]["web_app"]["url"] == f"{PUBLIC_URL}/app/"
+
+    async with stream(alice_app, table.id) as alice_stream:
+        await server.wait_for(lambda: alice_stream.states, what="Alice's first state")
+        # Bob passes on his keyboard: Alice's app shows it.
+        answer = await press_hand(server, bob, table, 1, "pass")
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: 1 in (alice_stream.states[-1]["view"]["passed"]), what="Bob's pass in the app")
+        # Alice passes in the app: her keyboard message is not edited while the app is open...
+        edits = server.calls.count("editMessageText", chat_id=alice.id)
+        status, answer = await alice_app.act(table.id, "pass")
+        assert status == 200 and answer["ok"]
+        assert 0 in answer["state"]["view"]["passed"]
+        assert server.calls.count("editMessageText", chat_id=alice.id) == edits
+    # ... and catches up once the app is closed.
+    await server.wait_for(lambda: server.calls.count("editMessageText", chat_id=alice.id) > edits,
+                          what="Alice's keyboard catching up")
+    assert 0 in hand.passed
+
+
+async def test_a_keyboard_press_keeps_the_keyboard_current_while_the_app_is_open(four: Table4) -> None:
+    table, server = four.table, four.server
+    alice_app, alice = four.clients[0], four.people[0]
+    await server.wait_for(lambda: hand_message(alice), what="Alice's hand message")
+    async with stream(alice_app, table.id) as alice_stream:
+        await server.wait_for(lambda: alice_stream.states, what="Alice's first state")
+        await server.wait_idle()
+        edits = server.calls.count("editMessageText", chat_id=alice.id)
+        card = four.hand.hands[0][0]
+        answer = await press_hand(server, alice, table, 0, "sel", f"{card}0")  # a tap on the keyboard
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: server.calls.count("editMessageText", chat_id=alice.id) > edits,
+                              what="the keyboard showing the tap")
+        # The selection shows in the app's text too (Alice reads Chinese).
+        await server.wait_for(lambda: card_label(card, "zh") in alice_stream.states[-1]["info"], what="the app too")

@@ -1,0 +1,218 @@
+"""A real browser plays a whole hand in the web app, against the real bot and the fake Telegram.
+
+Headless Chromium (Debian's ``chromium``; ``.ci/run`` installs it) opens the
+page the bot serves, with a stand-in for ``window.Telegram.WebApp`` that
+hands it valid ``initData`` (Telegram's own script is blocked: no network).
+Alice plays with three AI seats by tapping cards and buttons only; screenshots
+of the lobby, a trick in progress, the result and the replay are saved to
+``build/webapp-screenshots/`` (or ``$CHAODIPI_SCREENSHOTS``).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import os
+from pathlib import Path
+
+import pytest
+
+from .appkit import PUBLIC_URL, app_base, init_data_for, webapp_running
+from .botkit import tables
+from .chromium import Browser, chromium_path
+from .fake_telegram import FakeTelegram, FloodLimits
+from .scenario import fill_with_ai, start_match, wait_seated
+
+pytestmark = [
+    pytest.mark.fake_telegram(limits=FloodLimits.unlimited()),
+    pytest.mark.skipif(chromium_path() is None,
+                       reason="Chromium is not installed (Debian package `chromium`; .ci/run installs it "
+                              "when apt-get can reach the archive)"),
+]
+
+SHOTS = Path(os.environ.get("CHAODIPI_SCREENSHOTS") or Path(__file__).resolve().parents[2] / "build" / "webapp-screenshots")
+
+DARK = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499", "button_color": "#5288c1",
+        "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c"}
+
+LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#999999", "button_color": "#3390ec",
+         "button_text_color": "#ffffff", "secondary_bg_color": "#f1f1f1"}
+
+
+def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]) -> str:
+    """JavaScript defining ``window.Telegram.WebApp`` as Telegram's script would, before the page runs."""
+    return f"""window.Telegram = {{ WebApp: {{
+        initData: {json.dumps(init_data)}, initDataUnsafe: {{ user: {json.dumps(user)} }},
+        themeParams: {json.dumps(theme)}, colorScheme: "dark",
+        ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }} }} }};"""
+
+
+OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
+         ".map(b => b.textContent); return t.some(x => /^(不亮|不抄|提示)/.test(x)) ? t : null; })()")
+"""The action buttons, once the page offers Alice a move (pass, don't steal, or the hint)."""
+
+
+def click(prefix: str) -> str:
+    """JavaScript clicking the first action button whose text starts with ``prefix``."""
+    return (f"(() => {{ const b = [...document.querySelectorAll('#actions button, #choices button')]"
+            f".find(b => b.textContent.startsWith({json.dumps(prefix)}) && !b.disabled);"
+            f" if (b) b.click(); return !!b; }})()")
+
+
+async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    group = server.group("周五牌局", [alice])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    async with webapp_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+        await alice.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        assert await wait_seated(server, app, group, alice) == 0
+        await fill_with_ai(server, alice, group, 3)
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        user = {"id": alice.id, "first_name": "Alice", "language_code": "zh-hans"}
+        stub = telegram_stub(init_data_for(server, alice), user, DARK)
+        async with Browser.launch(tmp_path / "profile") as browser:
+            await browser.call("Network.enable")
+            await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+            # Outside Telegram (no window.Telegram.WebApp) the page says where to open it.
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for("!document.querySelector('#no-telegram').hidden", "the outside-Telegram notice")
+            assert "Telegram" in await browser.evaluate("document.querySelector('#no-telegram').innerText")
+            assert await browser.evaluate("document.querySelector('#app').hidden")
+            await browser.call("Page.addScriptToEvaluateOnNewDocument", source=stub)
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for("document.querySelector('#info').textContent.includes('等待开局')", "the lobby")
+            await browser.screenshot(SHOTS / "1-lobby.png")
+
+            await start_match(server, app, alice, group)
+            hand = None
+            mid_trick = False
+            for _ in range(600):
+                assert table.match is not None
+                if table.match.hand is not hand:
+                    if hand is not None and hand.phase == "finished":
+                        break  # a whole hand played (after a redeal, play goes on)
+                    hand = table.match.hand
+                events, phase = len(hand.events), hand.phase
+                if hand.over or 0 not in hand.awaiting():
+                    await browser.until(_moved(table, hand, events), "the AI seats' moves")
+                    continue
+                # What to press is read from the page (the engine may have moved on since `phase` was read).
+                offered = await browser.wait_for(OFFER, "Alice's buttons")
+                events, phase = len(hand.events), hand.phase
+                skip = next((t for t in offered if t.startswith(("不亮", "不抄"))), None)
+                if skip is not None:
+                    assert await browser.evaluate(click(skip))
+                else:
+                    if hand.phase == "playing" and not mid_trick and len(hand.tricks) >= 3 and hand.current:
+                        await browser.wait_for("document.querySelectorAll('#table .played .card').length > 0",
+                                               "the trick on the table")
+                        await browser.screenshot(SHOTS / "2-mid-trick.png")
+                        mid_trick = True
+                    assert await browser.evaluate(click("提示"))
+                    await browser.wait_for("document.querySelectorAll('#hand .card.selected').length > 0",
+                                           "the hint's cards raised")
+                    verb = "扣底" if any(t.startswith("扣底") for t in offered) else "出牌"
+                    await browser.wait_for(click(verb), f"Alice's {verb} button")
+                await browser.until(_moved(table, hand, events), f"Alice's {phase} move to land")
+                toast = await browser.evaluate("document.querySelector('#toast').hidden ? '' : "
+                                               "document.querySelector('#toast').textContent")
+                assert not toast, toast
+            else:
+                raise AssertionError("the hand did not end")
+            assert mid_trick, "a trick in progress was seen"
+            assert hand is not None and hand.result is not None
+            await browser.wait_for("document.querySelector('#info').textContent.includes('局结束')", "the result")
+            await browser.screenshot(SHOTS / "3-result.png")
+
+            # The finished hand replays trick by trick: from the app's button, and from the result message's
+            # link, which brings a private message whose button opens the replay.
+            result_message = await server.wait_for(lambda: next((m for m in group.bot_messages()
+                                                                 if "局结束" in (m.text or "")), None),
+                                                   what="the result message")
+            link = next(e["url"] for e in result_message.entities if e.get("type") == "text_link")
+            assert link.startswith(f"https://t.me/{server.bot.username}?start=r")
+            await alice.open_link(link)
+            offer = await server.wait_for(lambda: next((b for m in alice.bot_private_messages()
+                                                        for b in m.all_buttons() if b.web_app_url
+                                                        and "replay=" in b.web_app_url), None),
+                                          what="the replay button")
+            assert offer.web_app_url is not None and offer.web_app_url.startswith(PUBLIC_URL)
+            replay_path = offer.web_app_url[len(PUBLIC_URL):]
+            assert await browser.evaluate(click("🎞"))
+            await browser.wait_for("document.querySelector('#title').textContent.includes('回放')", "the replay")
+            for _ in range(4):
+                assert await browser.evaluate(click("下一墩"))
+            await browser.wait_for("document.querySelector('#facts').textContent.startsWith('第 5 墩')", "trick 5")
+            cards = await browser.evaluate("document.querySelectorAll('#table .played .card').length")
+            assert cards >= 4
+            await browser.screenshot(SHOTS / "4-replay.png")
+            await browser.call("Page.navigate", url=app_base(app) + replay_path)
+            await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 墩')",
+                                   "the replay opened from the result message")
+
+            # Telegram's light theme: the page takes its colours from themeParams.
+            await browser.call("Page.addScriptToEvaluateOnNewDocument", source=telegram_stub(
+                init_data_for(server, alice), user, LIGHT))
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "the table in light colours")
+            background = await browser.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert background == "rgb(255, 255, 255)", background
+            await browser.screenshot(SHOTS / "5-light.png")
+            assert not [line for line in browser.console if line.startswith("exception")], browser.console
+
+
+def _moved(table, hand, events):  # type: ignore[no-untyped-def]
+    async def moved() -> bool:
+        return len(hand.events) > events or table.match.hand is not hand or hand.over
+    return moved
+
+
+async def test_the_page_reconnects_after_a_restart(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Restart", [alice])
+    with socket.socket() as probe:  # one port for both runs: the open page reconnects to the same address
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "t.db"
+    user = {"id": alice.id, "first_name": "Alice", "language_code": "en"}
+    async with Browser.launch(tmp_path / "profile") as browser:
+        await browser.call("Network.enable")
+        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+        await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                           source=telegram_stub(init_data_for(server, alice), user, LIGHT))
+        async with webapp_running(server, db, webhook_port=port) as app:
+            await alice.command(group, "newgame", "yancheng")
+            await server.wait_for(lambda: group.bot_messages(), what="the table message")
+            await wait_seated(server, app, group, alice)
+            await fill_with_ai(server, alice, group, 3)
+            table = await start_match(server, app, alice, group)
+            await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+            await browser.wait_for(ENGLISH_OFFER, "Alice's buttons")
+        # The bot is down: the page says it is reconnecting.
+        await browser.wait_for("!document.querySelector('#banner').hidden && "
+                               "document.querySelector('#banner').textContent.includes('Reconnecting')",
+                               "the reconnecting banner")
+        async with webapp_running(server, db, webhook_port=port) as app:
+            table = tables(app).in_chat(group.id)
+            assert table is not None and table.match is not None
+            hand = table.match.hand
+            await browser.wait_for("document.querySelector('#banner').hidden", "the stream back", 30)
+            events = len(hand.events)
+            offered = await browser.wait_for(ENGLISH_OFFER, "Alice's buttons after the restart")
+            skip = next((t for t in offered if t.startswith(("Pass", "Don't steal"))), None)
+            if skip is not None:
+                assert await browser.evaluate(click(skip))
+            else:
+                assert await browser.evaluate(click("Hint"))
+                await browser.wait_for("document.querySelectorAll('#hand .card.selected').length > 0", "the hint")
+                verb = "Bury" if any(t.startswith("Bury") for t in offered) else "Play"
+                await browser.wait_for(click(verb), f"Alice's {verb} button")
+            await browser.until(_moved(table, hand, events), "Alice's move after the restart")
+
+
+ENGLISH_OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
+                 ".map(b => b.textContent); return t.some(x => /^(Pass|Don't steal|Hint)/.test(x)) ? t : null; })()")
