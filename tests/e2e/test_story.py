@@ -233,3 +233,69 @@ async def test_each_moment_is_told(fake_telegram: FakeTelegram, tmp_path: Path, 
                     await server.wait_for(lambda p=person, old=old_messages[seat]: hand_message(p) is not None
                                           and old is not None and hand_message(p).message_id != old.message_id,
                                           what=f"{person.name}'s new hand message")
+
+
+async def _play_case(server: FakeTelegram, app: App, table: Table, people: dict[int, Person],
+                     case: C.Case) -> dict[int, int]:
+    """Install the case's match on the table and play its first hand through the keyboards; the ids of
+    the hand messages it was played on."""
+    match = Match(case.match.ruleset, case.match.seed, case.start)
+    await _rig(server, app, table, people, case.deals[0], match)
+    played_on = {}
+    for seat, person in people.items():
+        message = hand_message(person)
+        assert message is not None
+        played_on[seat] = message.message_id
+    await _replay(server, table, people, case.actions[0])
+    return played_on
+
+
+def _newer_hand(person: Person, old: int) -> bool:
+    message = hand_message(person)
+    return message is not None and message.message_id > old
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+@pytest.mark.parametrize("lang", ["zh", "en"])
+async def test_at_relaxed_pace_the_next_hand_waits_for_next_hand(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                 lang: str) -> None:
+    """After the result the table shows 「下一局」; nothing of the next hand is dealt to anyone until it is
+    pressed; then everyone gets the next hand as a new message."""
+    server = fake_telegram
+    case = C.must_play_j()
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table, group, people = await _table(server, app, lang, case.match.ruleset.name, pace="relaxed")
+        old = await _play_case(server, app, table, people, case)
+        next_label = "▶️ 下一局" if lang == "zh" else "▶️ Next hand"
+        await server.wait_for(lambda: next_label in [b.text for b in table_message(group).all_buttons()],
+                              what="the 「下一局」 button")
+        text = table_message(group).text or ""
+        assert ("点「下一局」" in text) if lang == "zh" else ("presses 「Next hand」" in text), text
+        assert table.between_hands is not None and not tables(app).waiting_humans(table)
+        # The result is out, and every private line too; still no keyboard of the next hand anywhere.
+        for seat, person in people.items():
+            line = story.private_result(translator(lang), case.record, seat, case.match.ruleset.laps)
+            await server.wait_for(lambda p=person, t=line: any(m.text == t for m in p.bot_private_messages()),
+                                  what=f"{person.name}'s result line")
+        assert not any(_newer_hand(p, old[s]) for s, p in people.items())
+        pressed = await (await people[2].press(table_message(group), next_label)).answer()
+        assert not pressed.show_alert, pressed.text
+        for seat, person in people.items():
+            await server.wait_for(lambda p=person, o=old[seat]: _newer_hand(p, o), what=f"{person.name}'s next hand")
+        assert table.between_hands is None
+        await server.wait_for(lambda: next_label not in [b.text for b in table_message(group).all_buttons()],
+                              what="the button gone once the hand is dealt")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_at_real_time_pace_the_next_hand_follows_a_pause(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """The next hand starts by itself after the pause, with new hand messages (what the table message says
+    meanwhile is checked in tests/bot/test_story.py)."""
+    server = fake_telegram
+    case = C.must_play_j()
+    async with bot_running(server, tmp_path / "t.db", hand_pause=1.0) as app:
+        table, group, people = await _table(server, app, "zh", case.match.ruleset.name)
+        old = await _play_case(server, app, table, people, case)
+        for seat, person in people.items():
+            await server.wait_for(lambda p=person, o=old[seat]: _newer_hand(p, o), what=f"{person.name}'s next hand")
+        assert table.between_hands is None
