@@ -18,7 +18,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import callbacks, links, seats
+from bot import callbacks, links, seats, story
 from bot.budget import CommandBudget, Pacer
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
@@ -32,6 +32,7 @@ from bot.webapp.links import replay_offer
 from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.notices import ThrowFailed, notice_from_dict
 from engine.ruleset import RULESETS, get_ruleset
 from engine.views import view_for
 
@@ -636,6 +637,15 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         return tr("No hand is being played at this table.")
     if data.op == "peek":
         return peek_text(tr, table, seat)
+    if data.op == "next":  # 「下一局」 on the group's table message
+        assert table.match is not None
+        if data.version != str(table.match.deals):
+            return tr("That button is out of date.")
+        try:
+            tables.next_hand(table)
+        except TableError as exc:
+            return exc.text(tr)
+        return None
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
     # A press on the keyboard: keep this message current even while the web app is open too.
@@ -716,8 +726,12 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         return tr("I restarted and your selection was lost; your hand is shown again: select the cards again.")
     elif not cards:
         return tr("Select the cards first.")
-    await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
+    outputs = await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
     table.acted[seat] = (data.version, data.op, table.version(seat))
+    for raw in outputs[0].info.get("notices", ()):  # 甩牌失败: the thrower is told what happened, too
+        notice = notice_from_dict(raw)
+        if isinstance(notice, ThrowFailed) and notice.seat == seat:
+            return story.throw_failed(tr, notice)
     return None
 
 

@@ -141,6 +141,9 @@ class Table:
     """People sent to the private chat to press Start before they can sit: seat wanted, name."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_result: Any = None
+    between_hands: float | None = None
+    """While the last hand's result is read: when the next hand starts (unix time), unless a
+    seated player presses 「下一局」 first.  None while a hand is being played."""
     acted: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     """Per seat, the last stored action's keyboard version, button and the version it led to:
     the same press again is "already done", not a second action."""
