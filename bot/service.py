@@ -361,13 +361,12 @@ class Tables:
             self.outbox.wake(table.chat_id)
         self._spawn(self._tell_players(table, record))
         await self._new_hand_messages(table)
-        if not match.over:
-            self._pause(table)
         if match.over:
             table.status = "finished"
             table.deadline = None
             self._close(table)
         else:
+            self._pause(table)
             await seats.pause_if_empty(self, table)
 
     async def _tell_players(self, table: Table, record: HandRecord) -> None:
