@@ -31,6 +31,7 @@ settings (environment variables):
   CHAODIPI_WEBAPP_MAX_AGE   seconds a web app's Telegram initData stays valid (default 86400)
   CHAODIPI_AI_DELAY         seconds between AI moves (default 0.8)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
+  CHAODIPI_HAND_PAUSE       seconds between a hand's result and the next hand at real-time pace (default 4)
   CHAODIPI_LOG_LEVEL        DEBUG (or --verbose: with library tracebacks), INFO (default), WARNING, ERROR
   CHAODIPI_LOG_FORMAT       text (default) or json (one JSON object a line)
 

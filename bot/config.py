@@ -12,6 +12,7 @@
 ``CHAODIPI_WEBAPP_MAX_AGE`` seconds a Mini App's ``initData`` stays valid (default ``86400``)
 ``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
+``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
 ``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
 ``CHAODIPI_LOG_FORMAT``    ``text`` (one line per record, default) or ``json`` (JSON lines)
 =========================  ===============================================================
@@ -48,6 +49,8 @@ class Settings:
     webapp_max_age: float = 86400.0
     ai_delay: float = 0.8
     group_interval: float = 3.5
+    hand_pause: float = 4.0
+    """Seconds the table shows the last trick and the result before the next hand (real-time pace)."""
     log_level: str = "INFO"
     log_format: str = "text"
 
@@ -75,6 +78,7 @@ class Settings:
             webapp_max_age=_float(env, "CHAODIPI_WEBAPP_MAX_AGE", 86400.0),
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
+            hand_pause=_float(env, "CHAODIPI_HAND_PAUSE", 4.0),
             log_level=_log_level(env),
             log_format=_choice(env, "CHAODIPI_LOG_FORMAT", ("text", "json")),
         )

@@ -18,7 +18,7 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
-from bot import callbacks, links, seats
+from bot import callbacks, links, seats, story
 from bot.budget import CommandBudget, Pacer
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, help_text, leaderboard_text, rules_text, stats_text
 from bot.i18n import Translator, pick_language, translator
@@ -32,6 +32,7 @@ from bot.webapp.links import replay_offer
 from engine.ai import choose_action
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.notices import ThrowFailed, notice_from_dict
 from engine.ruleset import RULESETS, get_ruleset
 from engine.views import view_for
 
@@ -523,7 +524,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
         await query.answer(tr("That button is not valid."), show_alert=True)
         return
     op = data.op
-    if op in ("set", "preset", "hidden", "pace", "timeout") and user.id != table.creator_id \
+    if op in ("set", "preset", "hidden", "pace", "timeout", "strength") and user.id != table.creator_id \
             and not await is_admin(context, table.chat_id, user.id):
         await query.answer(tr("Only the table's creator or a group admin can change the settings."), show_alert=True)
         return
@@ -545,7 +546,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 tables.lobby_panels.add(table.id)
             elif op in ("back", "cancel"):
                 tables.lobby_panels.discard(table.id)
-            elif op in ("preset", "hidden", "pace", "timeout"):
+            elif op in ("preset", "hidden", "pace", "timeout", "strength"):
                 if op == "preset" and data.arg not in RULESETS:
                     raise TableError("That button is out of date.")
                 await tables.change_setting(table, op, data.arg)
@@ -636,6 +637,15 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         return tr("No hand is being played at this table.")
     if data.op == "peek":
         return peek_text(tr, table, seat)
+    if data.op == "next":  # 「下一局」 on the group's table message
+        assert table.match is not None
+        if data.version != str(table.match.deals):
+            return tr("That button is out of date.")
+        try:
+            tables.next_hand(table)
+        except TableError as exc:
+            return exc.text(tr)
+        return None
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
     # A press on the keyboard: keep this message current even while the web app is open too.
@@ -692,7 +702,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         selected.clear()
         return None
     if op == "hint":
-        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng)
+        # The casual player answers at once; the strong one would hold the event loop for its search.
+        suggestion = choose_action(view_for(hand, seat), hand.ruleset, tables.rng, "casual")
         selected.clear()
         selected.update(suggestion.cards)
         return None if suggestion.cards else tr("Nothing to suggest now.")
@@ -721,8 +732,12 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         return tr("I restarted and your selection was lost; your hand is shown again: select the cards again.")
     elif not cards:
         return tr("Select the cards first.")
-    await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
+    outputs = await make_move(tables, table, seat, kind, cards, trump)  # type: ignore[arg-type]
     table.acted[seat] = (data.version, data.op, table.version(seat))
+    for raw in outputs[0].info.get("notices", ()):  # 甩牌失败: the thrower is told what happened, too
+        notice = notice_from_dict(raw)
+        if isinstance(notice, ThrowFailed) and notice.seat == seat:
+            return story.throw_failed(tr, notice)
     return None
 
 

@@ -10,7 +10,7 @@ button or from the Mini App, the same lines run, so the two always agree.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from bot.model import Table
 from bot.service import Tables
@@ -21,8 +21,11 @@ MoveKind = Literal["bid", "pass", "bury", "steal", "pass_steal", "play"]
 
 
 async def make_move(tables: Tables, table: Table, seat: int, kind: MoveKind, cards: Sequence[Card],
-                    trump: str | None) -> None:
-    """Check, store and apply one move for ``seat``; raises the engine's or the service's refusal."""
-    await tables.act(table, Action(kind, seat, tuple(cards), trump))
+                    trump: str | None) -> list[Any]:
+    """Check, store and apply one move for ``seat``; raises the engine's or the service's refusal.
+
+    Returns the engine's outputs (its event first: a failed throw's notice is in its ``info``)."""
+    outputs = await tables.act(table, Action(kind, seat, tuple(cards), trump))
     table.selected(seat).clear()
     tables.after_change(table, actor=seat)
+    return outputs

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import callbacks
+from bot import callbacks, story
 from bot.i18n import Translator
 from bot.labels import (
-    cards_label, flag_phrase, level_label, name_html, preset_label, seat_label, side_label, signed, trump_phrase,
+    cards_label, flag_phrase, level_label, name_html, preset_label, seat_label, signed, trump_phrase,
 )
 from bot.model import PACES, Table, hidden_choosable
-from engine.hand import side_of
+from engine.hand import Trick, side_of
 from engine.match import HandRecord
 from engine.ruleset import RULESETS, Ruleset
 from engine.views import HandView
@@ -132,6 +132,12 @@ def render_settings(tr: Translator, table: Table) -> tuple[str, InlineKeyboardMa
         InlineKeyboardButton(("✓ " if s.on_timeout == "escape" else "") + tr("timeout: escape"),
                              callback_data=callbacks.lobby(table.id, "timeout", "escape")),
     ])
+    rows.append([
+        InlineKeyboardButton(("✓ " if s.ai_strength == "casual" else "") + tr("AI: casual"),
+                             callback_data=callbacks.lobby(table.id, "strength", "casual")),
+        InlineKeyboardButton(("✓ " if s.ai_strength == "strong" else "") + tr("AI: strong"),
+                             callback_data=callbacks.lobby(table.id, "strength", "strong")),
+    ])
     rows.append([InlineKeyboardButton(tr("« Back"), callback_data=callbacks.lobby(table.id, "back"))])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
@@ -171,14 +177,19 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
     lang = tr.lang
     out: list[str] = []
     if view.phase == "bidding":
-        for bid in view.bids:
+        history = view.bid_history or ()
+        for i, bid in enumerate(view.bids):
             bidder = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
             if bid.hidden:
                 out.append(tr("{who} made a bid.", who=bidder))
-            else:
+            elif i >= len(history):  # 暗炒: the viewer's own bid, before the reveal
                 assert bid.cards is not None
                 out.append(tr("{who} bid {cards} → {trump}.", who=bidder, cards=cards_label(bid.cards, lang),
                               trump=trump_phrase(tr, bid.trump, capital=False)))
+            else:  # open bidding: each bid in the players' word as it happens (亮主, 反主, 加固, 回头望)
+                out.append(tr("{who}: {bid} → {trump}.", who=bidder,
+                              bid=story.bid_phrase(tr, history[i], first_word=True),
+                              trump=trump_phrase(tr, history[i].trump, capital=False)))
         if view.viewer is None:
             waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
             out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
@@ -188,13 +199,13 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                        else tr("Bidding is open: bid or pass."))
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
-            out.append(tr("Nobody bid: the kitty turned up {cards}.", cards=cards_label(view.flipped, lang)))
+            out.append(story.flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump))
         for bid in view.bids:
             if bid.kind == "steal":
                 bidder = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
                 out.append(tr("{who} stole the kitty.", who=bidder) if bid.hidden else
                            tr("{who} stole the kitty with {cards}.", who=bidder, cards=cards_label(bid.cards or (), lang)))
-        if view.trump_known:
+        if view.trump_known and not view.flipped:  # the flip's line names the trump
             out.append(trump_phrase(tr, view.trump))
         if view.phase == "burying":
             assert view.kitty_holder is not None
@@ -205,6 +216,9 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         else:  # the steal going round changes nothing for the group or a player it is not asking
             out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
+        told = story.table_news(tr, view, table.settings.ruleset().hidden_bidding)
+        if told is not None:  # how the trump was set, while the first trick is played
+            out.append(told)
         dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
         trump = flag_phrase(tr) if view.flag else trump_phrase(tr, view.trump)
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
@@ -253,6 +267,8 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     """The group's table message during a match (spectator view only)."""
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
+    if table.between_hands is not None:
+        return "\n".join(lines + [_pause_line(tr, table, now)]), _next_hand_markup(tr, table)
     lines += phase_lines(tr, table, view, now)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
@@ -260,18 +276,33 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     return "\n".join(lines), markup
 
 
-def render_result(tr: Translator, table: Table, record: HandRecord, leaver: str | None = None) -> str:
-    """The announcement of a finished hand (a new message: it is news).
+def _pause_line(tr: Translator, table: Table, now: float | None) -> str:
+    """Between hands: the next hand starts soon, or when someone presses 「下一局」."""
+    assert table.between_hands is not None
+    left = time_left(tr, table.between_hands - (time.time() if now is None else now))
+    if table.settings.pace == "realtime":
+        return tr("The next hand starts in a moment {left}.", left=left)
+    return tr("The next hand starts when someone at the table presses 「Next hand」 {left}.", left=left)
 
-    ``leaver``: the name of the person who escaped (their seat is the AI's by now).
+
+def _next_hand_markup(tr: Translator, table: Table) -> InlineKeyboardMarkup | None:
+    """The 「下一局」 button at the relaxed and daily paces; it names the deal it starts."""
+    if table.settings.pace == "realtime" or table.match is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        tr("▶️ Next hand"), callback_data=callbacks.hand(table.id, str(table.match.deals), "next"))]])
+
+
+def render_result(tr: Translator, table: Table, record: HandRecord, last: Trick | None = None,
+                  leaver: str | None = None) -> str:
+    """The announcement of a finished hand (a new message: it is news), told from the engine's record.
+
+    ``last`` is the hand's final trick, shown before the score; ``leaver`` the name of the person who
+    escaped (their seat is the AI's by now).
     """
-    lang = tr.lang
     result = record.result
-    lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
-    if result is None:
-        lines.append(tr("Nobody bid: the cards are dealt again."))
-        return "\n".join(lines)
-    if result.escaped is not None:
+    if result is not None and result.escaped is not None:
+        lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
         name = name_html(leaver) if leaver is not None else seat_name(tr, table, result.escaped)
         points = result.scores[result.escaped]
         if points:
@@ -280,40 +311,8 @@ def render_result(tr: Translator, table: Table, record: HandRecord, leaver: str 
             lines.append(tr("{who} left the table before any card was played: it costs nothing, and the hand counts for nobody.", who=name))
         lines.append(tr("The AI takes the seat; the next hand is dealt."))
         return "\n".join(lines)
-    lines.append(tr("Attackers scored {p} points ({t} from tricks).", p=result.attacker_points, t=result.trick_points))
-    if result.kitty:
-        kitty = cards_label(result.kitty, lang)
-        if result.kitty_multiplier:
-            lines.append(tr("Kitty {cards}: 抠底 (kitty capture) ×{m} = {bonus} points.",
-                            cards=kitty, m=result.kitty_multiplier, bonus=result.kitty_bonus))
-        else:
-            lines.append(tr("Kitty {cards}: kept by the dealer side.", cards=kitty))
-    reasons = {"throw": tr("failed throw"), "failed_steal": tr("failed steal"),
-               "red5_forced": tr("red five forced out (逼红5)"), "red5_kept": tr("red five kept (保红5)")}
-    for adj in result.adjustments:
-        lines.append(f"{reasons[adj.reason]} · {seat_label(tr, adj.seat)}: {signed(adj.points)}")
-    if result.heaven_and_earth_side is not None:
-        lines.append("🌈 " + tr("上天入地 (heaven and earth)!"))
-    if result.demoted_to is not None:
-        lines.append("⬇️ " + tr("J到底: the dealer side drops to {level}.", level=level_label(result.demoted_to)))
-    outcome = result.outcome
-    if outcome is not None and result.heaven_and_earth_side is None:
-        levels = tr("1 level") if outcome.levels == 1 else tr("{n} levels", n=outcome.levels)
-        if outcome.dealer_keeps:
-            lines.append(tr("The dealer side holds and rises {levels}.", levels=levels))
-        elif outcome.levels:
-            lines.append(tr("The attackers take over and rise {levels}.", levels=levels))
-        else:
-            lines.append(tr("The attackers take over (换庄)."))
-    scores = "  ".join(f"{seat_label(tr, s)} {signed(result.scores[s] + record.bonus[s])}" for s in range(4))
-    lines.append(tr("积分: {scores}", scores=scores))
-    after = "  ·  ".join(
-        f"{side_label(tr, side)} " + (flag_phrase(tr) if record.after[side].at_flag else
-                                      tr("at {level}", level=level_label(record.after[side].rank)))
-        for side in (0, 1)
-    )
-    lines.append(after)
-    return "\n".join(lines)
+    return story.result_text(tr, record, table.settings.ruleset().laps, last,
+                             who=lambda seat: who(tr, table, seat))
 
 
 def render_match_over(tr: Translator, table: Table) -> str:

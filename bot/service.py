@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import random
+from concurrent.futures import ProcessPoolExecutor
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -21,19 +23,19 @@ from typing import Any
 from telegram import InlineKeyboardMarkup
 
 import storage
-from bot import links, logs, seats
+from bot import links, logs, seats, story
 from bot.config import Settings
 from bot.i18n import Translator, translator
 from bot.announcements import Outbox
 from bot.labels import and_list, name_html
-from bot.model import PACES, Seat, Table, TableSettings
+from bot.model import AI_STRENGTHS, PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
 from bot.render_group import (
     render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
 )
 from engine.ai import choose_action
 from engine.errors import EngineError
-from engine.hand import Action
+from engine.hand import Action, Trick
 from engine.match import HandRecord, Match
 from engine.views import view_for
 
@@ -78,6 +80,8 @@ class Tables:
         """Called at every :meth:`refresh` (the web app's live streams)."""
         self.app_seats: Counter[tuple[int, int]] = Counter()
         """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
+        self._ai_pool: ProcessPoolExecutor | None = None
+        """A worker process for the strong AI's searches, started at the first one."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -210,6 +214,8 @@ class Tables:
             s = replace(s, pace=value)  # type: ignore[arg-type]
         elif key == "timeout" and value in ("ai", "escape"):
             s = replace(s, on_timeout=value)  # type: ignore[arg-type]
+        elif key == "strength" and value in AI_STRENGTHS:
+            s = replace(s, ai_strength=value)  # type: ignore[arg-type]
         else:
             raise TableError("That button is out of date.")
         s.ruleset()  # refuse an inconsistent choice before storing it
@@ -264,6 +270,8 @@ class Tables:
         match = table.match
         if match is None or table.status != "playing":
             raise TableError("No hand is being played at this table.")
+        if table.between_hands is not None and action.kind != "escape":  # leaving is never refused
+            raise TableError("The next hand has not started yet.")
         match.hand.check(action)
         assert table.hand_id is not None
         seq = len(match.hand.events) + 1
@@ -272,19 +280,33 @@ class Tables:
         except storage.SequenceConflict:
             await self.reload(table)
             raise TableError("The table moved on; here is where it stands now.") from None
+        hand = match.hand
+        before = view_for(hand, None)
         outputs = match.apply(action)
         log.debug("event %d: %s by seat %s", seq, action.kind, action.seat)  # never the cards
+        after = view_for(hand, None)  # the acted-on hand, even when it ended and the next was dealt
+        # A contested reveal, a failed throw, a red five: told as they happen (decision 17), through the
+        # outbox, so that they come before the hand's result and each once.
+        moments = story.moments(self._tr(table), before, after)
+        if moments:
+            async with self.db.transaction():
+                for kind, text in moments:
+                    await storage.add_announcement(self.db, table.id, kind, text, hand_id=table.hand_id)
+            if self.outbox is not None:
+                self.outbox.wake(table.chat_id)
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
-                await self._hand_over(table, output)
+                await self._hand_over(table, output, after.last_trick)
                 logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
         return outputs
 
-    async def _hand_over(self, table: Table, record: HandRecord) -> None:
-        """Store a finished hand with its announcement, and deal the next (or end the match).
+    async def _hand_over(self, table: Table, record: HandRecord, last: Trick | None = None) -> None:
+        """Store a finished hand with its announcement (its last trick first), and deal the next (or end
+        the match).
 
         The announcement goes into the outbox in the same transaction as the
         result, and is sent after the caller lets go (nobody waits for it).
+        The next hand waits while the table reads the result (:meth:`_pause`).
         """
         match = table.match
         assert match is not None and table.hand_id is not None and table.match_id is not None
@@ -296,7 +318,7 @@ class Tables:
         leaver = self._hand_to_ai(table, escaped) if escaped is not None else None
         # Rendered now, stored with the result: the outbox announces exactly what was stored.
         tr = self._tr(table)
-        announcement = render_result(tr, table, record, leaver.name if leaver is not None else None)
+        announcement = render_result(tr, table, record, last, leaver.name if leaver is not None else None)
         if result is not None and self.config.public_url:  # the web app replays it, opened from a deep link
             announcement += (f'\n<a href="https://t.me/{self.bot_username}?start=r{hand_id}">'
                              + tr("🎞 Replay hand {n}", n=record.number) + "</a>")
@@ -311,8 +333,7 @@ class Tables:
             else:
                 dealer_side = result.dealer_side if result.dealer_side is not None else 0
                 scores = [result.scores[s] + record.bonus[s] for s in range(4)]
-                changes = (record.after[0].index() - record.before[0].index(),
-                           record.after[1].index() - record.before[1].index())
+                changes = (record.moves[0].moved, record.moves[1].moved)
                 await storage.record_hand_result(
                     self.db, table.hand_id, attacker_points=result.attacker_points, dealer_side=dealer_side,
                     winner_side=_winner_side(result.escaped, scores), level_changes=changes,
@@ -338,12 +359,64 @@ class Tables:
         table.last_result = record
         if self.outbox is not None:
             self.outbox.wake(table.chat_id)
+        self._spawn(self._tell_players(table, record))
+        await self._new_hand_messages(table)
         if match.over:
             table.status = "finished"
             table.deadline = None
             self._close(table)
         else:
+            self._pause(table)
             await seats.pause_if_empty(self, table)
+
+    async def _tell_players(self, table: Table, record: HandRecord) -> None:
+        """Each person at the table gets the result in one line in their private chat."""
+        if self.publisher is None:
+            return
+        laps = table.settings.ruleset().laps
+        for seat, info in enumerate(table.seats):
+            if info is None or info.is_ai or info.user_id is None or not info.reachable:
+                continue
+            await self.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps))
+
+    async def _new_hand_messages(self, table: Table) -> None:
+        """The next hand's private message is a new message (an edit would not notify anyone)."""
+        for seat, info in enumerate(table.seats):
+            if self.publisher is not None and info is not None and info.user_id is not None:
+                self.publisher.forget(seats.slot_key(table.id, seat, info.user_id))
+            if info is not None and info.hand_message_id is not None:
+                info.hand_message_id = None
+                await storage.set_seat_messages(self.db, table.id, seat, hand_message_id=None)
+
+    def _pause(self, table: Table) -> None:
+        """Let the table read the last trick and the result before the next hand.
+
+        At the real-time pace a few seconds; at the relaxed and daily paces the
+        next hand waits for a 「下一局」 press, or for a turn's time.
+        """
+        pace = table.settings.pace
+        seconds = self.config.hand_pause if pace == "realtime" else PACES[pace].turn
+        if seconds <= 0:
+            return
+        until = time.time() + seconds
+        table.between_hands = until
+        self._spawn(self._next_hand_later(table, until))
+
+    async def _next_hand_later(self, table: Table, until: float) -> None:
+        await asyncio.sleep(max(0.0, until - time.time()))
+        async with table.lock:
+            if table.between_hands == until and not self.closing:
+                self.next_hand(table)
+
+    def next_hand(self, table: Table) -> None:
+        """End the pause between hands: the next hand is shown and its clock starts.
+
+        The caller holds ``table.lock``.
+        """
+        if table.between_hands is None:
+            raise TableError("That button is out of date.")
+        table.between_hands = None
+        self.after_change(table)
 
     def _close(self, table: Table) -> None:
         """Show the table message one last time (without buttons) and forget the table.
@@ -393,8 +466,8 @@ class Tables:
 
     # --- turn bookkeeping -----------------------------------------------------------------
     def waiting_humans(self, table: Table) -> list[int]:
-        """Seats of people whose move the table waits for now."""
-        if not table.playing:
+        """Seats of people whose move the table waits for now (nobody's between hands)."""
+        if not table.playing or table.between_hands is not None:
             return []
         assert table.match is not None
         return [s for s in table.match.hand.awaiting() if self._human(table, s)]
@@ -405,7 +478,7 @@ class Tables:
 
     def ai_action(self, table: Table) -> Action | None:
         """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
-        if not table.playing or table.paused:
+        if not table.playing or table.paused or table.between_hands is not None:
             return None
         assert table.match is not None
         hand = table.match.hand
@@ -414,11 +487,35 @@ class Tables:
         for seat in hand.awaiting():
             if self._human(table, seat):
                 continue
-            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng)
+            action = choose_action(view_for(hand, seat), hand.ruleset, self.rng, table.settings.ai_strength)
             if hand.can(action):
                 return action
             return Action("pass", seat) if hand.phase == "bidding" else None
         return None
+
+    async def _ai_move(self, table: Table) -> Action | None:
+        """:meth:`ai_action`, with the strong AI's search run in a worker process.
+
+        A search takes up to half a second of CPU: in the event loop it would
+        hold every other table and message back (and in a thread it would
+        fight the loop for the GIL).  Only the seat's view goes to the worker.
+        The caller holds the table's lock, so the hand cannot move meanwhile.
+        """
+        if not table.playing or table.settings.ai_strength != "strong":
+            return self.ai_action(table)
+        assert table.match is not None
+        hand = table.match.hand
+        if hand.over or hand.phase != "playing":
+            return self.ai_action(table)
+        seat = hand.turn
+        if seat is None or self._human(table, seat):
+            return None
+        if self._ai_pool is None:
+            self._ai_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        action: Action = await loop.run_in_executor(self._ai_pool, choose_action, view_for(hand, seat),
+                                                    hand.ruleset, None, "strong")
+        return action if hand.can(action) else None
 
     def kick_ai(self, table: Table) -> None:
         """Make sure AI seats move when it is their turn."""
@@ -435,7 +532,7 @@ class Tables:
                 return
             async with table.lock:
                 logs.bind(table=table.id, hand=table.hand_id)
-                action = self.ai_action(table)
+                action = await self._ai_move(table)
                 if action is None:
                     return
                 try:
@@ -468,6 +565,9 @@ class Tables:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*list(self._background), return_exceptions=True)
+        if self._ai_pool is not None:
+            self._ai_pool.shutdown(wait=True, cancel_futures=True)
+            self._ai_pool = None
 
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:
@@ -577,6 +677,8 @@ class Tables:
         for table in self.by_id.values():
             if table.playing and table.deadline is not None:
                 self._set_timer(table)
+            elif table.playing:  # stopped between hands (the pause is not stored): the next hand's clock starts
+                self.arm_deadline(table)
             if table.playing:
                 self.kick_ai(table)
 
@@ -594,7 +696,7 @@ class Tables:
         group = publisher.slot((table.id, "group"), table.chat_id, self.config.group_interval, table.message_id)
         group.on_sent = lambda message_id: self._remember_table_message(table, message_id)
         publisher.schedule(group, lambda: self.render_group_message(table), now=table.message_id is None)
-        if not table.playing:
+        if not table.playing or table.between_hands is not None:  # the next hand is shown when it starts
             return
         for seat, info in enumerate(table.seats):
             # Someone away has a frozen message already (seats.freeze): nothing to redraw for them.

@@ -187,6 +187,8 @@ class Hand:
         self.steal_points: dict[int, int] = {}
         """Failed hidden steals' change to p, by bid order (set at the reveal)."""
         self.flipped: tuple[tuple[int | None, Card], ...] = ()
+        self.flip_decider: int | None = None
+        """When nobody bid: the index in :attr:`flipped` of the card that set the trump (decision 17)."""
         self.steals_allowed = self.ruleset.kitty_steal
         self.threshold = self.ruleset.threshold
         self.burier: int | None = None
@@ -554,6 +556,7 @@ class Hand:
             flips = tuple((None, c) for c in kitty[:turned])
             setter = first
         self.flipped = flips
+        self.flip_decider = decider
         self.trump = trump
         self.trump_decided = True
         self.steals_allowed = False

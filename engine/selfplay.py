@@ -1,6 +1,7 @@
-"""Self-play: whole hands with four AI seats, or the AI against a random legal player.
+"""Self-play: whole hands with four AI seats, or the AI against a random legal player or the baseline.
 
-Run ``python -m engine.selfplay --preset NAME --hands N --seed S [--json] [--vs-random]``.
+Run ``python -m engine.selfplay --preset NAME --hands N --seed S [--json] [--vs-random | --vs-baseline]
+[--strength casual|strong] [--deals D]``.
 
 Plain self-play plays N full hands as they come in matches: a
 :class:`engine.match.Match` deals hand after hand (levels rise, 盐城's laps
@@ -17,6 +18,12 @@ in the other half, on both pairs of seats, with the same cards.  A hand is won b
 for it is positive (HandResult.scores); the AI's win rate is the share of
 hands its side won.
 
+``--vs-baseline`` plays the strong AI against the frozen baseline (today's
+AI, the casual strength) the same way, and prints the strong side's share of
+hands won and mean 积分 per hand, each with a 95% confidence interval.
+``--strength`` picks the AI of plain self-play and of ``--vs-random``;
+``--deals`` sets the strong player's determinizations per decision.
+
 With ``--json`` each full hand is printed to stdout as one JSON object per
 line, ``{"seed", "ruleset": {"name", "options"}, "setup", "players",
 "events", "result"}``, and the summary goes to stderr; ``setup`` and the
@@ -28,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
@@ -35,10 +43,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from engine.ai import Player, choose_action, random_action
+from engine.ai import Player, casual_action, random_action, strong_player
 from engine.hand import Action, Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS, Ruleset, get_ruleset
+from engine.trump import TRUMP
 from engine.views import view_for
 
 _BID_POLL_LIMIT = 400
@@ -110,9 +119,16 @@ class Tally:
     red5_forced: int = 0
     red5_kept: int = 0
     steals: int = 0
+    bury_voids: int = 0
+    """Final buries that emptied a plain suit the burier held."""
+    must_play_hands: int = 0
+    """Hands played at a must-play level (J or A)."""
+    last_lost_at_must_play: int = 0
+    """Of those, hands whose last trick the dealer side lost."""
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     ai_wins: int = 0
     ai_score: int = 0
+    ai_score_sq: int = 0
     ai_wins_as_dealer: int = 0
     ai_dealer_hands: int = 0
     seconds: float = 0.0
@@ -137,6 +153,10 @@ class Tally:
             self.red5_forced += adj.reason == "red5_forced"
             self.red5_kept += adj.reason == "red5_kept"
         self.steals += sum(1 for b in hand.bids if b.kind == "steal")
+        self.bury_voids += _bury_made_void(hand)
+        if hand.level in (11, 14) and not hand.setup.flag and hand.tricks:
+            self.must_play_hands += 1
+            self.last_lost_at_must_play += hand.tricks[-1].winner % 2 != hand.dealer_side
         for seat in range(4):
             self.scores[seat] += result.scores[seat]
 
@@ -154,10 +174,25 @@ class Tally:
             f"  kitty captures {self.kitty_captures} (bonus {self.kitty_bonus}); 上天入地 {self.heaven_and_earth}; "
             f"J到底 {self.j_to_bottom}; failed throws {self.failed_throws}; steals {self.steals} "
             f"(failed {self.failed_steals}); 逼红5 {self.red5_forced}; 保红5 {self.red5_kept}",
+            f"  per hand: steals {self.steals / n:.3f}, 逼红5 {self.red5_forced / n:.3f}; "
+            f"buries that made a void {self.bury_voids} ({self.bury_voids / n:.1%}); "
+            f"last trick lost by the dealer side at J/A {self.last_lost_at_must_play} of {self.must_play_hands}",
             f"  积分 per seat {self.scores}",
             f"  {rate:.1f} hands per second ({self.seconds:.2f} s)",
         ]
         return "\n".join(lines)
+
+
+def _bury_made_void(hand: Hand) -> bool:
+    """Did the final bury empty a plain suit the burier held (told from the finished hand)?"""
+    burier = hand.burier
+    if burier is None or not hand.kitty or hand.phase != "finished":
+        return False
+    ctx = hand.ctx
+    played = [c for t in hand.tricks for s, cards in t.plays if s == burier for c in cards]
+    held: set[str] = {ctx.group(c) for c in played + list(hand.kitty)}
+    kept: set[str] = {ctx.group(c) for c in played}
+    return any(g != TRUMP for g in held - kept)
 
 
 def hand_record(hand: Hand, players: Sequence[str]) -> dict[str, Any]:
@@ -176,10 +211,11 @@ def hand_record(hand: Hand, players: Sequence[str]) -> dict[str, Any]:
 Emit = Callable[[dict[str, Any]], None]
 
 
-def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None) -> Tally:
-    """Play ``hands`` full hands of matches with four AI seats."""
+def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
+              player: Player = casual_action) -> Tally:
+    """Play ``hands`` full hands of matches with four seats of ``player`` (by default the casual AI)."""
     tally = Tally()
-    players: list[Player] = [choose_action] * 4
+    players: list[Player] = [player] * 4
     rng = random.Random(derived_seed(seed, "rng"))
     match_index = 0
     match = Match(ruleset, derived_seed(seed, "match", match_index))
@@ -234,6 +270,7 @@ def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Play
         won = hand.result.scores[ai_side] > 0
         tally.ai_wins += won
         tally.ai_score += hand.result.scores[ai_side]
+        tally.ai_score_sq += hand.result.scores[ai_side] ** 2
         if dealer_side == ai_side:
             tally.ai_dealer_hands += 1
             tally.ai_wins_as_dealer += won
@@ -245,9 +282,32 @@ def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Play
     return tally
 
 
-def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None) -> Tally:
-    """The AI against the random legal player: :func:`duel` with names ``"ai"`` and ``"random"``."""
-    return duel(ruleset, hands, seed, choose_action, random_action, emit)
+def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
+              player: Player = casual_action) -> Tally:
+    """An AI (by default the casual one) against the random legal player: :func:`duel`, names ``"ai"``, ``"random"``."""
+    return duel(ruleset, hands, seed, player, random_action, emit)
+
+
+def vs_baseline(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
+                player: Player | None = None) -> Tally:
+    """The strong AI (or ``player``) against the frozen baseline: :func:`duel`, names ``"strong"``, ``"baseline"``."""
+    return duel(ruleset, hands, seed, player or strong_player(), casual_action, emit, ("strong", "baseline"))
+
+
+def margin_line(tally: Tally, preset: str) -> str:
+    """The strong side's hands won and mean 积分 per hand against the baseline, with 95% intervals.
+
+    Normal approximations over hands; the four plays of a deal are counted
+    as four hands (the interval is a little narrow for that).
+    """
+    n = max(tally.hands, 1)
+    won = tally.ai_wins / n
+    won_half = 1.96 * math.sqrt(max(won * (1 - won), 0.0) / n)
+    mean = tally.ai_score / n
+    var = max(tally.ai_score_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    mean_half = 1.96 * math.sqrt(var / n)
+    return (f"strong AI won {won:.1%} ± {won_half:.1%} of {tally.hands} hands ({preset}) against the baseline; "
+            f"mean 积分 per hand {mean:+.3f} ± {mean_half:.3f} (95% intervals)")
 
 
 def win_rate_line(tally: Tally, preset: str) -> str:
@@ -273,6 +333,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     parser.add_argument("--json", action="store_true", help="print each hand as a JSON line (summary to stderr)")
     parser.add_argument("--vs-random", action="store_true",
                         help="AI against the random legal player, roles balanced; print the AI's win rate")
+    parser.add_argument("--vs-baseline", action="store_true",
+                        help="strong AI against the frozen baseline, roles balanced; print its margin")
+    parser.add_argument("--strength", choices=("casual", "strong"), default="casual",
+                        help="the AI of plain self-play and --vs-random")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="the strong player's determinizations per decision (its default if omitted)")
     args = parser.parse_args(argv)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
@@ -282,15 +348,24 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     def emit(record: dict[str, Any]) -> None:
         out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
 
+    strong = strong_player() if args.deals is None else strong_player(deals=args.deals)
+    player = strong if args.strength == "strong" else casual_action
     for name in names:
         ruleset = RULESETS[name]
-        if args.vs_random:
-            tally = vs_random(ruleset, args.hands, args.seed, emit if args.json else None)
-            print(tally.summary(f"{name}: AI (one side) against random (the other), seed {args.seed}"), file=report)
+        sink = emit if args.json else None
+        if args.vs_baseline:
+            tally = vs_baseline(ruleset, args.hands, args.seed, sink, strong)
+            print(tally.summary(f"{name}: strong AI (one side) against the baseline (the other), seed {args.seed}"),
+                  file=report)
+            print("  " + margin_line(tally, name), file=report)
+        elif args.vs_random:
+            tally = vs_random(ruleset, args.hands, args.seed, sink, player)
+            print(tally.summary(f"{name}: {args.strength} AI (one side) against random (the other), "
+                                f"seed {args.seed}"), file=report)
             print("  " + win_rate_line(tally, name), file=report)
         else:
-            tally = self_play(ruleset, args.hands, args.seed, emit if args.json else None)
-            print(tally.summary(f"{name}: four AI seats, seed {args.seed}"), file=report)
+            tally = self_play(ruleset, args.hands, args.seed, sink, player)
+            print(tally.summary(f"{name}: four {args.strength} AI seats, seed {args.seed}"), file=report)
     return 0
 
 

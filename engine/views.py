@@ -72,6 +72,10 @@ class HandView:
     """Public facts told as they happened: failed throws, 逼红5, 保红5."""
     picked_up: tuple[Card, ...] = ()
     """While the viewer buries: the 8 cards they took from the kitty (they are in ``hand`` too)."""
+    flip_decider: int | None = None
+    """When nobody bid: the index in ``flipped`` of the card that set the trump."""
+    flipped_by: tuple[int | None, ...] = ()
+    """Who turned each flipped card (None when the kitty is turned for everyone)."""
 
     @property
     def last_trick(self) -> Trick | None:
@@ -130,6 +134,7 @@ class HandView:
             "bid_history": None if self.bid_history is None else [b.to_dict() for b in self.bid_history],
             "notices": [n.to_dict() for n in self.notices],
             "picked_up": format_cards(self.picked_up),
+            "flip_decider": self.flip_decider, "flipped_by": list(self.flipped_by),
         }
 
 
@@ -193,4 +198,6 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         # Taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
         picked_up=(tuple(hand.hands[viewer][-KITTY_SIZE:])
                    if viewer is not None and viewer == hand.burier and hand.phase == "burying" else ()),
+        flip_decider=hand.flip_decider,
+        flipped_by=tuple(seat for seat, _c in hand.flipped),
     )

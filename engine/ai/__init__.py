@@ -1,26 +1,34 @@
-"""The built-in AI player, and a random legal player to measure it against.
+"""The built-in AI players, and a random legal player to measure them against.
 
-:func:`choose_action` picks an action for one seat from that seat's
-:class:`engine.views.HandView` alone: it is never given the hand, so it
-cannot look at hidden cards.  It fills empty seats and plays for a player
-who timed out.  The ruleset is passed explicitly because a table may play a
-modified preset; the trump context comes from it, the level and the trump as
-the view shows them.
+Two strengths, both deciding for one seat from that seat's
+:class:`engine.views.HandView` alone (never the hand, so never a hidden card):
 
-Every action it returns is one the engine accepts (the tests drive whole
-hands of every preset to check this): bids and steals are checked by a
-view-only mirror of the engine's bid rules (:mod:`engine.ai.bidding`),
-every follow is built or checked by :func:`engine.follow.check_follow`,
-and a lead is checked by :func:`engine.follow.check_lead`, falling back to
-a single low card were it ever refused.
+* 「轻松」 casual: :func:`casual_action`, today's heuristic player, frozen in
+  :mod:`engine.ai.baseline` so that the comparison can be rerun.
+* 「高手」 strong (the default): :class:`StrongPlayer`.  It bids, buries and
+  steals with improved heuristics, and chooses each play by determinized
+  search (:mod:`engine.ai.search`): a few candidate plays from the heuristic
+  player are played out in sampled deals of the unseen cards, and the best on
+  average is played.
+
+The ruleset is passed explicitly because a table may play a modified preset;
+the trump context comes from it, the level and the trump as the view shows
+them.  Every action either returns is one the engine accepts (the tests
+drive whole hands of every preset to check this): bids and steals are
+checked by a view-only mirror of the engine's bid rules
+(:mod:`engine.ai.bidding`), every follow is built or checked by
+:func:`engine.follow.check_follow`, and a lead by
+:func:`engine.follow.check_lead`.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
+from typing import Literal
 
-from engine.cards import Card
+from engine.cards import Card, format_cards
 from engine.combos import decompose
 from engine.errors import IllegalActionError, IllegalPlayError
 from engine.follow import check_lead
@@ -30,26 +38,96 @@ from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
 from engine.views import HandView
 
+from engine.ai.baseline import choose_action as casual_action
 from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
-from engine.ai.memory import build_memory, context
-from engine.ai.playing import choose_follow, choose_lead, power
+from engine.ai.memory import Memory, build_memory, context
+from engine.ai.playing import follow_candidates, lead_candidates, power
+from engine.ai.search import best_play
 
-__all__ = ["Player", "choose_action", "random_action"]
+__all__ = ["STRENGTHS", "Player", "Strength", "StrongPlayer", "casual_action", "choose_action",
+           "heuristic_action", "random_action", "strong_player"]
 
 Player = Callable[[HandView, Ruleset, random.Random], Action]
 """Anything that picks an action from a seat's view: :func:`choose_action`, :func:`random_action`."""
 
+Strength = Literal["casual", "strong"]
+STRENGTHS: tuple[Strength, ...] = ("casual", "strong")
+"""The strengths a table may choose, weakest first."""
 
-def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = None) -> Action:
-    """The AI's action for the viewing seat, from its view alone.
+DEFAULT_DEALS = 12
+"""Sampled deals per searched play: the strong player's default."""
+
+DEFAULT_BUDGET = 0.4
+"""Seconds a searched play may take at most (it stops sampling once past it)."""
+
+_CANDIDATES = 4
+"""Plays compared by a search at most."""
+
+_MAX_DEALS_FACTOR = 6
+"""Late in the hand a search samples up to this many times its deals (rollouts are short then)."""
+
+
+def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = None,
+                  strength: Strength = "casual") -> Action:
+    """The AI's action for the viewing seat, from its view alone, at the given strength.
+
+    The casual player is the default here, since it answers at once (tests,
+    hints, demos); a table passes its own setting, which is strong unless the
+    table chose otherwise.
 
     In the bidding window it bids or passes; while burying it buries 8
     cards; in the steal rounds it steals or passes; in play it leads or
-    follows.  ``rng`` is accepted for the common player signature; the AI
-    itself is deterministic.  Raises :class:`IllegalActionError` if the seat
-    has nothing to do now.
+    follows.  Both strengths are deterministic for a given view (``rng`` is
+    accepted for the common player signature).  Raises
+    :class:`IllegalActionError` if the seat has nothing to do now.
     """
+    if strength == "casual":
+        return casual_action(view, ruleset, rng)
+    return _STRONG(view, ruleset, rng)
+
+
+class StrongPlayer:
+    """The 「高手」 player: improved heuristics, and determinized search for every play with a choice.
+
+    ``deals`` is the number of sampled deals per searched play; ``budget``
+    caps the seconds one play may take (sampling stops once past it, after
+    at least one deal).  With ``deals`` 0 it plays the heuristics alone.
+    """
+
+    def __init__(self, deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET) -> None:
+        self.deals = deals
+        self.budget = budget
+
+    def __call__(self, view: HandView, ruleset: Ruleset, rng: random.Random | None = None) -> Action:
+        """The strong AI's action for the viewing seat (the :data:`Player` signature)."""
+        started = time.perf_counter()
+        if view.phase != "playing":
+            return heuristic_action(view, ruleset)
+        seat = _acting_seat(view)
+        ctx = context(ruleset, view.level, view.trump)
+        mem = build_memory(view, ctx)
+        candidates = _candidates(view, ruleset, ctx, mem)
+        if len(candidates) == 1 or self.deals <= 0:
+            return Action("play", seat, tuple(candidates[0]))
+        search_rng = random.Random(_view_seed(view))
+        # Rollouts shorten as the hand goes on: sample more deals for the same work (the end decides the kitty).
+        deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
+        play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, deals,
+                         started + self.budget)
+        return Action("play", seat, tuple(play))
+
+
+def strong_player(deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET) -> StrongPlayer:
+    """A strong player with these search settings (see :class:`StrongPlayer`)."""
+    return StrongPlayer(deals, budget)
+
+
+_STRONG = StrongPlayer()
+
+
+def heuristic_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = None) -> Action:
+    """The strong player's heuristics alone, without search (its rollout player, and its bids and buries)."""
     seat = _acting_seat(view)
     phase = view.phase
     if phase == "bidding":
@@ -66,13 +144,39 @@ def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = 
         return Action("steal", seat, steal.cards, steal.choice)
     ctx = context(ruleset, view.level, view.trump)
     mem = build_memory(view, ctx)
-    if not view.current:
-        dealer_side = view.dealer_side is not None and view.dealer_side == seat % 2
-        cards = choose_lead(mem, dealer_side=dealer_side, heaven_and_earth=ruleset.heaven_and_earth != "none")
-        return Action("play", seat, tuple(_legal_lead(ctx, view, cards)))
-    # Every follow choose_follow returns has passed check_follow already (it is
-    # built by cheapest_follow, which checks, or checked where it is built).
-    return Action("play", seat, tuple(choose_follow(mem, view.current)))
+    return Action("play", seat, tuple(_candidates(view, ruleset, ctx, mem, limit=1)[0]))
+
+
+def _rollout_policy(view: HandView, ruleset: Ruleset) -> Action:
+    return heuristic_action(view, ruleset)
+
+
+def _candidates(view: HandView, ruleset: Ruleset, ctx: TrumpContext, mem: Memory,
+                limit: int = _CANDIDATES) -> list[list[Card]]:
+    """The plays worth searching, the heuristic's choice first; every one legal."""
+    if view.current:
+        # Every follow here is built by cheapest_follow (which checks) or checked where it is built.
+        return follow_candidates(mem, view.current)[:limit]
+    dealer_side = view.dealer_side is not None and view.dealer_side == mem.seat % 2
+    leads = lead_candidates(mem, dealer_side=dealer_side, heaven_and_earth=ruleset.heaven_and_earth != "none",
+                            limit=limit)
+    out = [cards for cards in leads if _lead_ok(ctx, view, cards)]
+    return out or [_legal_lead(ctx, view, leads[0])]
+
+
+def _lead_ok(ctx: TrumpContext, view: HandView, cards: list[Card]) -> bool:
+    try:
+        check_lead(ctx, view.hand, cards)
+        return True
+    except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
+        return False
+
+
+def _view_seed(view: HandView) -> str:
+    """A seed for the search drawn from the view alone, so the same view always gets the same play."""
+    played = " ".join(format_cards(c) for t in view.tricks for _s, c in t.plays)
+    current = " ".join(format_cards(c) for _s, c in view.current)
+    return f"{view.number}|{view.viewer}|{format_cards(view.hand)}|{played}|{current}"
 
 
 def _acting_seat(view: HandView) -> int:

@@ -250,55 +250,90 @@ def _step_rank(ruleset: Ruleset, step: str) -> int:
     return ladder.index(step) if step in ladder else 0
 
 
+_STEAL_ATTACKER = 13.0
+_STEAL_ATTACKER_MARGIN = 1.5
+_STEAL_RISK = 0.12
+"""The highest chance of a failed hidden steal (±80) worth taking."""
+
+
 def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     """The steal (抄底) the AI makes now, or None to pass.
 
-    Steal only with a clearly stronger hand under the new trump; under
-    hidden bidding, where a steal below an earlier bid costs the side
-    ``failed_steal_points``, only with a step that no earlier bid can match.
+    A steal changes trump to the stealer's suit and hands them the kitty.
+    Against the dealer side that is the game's strongest move: the dealer's
+    long trump suit becomes a plain suit, so an attacker steals with a hand
+    that is fair under its own trump and better than under the current one.
+    Over a partner's kitty only a much stronger hand steals.  Under hidden
+    bidding with a failed-steal penalty it steals when an earlier bid at or
+    above its step is unlikely (:func:`fail_chance`), not only when impossible.
     """
     seat = view.viewer
     assert seat is not None
     options = bid_options(view, ruleset, steal=True)
     if not options:
         return None
-    if ruleset.hidden_bidding and ruleset.failed_steal_points:
-        options = [o for o in options if _surely_highest(view, ruleset, o.step)]
+    risky = ruleset.hidden_bidding and bool(ruleset.failed_steal_points)
+    if risky:
+        options = [o for o in options if fail_chance(view, ruleset, o.step) <= _STEAL_RISK]
         if not options:
             return None
     scored = [(strength_for(ruleset, view.level, o.trump, view.hand), o) for o in options]
     strength, best = max(scored, key=lambda s: s[0])
-    if strength < _STEAL:
-        return None
-    if view.trump_known:
-        current = strength_for(ruleset, view.level, view.trump, view.hand)
-        margin = _STEAL_MARGIN * (2 if view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2 else 1)
-        if strength - current < margin:
+    current = _current_strength(view, ruleset)
+    partner_kitty = view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2
+    if partner_kitty:
+        if strength < _OVER_PARTNER or strength - current < 2 * _STEAL_MARGIN:
             return None
-    elif view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2 and strength < _OVER_PARTNER:
-        return None  # the partner's trump is unknown; take it from them only with a very strong hand
+        return best
+    attacker = view.dealer_side is not None and view.dealer_side != seat % 2
+    if attacker:
+        if strength < _STEAL_ATTACKER or strength - current < _STEAL_ATTACKER_MARGIN:
+            return None
+        return best
+    if strength < _STEAL or strength - current < _STEAL_MARGIN:
+        return None
     return best
 
 
-def _surely_highest(view: HandView, ruleset: Ruleset, step: str) -> bool:
-    """True if no bid made so far can rank at or above ``step`` (so a hidden steal cannot fail)."""
+def _current_strength(view: HandView, ruleset: Ruleset) -> float:
+    """The viewer's strength under the trump now standing: known, else the mean over the trumps it may be."""
+    if view.trump_known:
+        return strength_for(ruleset, view.level, view.trump, view.hand)
+    values = [strength_for(ruleset, view.level, t, view.hand) for t in (*SUITS, None)]
+    return sum(values) / len(values)
+
+
+# How often an earlier hidden bid is of a step, roughly (level pairs are common, joker pairs rare).
+_STEP_CHANCE = {"single": 0.0, "SJ2": 0.05, "BJ2": 0.05, "R52": 0.05, "LB": 0.08}
+_LEVEL_PAIR_CHANCE = 0.1
+
+
+def fail_chance(view: HandView, ruleset: Ruleset, step: str) -> float:
+    """The chance that a hidden steal of ``step`` fails: an earlier bid ranks at or above it.
+
+    Certain (1.0) when the viewer's own earlier bid does; otherwise each other
+    seat's hidden bid adds the rough frequency of the steps it could have been
+    that ``step`` does not beat (:func:`_others_could_bid` rules out what the
+    viewer's own cards make impossible).
+    """
     seat = view.viewer
     ladder = ruleset.bid_ladder
     if ladder is None:
-        return True  # the latest bid wins: a steal never fails
+        return 0.0  # the latest bid wins: a steal never fails
     counts = Counter(view.hand)
+    keep = 1.0
     for index, bid in enumerate(view.bids):
-        if bid.seat == seat and bid.step is not None:
-            if not overrides(ruleset, step, bid.step):
-                return False
+        if bid.seat == seat:
+            if bid.step is not None and not overrides(ruleset, step, bid.step):
+                return 1.0
             continue
-        # Another seat's hidden bid: could it have been at or above this step?
+        chance = 0.0
         for other in (*ladder, "LB"):
-            if overrides(ruleset, step, other):
+            if overrides(ruleset, step, other) or not _others_could_bid(view, ruleset, counts, index, other):
                 continue
-            if _others_could_bid(view, ruleset, counts, index, other):
-                return False
-    return True
+            chance += _STEP_CHANCE.get(other, _LEVEL_PAIR_CHANCE)
+        keep *= 1.0 - min(chance, 1.0)
+    return 1.0 - keep
 
 
 def _others_could_bid(view: HandView, ruleset: Ruleset, counts: Counter[Card], index: int, step: str) -> bool:

@@ -1,9 +1,12 @@
 """Choosing the 8 cards to bury (扣底).
 
-Keep trumps, pairs, tractors and high cards; bury low plain cards, emptying
-a short plain suit when that is cheap (a void lets the hand ruff); avoid
-point cards, since a captured kitty counts its points two or more times
-over; never bury a red five or a joker while anything else can go.
+Keep trumps, pairs, tractors and high cards; bury low plain cards; above
+all empty short plain suits (a void lets the hand ruff, and a short suit's
+point cards are lost whenever the suit is led).  A suit kept short with
+point cards and no ace to guard them is a liability, so the 5s and 10s of
+such a suit go before the low cards of a long one.  Point cards are buried
+only where that beats keeping them, since a captured kitty counts its points
+two or more times over; never a red five or a joker while anything else can go.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> tuple[Card, ...]:
         else:
             by_suit.setdefault(group, []).append(card)
     # A void is worth more with trumps to ruff with.
-    void_bonus = 12.0 if len(trumps) >= 8 else 6.0 if len(trumps) >= 5 else 2.0
+    void_bonus = 24.0 if len(trumps) >= 8 else 14.0 if len(trumps) >= 5 else 4.0
     best: tuple[float, list[Card]] | None = None
     suits = sorted(by_suit)
     for size in range(len(suits) + 1):
@@ -69,9 +72,31 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card]) -> tuple[Card, ...]:
             if len(fill) < need:
                 spare = sorted(trumps, key=lambda c: (value[c], c.sort_key))
                 fill += spare[: need - len(fill)]
-            # Suits left with one low card after filling are nearly void too.
             cost = sum(value[c] for c in gone + fill) - void_bonus * len(voided)
+            cost += _exposure(ctx, by_suit, voided, fill)
             if best is None or cost < best[0]:
                 best = (cost, gone + fill)
     assert best is not None
     return tuple(best[1])
+
+
+def _exposure(ctx: TrumpContext, by_suit: dict[str, list[Card]], voided: tuple[str, ...],
+              fill: list[Card]) -> float:
+    """What the point cards of short plain suits left in hand are likely to lose (habit 3).
+
+    A suit kept with five cards or fewer is soon exhausted (three or fewer
+    sooner still): its 5s and 10s fall to whoever wins that suit's tricks
+    unless an ace guards them.
+    """
+    buried = Counter(fill)
+    cost = 0.0
+    for suit, cards in by_suit.items():
+        if suit in voided:
+            continue
+        left = list((Counter(cards) - buried).elements())
+        if not left or len(left) > 5:
+            continue
+        points = sum(c.points for c in left)
+        guarded = any(c.rank == 14 for c in left)
+        cost += points * (0.4 if guarded else 1.2) * (1.0 if len(left) <= 3 else 0.5)
+    return cost

@@ -66,6 +66,15 @@ def play_cost(ctx: TrumpContext, cards: Sequence[Card]) -> float:
 
 def choose_follow(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
     """The cards to play to a trick someone else led."""
+    return follow_candidates(mem, current)[0]
+
+
+def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[list[Card]]:
+    """Distinct legal follows worth comparing, the heuristic's choice first.
+
+    The others are the cheapest discard, the best feed to a partner and the
+    cheapest wins (secure or not): the plays a search chooses among.
+    """
     ctx = mem.ctx
     hand = list(mem.hand)
     seat = mem.seat
@@ -81,30 +90,71 @@ def choose_follow(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) ->
     winner = trick_winner_in(ctx, plays)
     partner_wins = same_side(seats[winner], seat)
     last_trick = len(hand) == len(lead)
-
-    if partner_wins and not _beatable(mem, shape, plays, winner, later_opponents):
-        return cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
-    if partner_wins and not (table_points >= 10 or last_trick):
-        return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
+    discard = cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
+    feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     winners = _winning_follows(mem, shape, lead, hand, plays)
-    secure = [w for w in winners if not _beatable(mem, shape, plays + [w], len(plays), later_opponents)]
-    # Only wins that will hold are worth paying for: over an opponent, or over a
-    # partner who may be beaten on a trick worth having (10+ points, or the last).
-    if secure:
-        best = min(secure, key=lambda w: play_cost(ctx, w))
-        if _worth(ctx, best, table_points + points_of(best), last_trick):
-            return best
-    return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
+    choice = discard
+    if partner_wins and not _beatable(mem, shape, plays, winner, later_opponents):
+        choice = feed
+    elif not (partner_wins and not (table_points >= 10 or last_trick)):
+        secure = [w for w in winners if not _beatable(mem, shape, plays + [w], len(plays), later_opponents)]
+        # Only wins that will hold are worth paying for: over an opponent, or over a
+        # partner who may be beaten on a trick worth having (10+ points, or the last).
+        if secure:
+            best = min(secure, key=lambda w: play_cost(ctx, w))
+            if _worth(ctx, best, table_points + points_of(best), last_trick, len(hand)):
+                choice = _spare_red_five(mem, best, secure)
+    return _distinct([choice, discard, feed, *winners])
 
 
-def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: bool) -> bool:
-    """Is winning this trick with ``play`` worth what it spends?"""
-    if last_trick or points >= 10:
+def _spare_red_five(mem: Memory, best: list[Card], secure: list[list[Card]]) -> list[Card]:
+    """Win with the red five rather than a bigger trump when it holds as well (habit 2: it would be forced out later).
+
+    With the 逼红5 rule a red five kept among few trumps is forced out by a
+    trump lead and costs the side; cashing it on a trick it wins is free.
+    """
+    ctx = mem.ctx
+    if not ctx.ruleset.red5_bonus:
+        return best
+    fives = [w for w in secure if len(w) == 1 and ctx.is_red_five(w[0])]
+    if fives and len(best) == 1 and ctx.group(best[0]) == TRUMP and ctx.order(best[0]) >= _BIG:
+        return fives[0]
+    return best
+
+
+def _distinct(plays: list[list[Card]]) -> list[list[Card]]:
+    seen: set[tuple[Card, ...]] = set()
+    out: list[list[Card]] = []
+    for p in plays:
+        key = tuple(sorted(p, key=lambda c: c.sort_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+_ENDGAME = 8
+"""Cards in hand from which the last trick (and the kitty) is near: top trumps may be spent."""
+
+
+def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: bool, hand_size: int) -> bool:
+    """Is winning this trick with ``play`` worth what it spends? (habit 5: card economy)
+
+    Big trumps (level cards, jokers, the red five) hold the end of the hand
+    and the kitty: a single one is spent for 10 points or more, a pair of
+    them only for 25 or more, until the end draws near.
+    """
+    if last_trick:
         return True
     trumps = [c for c in play if ctx.group(c) == TRUMP]
     if not trumps:
         return True  # a plain card that wins costs nothing and takes the lead
-    if max(ctx.order(c) for c in trumps) >= _BIG:
+    big = sum(1 for c in trumps if ctx.order(c) >= _BIG)
+    if big and hand_size > _ENDGAME:
+        return points >= (25 if big >= 2 else 10)
+    if points >= 10:
+        return True
+    if big:
         return False  # big trumps are not spent on a trick worth under 10
     return points >= 5 or len(play) >= 2
 
@@ -294,15 +344,27 @@ def _ruff_could_beat(mem: Memory, shape: Shape, ruff: list[Card] | None) -> bool
 
 def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> list[Card]:
     """The cards to lead."""
+    return lead_candidates(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth, limit=1)[0]
+
+
+def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, limit: int) -> list[list[Card]]:
+    """Up to ``limit`` distinct leads, best first by the heuristic's scores."""
+    options = _lead_options(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth)
+    options.sort(key=lambda o: -o[0])  # stable: equal scores keep the order they were found in
+    return _distinct([o[1] for o in options])[:limit]
+
+
+def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> list[tuple[float, list[Card]]]:
+    """Scored leads (higher is better); a forced end-of-hand lead is the only option."""
     ctx = mem.ctx
     hand = list(mem.hand)
     by_group: dict[str, list[Card]] = {}
     for c in hand:
         by_group.setdefault(ctx.group(c), []).append(c)
     if heaven_and_earth and len(hand) == 3 and five_ten_king(ctx, hand) is not None:
-        return hand  # 上天入地: the last trick won with a 5-10-K
+        return [(1.0, hand)]  # 上天入地: the last trick won with a 5-10-K
     if len(by_group) == 1 and len(hand) <= 3:
-        return _end_lead(mem, hand, heaven_and_earth)
+        return [(1.0, _end_lead(mem, hand, heaven_and_earth))]
     options: list[tuple[float, list[Card]]] = []
     opponents = [s for s in range(4) if not same_side(s, mem.seat)]
     partner = partner_of(mem.seat)
@@ -341,10 +403,11 @@ def choose_lead(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> li
             options.extend(_low_leads(mem, group, cards, len(hand)))
     if trumps:
         options.extend(_trump_leads(mem, trumps, len(hand), dealer_side))
+        options.extend(_endgame_trump_pull(mem, trumps, len(hand), dealer_side))
     if not options:
         low = min(hand, key=lambda c: (power(ctx, c) + 2.5 * c.points))
-        return [low]
-    return max(options, key=lambda o: o[0])[1]
+        return [(0.0, [low])]
+    return options
 
 
 def _red_five_at_risk(ctx: TrumpContext, comp: Component, trumps: list[Card]) -> bool:
@@ -413,6 +476,27 @@ def _low_leads(mem: Memory, group: str, cards: list[Card], hand_size: int) -> li
         low = min(counts, key=lambda c: (c.points, ctx.order(c)))
         out.append((5.0, [low]))
     return out
+
+
+def _endgame_trump_pull(mem: Memory, trumps: list[Card], hand_size: int,
+                        dealer_side: bool) -> list[tuple[float, list[Card]]]:
+    """Near the end, the dealer side keeps the lead with a small trump while its top trump guards the last trick.
+
+    Habit 4: a plain card that can be beaten hands the lead to the attackers
+    just when they may cash a 5-10-K or a long suit for the last trick and the
+    kitty.  Leading the smallest trump draws their trumps (or their discards)
+    and keeps the top trump for the last trick.
+    """
+    if not dealer_side or hand_size > _ENDGAME // 2 + 1 or len(trumps) < 2 or len(trumps) == hand_size:
+        return []
+    ctx = mem.ctx
+    top = max(trumps, key=ctx.order)
+    if mem.max_unseen_order(TRUMP) > ctx.order(top):
+        return []  # no sure guard for the last trick
+    low = min(trumps, key=lambda c: (power(ctx, c) + 2.5 * c.points))
+    if low is top:
+        return []
+    return [(50.0, [low])]
 
 
 def _trump_leads(mem: Memory, trumps: list[Card], hand_size: int, dealer_side: bool) -> list[tuple[float, list[Card]]]:

@@ -130,7 +130,7 @@ async def league(tmp_path: Path):  # type: ignore[no-untyped-def]
     for user_id, name in PEOPLE.items():
         await storage.upsert_user(db, user_id, name)
     try:
-        yield League(Tables(db, Settings(token="1:league")))
+        yield League(Tables(db, Settings(token="1:league", hand_pause=0.0)))
     finally:
         await db.close()
 

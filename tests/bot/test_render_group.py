@@ -193,11 +193,14 @@ def test_open_bids_are_shown_with_their_trump(preset: str, lang: str) -> None:
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
     text = plain.split("\n")
+    words = {"declare": ("亮主", "declare"), "override": ("反主", "override"), "reinforce": ("加固", "reinforce"),
+             "look_back": ("回头望", "look back")}
     for b in hand.bids:
         who = f"{SEATS[lang][b.seat]} {name(table, b.seat)}"
         cards = cards_label(b.cards, lang)
         trump = trump_is(b.trump, lang, capital=False)
-        expected = f"{who} 亮 {cards} → {trump}。" if lang == "zh" else f"{who} bid {cards} → {trump}."
+        word = words[b.kind][lang == "en"]
+        expected = f"{who}：{cards} {word} → {trump}。" if lang == "zh" else f"{who}: {cards} {word} → {trump}."
         assert expected in text
     waiting = " ".join(SEATS[lang][s] for s in range(4) if s not in hand.passed)
     assert text[-1].endswith(waiting)
@@ -283,9 +286,12 @@ def test_a_flipped_kitty_is_public(lang: str) -> None:
     table = T.flipped("yangzhou")
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
-    flipped = cards_label((c for _s, c in hand.flipped), lang)
-    assert (f"无人亮主，翻底：{flipped}。" if lang == "zh" else f"Nobody bid: the kitty turned up {flipped}.") in plain
-    assert trump_is(hand.trump, lang) in plain.split("\n")
+    mark = "（定主）" if lang == "zh" else " (sets the trump)"
+    flipped = " ".join((f"{SEATS[lang][s]} " if s is not None else "") + card_label(c, lang)
+                       + (mark if i == hand.flip_decider else "") for i, (s, c) in enumerate(hand.flipped))
+    trump = trump_is(hand.trump, lang, capital=False)
+    assert (f"无人亮主，翻底：{flipped}；{trump}" if lang == "zh"
+            else f"Nobody bid: the kitty turned up {flipped}; {trump}") in plain.split("\n")
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -458,8 +464,10 @@ def test_hand_result(preset: str, lang: str) -> None:
     text = lines(raw)
     assert raw.startswith("<b>" + (f"第 {record.number} 局结束" if lang == "zh" else f"Hand {record.number} is over") + "</b>")
     p, t = result.attacker_points, result.trick_points
-    assert text[1] == (f"抓分方共得 {p} 分（其中出牌得 {t} 分）。" if lang == "zh"
-                       else f"Attackers scored {p} points ({t} from tricks).")
+    shut_out = ("大光！" if lang == "zh" else " Shut out (大光)!") if p <= 0 else ""
+    shown_p = _signed(p) if p < 0 else p
+    assert text[1] == (f"抓分方共得 {shown_p} 分（其中出牌得 {t} 分）。" if lang == "zh"
+                       else f"Attackers scored {shown_p} points ({t} from tricks).") + shut_out
     kitty = cards_label(result.kitty, lang)
     assert Counter(card_labels(text[2])) == labels(result.kitty, lang)
     if result.kitty_multiplier:
@@ -477,17 +485,19 @@ def test_hand_result(preset: str, lang: str) -> None:
         pair = {"zh": ("南北", "东西"), "en": ("N–S", "E–W")}[lang][side]
         assert f"{pair} " + (f"打 {label}" if lang == "zh" else f"at {label}") in after
     outcome = result.outcome
-    assert outcome is not None
-    n = outcome.levels
-    if result.heaven_and_earth_side is not None:
-        expected = "🌈 上天入地！" if lang == "zh" else "🌈 上天入地 (heaven and earth)!"
-    elif outcome.dealer_keeps:
-        expected = f"庄家方保庄，升 {n} 级。" if lang == "zh" else f"The dealer side holds and rises {levels(n)}."
-    elif n:
-        expected = f"抓分方上台，升 {n} 级。" if lang == "zh" else f"The attackers take over and rise {levels(n)}."
+    assert outcome is not None and result.dealer_side is not None
+    pair = {"zh": ("南北", "东西"), "en": ("N–S", "E–W")}[lang]
+    if outcome.dealer_keeps:
+        deal = f"{pair[result.dealer_side]}保庄" if lang == "zh" else f"{pair[result.dealer_side]} keep the deal (保庄)"
     else:
-        expected = "抓分方上台，换庄。" if lang == "zh" else "The attackers take over (换庄)."
-    assert expected in text
+        side = 1 - result.dealer_side
+        deal = f"{pair[side]}上台" if lang == "zh" else f"{pair[side]} take the deal (上台)"
+    assert deal in text
+    for move in record.moves:  # a plain rise says the table's number, and the levels it went between
+        if move.reason is None and move.table:
+            n = move.table
+            assert any(line.startswith(f"{pair[move.side]}升 {n} 级：" if lang == "zh"
+                                       else f"{pair[move.side]} rise {levels(n)}: ") for line in text)
     assert "Eve" not in raw or EVE_RAW in raw
 
 
@@ -503,8 +513,8 @@ def _signed(value: int) -> str:
 def test_redeal_result(lang: str) -> None:
     table, record = T.redeal("yancheng")
     raw = render_result(translator(lang), table, record)
-    assert lines(raw) == (["第 1 局结束", "无人亮主，重新发牌。"] if lang == "zh"
-                          else ["Hand 1 is over", "Nobody bid: the cards are dealt again."])
+    assert lines(raw) == (["第 1 局结束", "无人亮主，重新发牌，级数不变。"] if lang == "zh"
+                          else ["Hand 1 is over", "Nobody bid: the cards are dealt again; no level moves."])
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -638,7 +648,8 @@ def test_every_result_of_a_whole_match(preset: str) -> None:
                 shown = card_labels(plain)
                 assert shown == labels(x.result.kitty, lang)  # the kitty, and no other card
                 if x.result.demoted_to is not None:
-                    assert "J到底" in plain
+                    jack = x.moves[x.result.dealer_side or 0].before.rank == 11
+                    assert ("J到底" if jack else "抠底") in plain
                 if x.setup.flag:
                     assert not x.result.kitty
     assert match.over

@@ -20,9 +20,10 @@ HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
 
 
 def settings_for(server: FakeTelegram, db_path: Path, **changes: object) -> Settings:
-    """Bot settings pointing at the fake server, with no AI delay and a short group interval."""
+    """Bot settings pointing at the fake server, with no AI delay, a short group interval and no pause
+    between hands at the real-time pace."""
     values: dict[str, object] = dict(token=server.token, base_url=server.base_url, db_path=db_path,
-                                     ai_delay=0.0, group_interval=0.3)
+                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0)
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]
 

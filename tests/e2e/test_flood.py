@@ -104,7 +104,9 @@ async def test_real_limits_a_whole_match_at_ai_speed(fake_telegram: FakeTelegram
         assert table.match is not None
         while not table.match.over:
             await play_hand(server, table, {0: alice})
-        await server.wait_for(lambda: announced(group, "win the match!"), timeout=30, what="the end of the match")
+        # Each hand's result is a group message besides the table edits: at AI speed the group's 20 a minute
+        # fill up, and the match's end may wait out the rest of a minute before it is announced.
+        await server.wait_for(lambda: announced(group, "win the match!"), timeout=90, what="the end of the match")
         await check_people_saw_no_failure(server, app, table, group, {0: alice}, caplog)
     group_calls = [r for r in server.calls.records if r.chat_id == group.id]
     assert most_in_window(group_calls, 60.0) <= 20

@@ -22,7 +22,7 @@ import storage
 from bot.model import Table
 from engine.hand import Hand
 
-from .botkit import bot_running, hand_message, tables
+from .botkit import bot_running, hand_message, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
 from .scenario import App, announced, fill_with_ai, play_hand, press_back, press_hand, press_lobby, start_match, wait_seated
@@ -118,9 +118,13 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         await play_hand(server, table, people)
         assert hand.phase == "finished"
         await server.wait_for(lambda: announced(group, "Hand 1 is over"), what="the result")
-        # Hand 2 is dealt on the very same message.
+        # At the relaxed pace hand 2 waits for 「Next hand」; then it comes as a new message, which notifies.
+        await server.wait_for(lambda: any(b.text == "▶️ Next hand" for b in table_message(group).all_buttons()),
+                              what="the Next hand button")
+        pressed = await (await alice.press(table_message(group), "▶️ Next hand")).answer()
+        assert not pressed.show_alert, pressed.text
         await server.wait_for(lambda: "hand 2" in (getattr(hand_message(alice), "text", "") or ""), what="hand 2")
-        assert hand_message(alice).message_id == messages[0]  # type: ignore[union-attr]
+        assert hand_message(alice).message_id != messages[0]  # type: ignore[union-attr]
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())

@@ -1,4 +1,4 @@
-"""The built-in AI: always legal, blind to hidden cards, sensible, and better than random."""
+"""The casual AI (the frozen baseline): always legal, blind to hidden cards, sensible, and better than random."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.ai import Player, choose_action, random_action
+from engine.ai import Player, casual_action, random_action
 from engine.ai.bidding import accepted_bid, bid_card_sets
 from engine.ai.burying import choose_bury
 from engine.bidding import needs_choice, read_step
@@ -32,7 +32,7 @@ from engine.trump import TrumpContext, trump_context
 from engine.views import BidView, HandView, view_for
 
 PRESETS = sorted(RULESETS)
-AI: Player = choose_action
+AI: Player = casual_action
 
 
 def _drive(hand: Hand, players: Sequence[Player], rng: random.Random) -> Hand:
@@ -132,16 +132,16 @@ def test_hidden_steals_only_when_they_cannot_fail() -> None:
     r = RULESETS["yancheng"]
     strong = "5H 5H BJ SJ 2S 2H 2C AS AS KS KS QS JS 10S 9S 8S 7S 6S 4S 3S 3H 4H 6D 7D 8C"
     hidden = BidView(0, "declare", None, None, None, True)
-    action = choose_action(_steal_view(strong, [hidden]), r)
+    action = casual_action(_steal_view(strong, [hidden]), r)
     assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("5H 5H"))
     # Seat 0 bid again after seat 1 did: that may be a look-back, which outranks the red-five pair.
     over = BidView(1, "override", None, None, None, True)
     again = BidView(0, "override", None, None, None, True)
-    assert choose_action(_steal_view(strong, [hidden, over, again]), r).kind == "pass_steal"
-    assert choose_action(_steal_view(strong, [hidden, over]), r).kind == "steal"
+    assert casual_action(_steal_view(strong, [hidden, over, again]), r).kind == "pass_steal"
+    assert casual_action(_steal_view(strong, [hidden, over]), r).kind == "steal"
     # Without the red fives, someone may have bid them: a big-joker pair is not safe.
     no_red_fives = strong.replace("5H 5H", "BJ 5C")
-    assert choose_action(_steal_view(no_red_fives, [hidden]), r).kind == "pass_steal"
+    assert casual_action(_steal_view(no_red_fives, [hidden]), r).kind == "pass_steal"
 
 
 # --- hidden information --------------------------------------------------------------------
@@ -159,11 +159,11 @@ def test_ai_is_blind_to_hidden_cards() -> None:
                 seat = hand.turn
                 assert seat is not None
                 before = view_for(hand, seat)
-                chosen = choose_action(before, ruleset)
+                chosen = casual_action(before, ruleset)
                 _shuffle_hidden(hand, seat, rng)
                 after = view_for(hand, seat)
                 assert after == before
-                assert choose_action(after, ruleset) == chosen
+                assert casual_action(after, ruleset) == chosen
                 action = chosen
             hand.apply(action)
 
@@ -190,10 +190,10 @@ def test_a_seat_with_nothing_to_do_is_refused() -> None:
     turn = hand.turn
     assert turn is not None
     with pytest.raises(IllegalActionError):
-        choose_action(view_for(hand, (turn + 1) % 4), hand.ruleset)
+        casual_action(view_for(hand, (turn + 1) % 4), hand.ruleset)
     with pytest.raises(IllegalActionError):
-        choose_action(view_for(hand, None), hand.ruleset)
-    assert choose_action(view_for(hand, turn), hand.ruleset).seat == turn
+        casual_action(view_for(hand, None), hand.ruleset)
+    assert casual_action(view_for(hand, turn), hand.ruleset).seat == turn
 
 
 # --- burying -------------------------------------------------------------------------------
@@ -263,7 +263,7 @@ def test_gives_points_to_a_partner_sure_to_win() -> None:
     """Last to play, partner winning: play a point card of the led suit."""
     r = RULESETS["yancheng"]
     view = _view(r, seat=3, hand="KC 10C 6C 3C 4H 7H 9D JD QS 3S", current=[(0, "4C"), (1, "AC"), (2, "7C")])
-    action = choose_action(view, r)
+    action = casual_action(view, r)
     assert action.kind == "play" and len(action.cards) == 1
     assert action.cards[0].suit == "C" and action.cards[0].points == 10
 
@@ -272,7 +272,7 @@ def test_gives_points_when_void_and_partner_holds_the_top_card() -> None:
     """Third to play, partner's ♣A cannot be beaten (no higher club exists); discard a point card."""
     r = RULESETS["yancheng"]
     view = _view(r, seat=2, hand="KD 10H 3D 4H 7H 9D JD 3S 4S", current=[(3, "6C"), (0, "AC")], dealer_side=1)
-    action = choose_action(view, r)
+    action = casual_action(view, r)
     assert action.cards[0].points == 10 and not view_ctx(view, r).is_trump(action.cards[0])
 
 
@@ -281,7 +281,7 @@ def test_ruffs_a_point_rich_trick_when_void() -> None:
     r = RULESETS["yancheng"]
     view = _view(r, seat=3, hand="3S 4S QS 2H BJ 4H 7H 9D JD 6D",
                  current=[(0, "KC"), (1, "5C"), (2, "10C")])
-    action = choose_action(view, r)
+    action = casual_action(view, r)
     ctx = view_ctx(view, r)
     card = action.cards[0]
     assert ctx.is_trump(card) and ctx.order(card) < 20  # no big trump wasted
@@ -293,7 +293,7 @@ def test_does_not_waste_big_trumps_on_an_empty_trick() -> None:
     """Void in clubs, only big trumps to ruff with, and no points on the table: discard instead."""
     r = RULESETS["yancheng"]
     view = _view(r, seat=3, hand="BJ SJ 2H 4H 7H 9D JD 6D", current=[(0, "AC"), (1, "3C"), (2, "4C")])
-    action = choose_action(view, r)
+    action = casual_action(view, r)
     ctx = view_ctx(view, r)
     assert not ctx.is_trump(action.cards[0]) and action.cards[0].points == 0
 
@@ -303,9 +303,9 @@ def test_leads_a_safe_throw_and_never_an_unsafe_one() -> None:
     r = RULESETS["xin"]
     ctx = trump_context(r, 2, "S")
     view = _view(r, seat=0, hand="AC KC KC 3H 4H 6H 9D 8D", current=[])
-    assert Counter(choose_action(view, r).cards) == Counter(parse_cards("AC KC KC"))
+    assert Counter(casual_action(view, r).cards) == Counter(parse_cards("AC KC KC"))
     view = _view(r, seat=0, hand="KC KC QC 3H 4H 6H 9D 8D", current=[])
-    shape = classify(ctx, choose_action(view, r).cards)
+    shape = classify(ctx, casual_action(view, r).cards)
     assert shape is not None and shape.kind != "throw"
 
 

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from engine.ai import choose_action
+from engine.ai import casual_action
 from engine.cards import ACE
 from engine.levels import RANKS_PER_LAP, LevelMove, MoveReason, SideLevel
 from engine.match import HandRecord, Match, MatchStart
@@ -30,7 +30,7 @@ def _records(preset: str, matches: int = 4, hands: int = 12) -> list[tuple[Match
         b = SideLevel(rng.randint(1, r.laps), rng.randint(9, ACE))
         m = Match(r, 500 + i, MatchStart((a, b), rng.randrange(2), rng.randrange(4)))
         while not m.over and len(m.records) < hands:
-            for action in actions(m.hand, [choose_action] * 4, rng):
+            for action in actions(m.hand, [casual_action] * 4, rng):
                 for output in m.apply(action)[1:]:
                     out.append((m, output))
     return out

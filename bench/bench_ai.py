@@ -1,0 +1,84 @@
+"""The strong AI against the frozen baseline, with decision times per phase for both strengths.
+
+    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--preset NAME ...]
+
+For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` does
+(each deal four times: the strong AI on either side, either side dealing)
+and prints the strong side's hands won and mean 积分 per hand with 95%
+intervals, the habit counts of the tally, and the seconds each strength
+took per decision, by phase (p50 / p95 / max), both wall-clock and in this
+process's CPU time: on a shared machine the wall-clock figures are an upper
+bound, the CPU ones what one free core would take (the strong player's time
+budget is wall-clock, so a loaded machine also cuts its searches short).
+It prints figures and asserts nothing about time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from engine.ai import DEFAULT_DEALS, Player, casual_action, strong_player  # noqa: E402
+from engine.hand import Action  # noqa: E402
+from engine.ruleset import RULESETS, Ruleset  # noqa: E402
+from engine.selfplay import duel, margin_line  # noqa: E402
+from engine.views import HandView  # noqa: E402
+
+Times = dict[str, list[float]]
+
+
+def timed(player: Callable[[HandView, Ruleset, random.Random], Action], times: Times) -> Player:
+    """``player``, recording the seconds of each decision under its phase."""
+    def play(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
+        started = time.perf_counter()
+        cpu = time.process_time()
+        action = player(view, ruleset, rng)
+        times.setdefault(view.phase, []).append(time.perf_counter() - started)
+        times.setdefault(view.phase + " cpu", []).append(time.process_time() - cpu)
+        return action
+    return play
+
+
+def quantiles(values: list[float]) -> str:
+    """p50 / p95 / max in milliseconds."""
+    v = sorted(values)
+    return f"p50 {1000 * v[len(v) // 2]:.1f} ms, p95 {1000 * v[int(len(v) * 0.95)]:.1f} ms, max {1000 * v[-1]:.1f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=100, help="hands per preset (a multiple of 4 balances roles)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the strong player's sampled deals")
+    parser.add_argument("--preset", nargs="*", default=list(RULESETS))
+    args = parser.parse_args()
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
+          f"{args.hands} hands per preset, strong player with {args.deals} deals per play", flush=True)
+    for name in args.preset:
+        strong_times: Times = {}
+        casual_times: Times = {}
+        strong = timed(strong_player(deals=args.deals), strong_times)
+        casual = timed(casual_action, casual_times)
+        started = time.perf_counter()
+        tally = duel(RULESETS[name], args.hands, args.seed, strong, casual, names=("strong", "baseline"))
+        seconds = time.perf_counter() - started
+        print(tally.summary(f"{name}: strong against the baseline, seed {args.seed}"))
+        print("  " + margin_line(tally, name))
+        print(f"  {tally.hands / seconds:.2f} hands per second (half the seats strong)")
+        for label, times in (("strong", strong_times), ("casual", casual_times)):
+            for phase in ("bidding", "burying", "stealing", "playing"):
+                for clock in (phase, phase + " cpu"):
+                    if times.get(clock):
+                        print(f"  {label} {clock:<12} {len(times[clock]):>6} decisions: {quantiles(times[clock])}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

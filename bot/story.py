@@ -1,0 +1,359 @@
+"""The story of a hand as the table tells it (decision 17): bids, failed throws, red fives, the flip, the result.
+
+Pure functions of the engine's records — :class:`engine.bidding.BidRecord`,
+the notices of :mod:`engine.notices`, :class:`engine.match.HandRecord` and its
+:class:`engine.levels.LevelMove` — and a translator.  They never work a rule
+out: a level move is told as the engine recorded it, a penalty with the sign
+the engine gave it (always from the attackers' side, like p).  Seats are
+named by their labels (北/东/南/西), as players call them across the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.i18n import Translator
+from bot.labels import (
+    SUIT_SYMBOLS, card_label, cards_label, flag_phrase, level_label, seat_label, side_label, signed, trump_phrase,
+)
+from engine.bidding import BidRecord
+from engine.cards import Card
+from engine.hand import Trick, side_of
+from engine.levels import LevelMove, MoveReason, SideLevel
+from engine.match import HandRecord
+from engine.notices import Notice, RedFive, ThrowFailed
+from engine.special import JACK
+from engine.views import HandView
+
+# --- bids ------------------------------------------------------------------------------------------
+
+
+def bid_cards(tr: Translator, record: BidRecord) -> str:
+    """What was shown, as players say it: 「♠2♠2」, 「对小王」, 「红5对（选♣）」."""
+    if record.step == "SJ2":
+        return tr("small-joker pair")
+    if record.step == "BJ2":
+        return tr("big-joker pair")
+    if record.step == "R52":
+        choice = (tr("chose {suit}", suit=SUIT_SYMBOLS[record.trump]) if record.trump is not None
+                  else tr("no trump"))
+        return tr("red-five pair ({choice})", choice=choice)
+    return cards_label(record.cards, tr.lang)
+
+
+def _kind_word(tr: Translator, record: BidRecord, *, first_word: bool) -> str:
+    if record.kind == "steal":
+        if record.failed_steal and record.points:
+            return tr("failed steal ({points})", points=signed(record.points))
+        if record.failed_steal:  # where a failed steal costs nothing (安徽)
+            return tr("failed steal")
+        return tr("steal")
+    if not record.stood:  # a hidden bid no higher than the standing one did not count
+        return tr("(too low, did not count)")
+    return {"declare": tr("declare") if first_word else "", "override": tr("override"),
+            "reinforce": tr("reinforce"), "look_back": tr("look back")}[record.kind]
+
+
+def bid_words(tr: Translator, record: BidRecord, *, first_word: bool = False) -> str:
+    """One bid: 「西 红5对（选♣）反主」, 「南 ♦2♦2 抄底失败（−80）」.
+
+    ``first_word``: name a plain declaration too (「北 ♣2 亮主」), as a bid told on its own does.
+    """
+    return f"{seat_label(tr, record.seat)} {bid_phrase(tr, record, first_word=first_word)}"
+
+
+def bid_phrase(tr: Translator, record: BidRecord, *, first_word: bool = False) -> str:
+    """A bid without its seat: 「红5对（选♣）反主」, 「♠2 亮主」 (``first_word``)."""
+    word = _kind_word(tr, record, first_word=first_word)
+    text = bid_cards(tr, record)
+    if not word:
+        return text
+    return text + word if text.endswith("）") else f"{text} {word}"  # no space after a full-width bracket
+
+
+def reveal(tr: Translator, history: Sequence[BidRecord], trump: str | None) -> str:
+    """The whole bid history at the end of the steal rounds (暗炒), in order, and the trump it set.
+
+    「亮主经过：北 ♣2 → 西 红5对（选♣）反主 → 东 ♠2♠2 抄底 → 南 ♦2♦2 抄底失败（−80）；主 ♠」
+    """
+    steps = " → ".join(bid_words(tr, record) for record in history)
+    return tr("How the trump was bid: {steps}; {trump}", steps=steps, trump=trump_phrase(tr, trump, capital=False))
+
+
+def flip(tr: Translator, cards: Sequence[Card], by: Sequence[int | None], decider: int | None,
+         trump: str | None) -> str:
+    """Nobody bid: which kitty cards were turned (and by whom), the one that set the trump marked in place.
+
+    「无人亮主，翻底：♣3 ♦7 ♠2（定主）；主 ♠」
+    """
+    lang = tr.lang
+    shown = []
+    for i, (card, seat) in enumerate(zip(cards, by)):
+        text = (f"{seat_label(tr, seat)} " if seat is not None else "") + card_label(card, lang)
+        shown.append(text + tr(" (sets the trump)") if i == decider else text)
+    return tr("Nobody bid: the kitty turned up {cards}; {trump}", cards=" ".join(shown),
+              trump=trump_phrase(tr, trump, capital=False))
+
+
+# --- notices ---------------------------------------------------------------------------------------
+
+
+def _side_word(tr: Translator, seat: int, dealer_side: int | None) -> str:
+    return tr("dealer side") if side_of(seat) == dealer_side else tr("attackers")
+
+
+def throw_failed(tr: Translator, notice: ThrowFailed) -> str:
+    """「东 甩牌失败：♠A♠8♠6 里 ♠8 被 北 ♠10 管住，只出 ♠8，抓分方 +10」."""
+    lang = tr.lang
+    return tr("{seat} failed a throw: of {thrown}, {beaten} is beaten by {by} with {cards}; only {forced} is played, "
+              "attackers {points}",
+              seat=seat_label(tr, notice.seat), thrown=cards_label(notice.thrown, lang),
+              beaten=cards_label(notice.beaten, lang), by=seat_label(tr, notice.beaten_by),
+              cards=cards_label(notice.beaten_with, lang), forced=cards_label(notice.forced, lang),
+              points=signed(notice.points))
+
+
+def red_five(tr: Translator, notice: RedFive, dealer_side: int | None) -> str:
+    """「逼红5：西（抓分方）的 ♥5 被逼出，抓分方 −50」 or 「保红5：南（庄家方）的 ♥5 留到最后一轮，抓分方 −50」."""
+    values = {"seat": seat_label(tr, notice.seat), "side": _side_word(tr, notice.seat, dealer_side),
+              "cards": cards_label(notice.cards, tr.lang), "points": signed(notice.points)}
+    if notice.kind == "red5_forced":
+        return tr("Red five forced out (逼红5): {seat} ({side}) had to play {cards} and lost the trick, attackers {points}",
+                  **values)
+    return tr("Red five kept (保红5): {seat} ({side}) led {cards} in the last trick, attackers {points}", **values)
+
+
+def notice_text(tr: Translator, notice: Notice, dealer_side: int | None) -> str:
+    """Any notice, as the group is told it."""
+    if isinstance(notice, ThrowFailed):
+        return throw_failed(tr, notice)
+    return red_five(tr, notice, dealer_side)
+
+
+# --- the result ------------------------------------------------------------------------------------
+
+
+def level_text(tr: Translator, level: SideLevel, laps: int) -> str:
+    """「8」, 「8（第 2 圈）」 in 盐城, 「扛旗（无主）」 for a side owing the flag hand."""
+    if level.at_flag:
+        return flag_phrase(tr)
+    text = level_label(level.rank)
+    return text + tr(" (lap {lap})", lap=level.lap) if laps > 1 else text
+
+
+def final_trick(tr: Translator, trick: Trick, dealer_side: int | None) -> str:
+    """The last trick of the hand, who won it, and its points for the attackers."""
+    plays = " → ".join(f"{seat_label(tr, seat)} {cards_label(cards, tr.lang)}" for seat, cards in trick.plays)
+    seat = seat_label(tr, trick.winner)
+    if trick.points and side_of(trick.winner) != dealer_side:
+        return tr("Final trick: {plays} · {seat} won: attackers +{points}", plays=plays, seat=seat,
+                  points=trick.points)
+    return tr("Final trick: {plays} · {seat} won", plays=plays, seat=seat)
+
+
+def _levels(tr: Translator, n: int) -> str:
+    return tr("1 level") if n == 1 else tr("{n} levels", n=n)
+
+
+def _capture_name(tr: Translator, rank: int, winning: Sequence[Card] | None) -> str:
+    """「对A」 / 「A」 / 「J」: the level cards that won the last trick (J到底, 池州's J/A)."""
+    name = level_label(rank)
+    if winning is not None and len(winning) == 2:
+        return tr("pair of {rank}", rank=name)
+    return name
+
+
+def move_line(tr: Translator, record: HandRecord, move: LevelMove, laps: int,
+              winning: Sequence[Card] | None = None) -> str | None:
+    """One side's level move as the engine recorded it, with the reason when it is not the table's number.
+
+    None when the side did not move and there is nothing to say about it.
+    ``winning`` is what won the hand's last trick (names the capture of a demotion).
+    """
+    side = side_label(tr, move.side)
+    shown_laps = laps if move.before.lap != move.after.lap else 1  # 「Q（第 1 圈） → 3（第 2 圈）」 only across laps
+    before, after = level_text(tr, move.before, shown_laps), level_text(tr, move.after, shown_laps)
+    reason = move.reason
+    values = {"side": side, "before": before, "after": after, "table": _levels(tr, move.table)}
+    if reason is None:
+        if move.table == 0:
+            return None
+        return tr("{side} rise {table}: {before} → {after}", **values)
+    if reason is MoveReason.MUST_PLAY:
+        if move.moved > 0:
+            return tr("{side}: the table gives {table}, but {after} must be played: stop at {after} ({before} → {after})",
+                      **values)
+        return tr("{side}: the table gives {table}, but {before} must be played: still at {before}", **values)
+    if reason is MoveReason.STOPPED_AT_ACE and move.moved == 0:
+        return tr("{side}: the table gives {table}, the climb ends at A: still at A", **values)
+    if reason is MoveReason.STOPPED_AT_ACE:
+        return tr("{side}: the table gives {table}, the climb ends at A: {before} → {after}", **values)
+    if reason is MoveReason.LAP_WRAP:
+        return tr("{side} rise {table}, past A into lap {lap}: {before} → {after}", lap=move.after.lap, **values)
+    if reason is MoveReason.PASSED_ACE:
+        if move.after.at_flag:
+            return tr("{side} held the deal at A: past A, they owe the flag hand (扛旗)", **values)
+        if record.winner_side == move.side:
+            return tr("{side} held the deal at A: past A, they win the match", **values)
+        return tr("{side} held the deal at A: past A", **values)
+    if reason is MoveReason.DEMOTED and move.before.rank == JACK:
+        return tr("J到底 (a jack took the last trick): {side} go back to {after}", **values)
+    if reason is MoveReason.DEMOTED:
+        return tr("{capture} captured the kitty: {side} go back to {after}",
+                  capture=_capture_name(tr, move.before.rank, winning), **values)
+    return None  # the flag hand, 上天入地, an escape, a redeal: told once for both sides (deal_line)
+
+
+def deal_line(tr: Translator, record: HandRecord, laps: int) -> str:
+    """Who keeps or takes the deal — or what the flag hand, 上天入地, an escape or a redeal did instead."""
+    result = record.result
+    reason = record.moves[0].reason
+    if result is None or reason is MoveReason.REDEAL:
+        return tr("Nobody bid: the cards are dealt again; no level moves.")
+    if reason is MoveReason.ESCAPE:
+        return tr("The hand is abandoned; no level moves.")
+    dealer_side = result.dealer_side if result.dealer_side is not None else 0
+    attackers = 1 - dealer_side
+    if reason is MoveReason.FLAG_WON:
+        return tr("{side} held the flag hand (扛旗) and win the match", side=side_label(tr, dealer_side))
+    if reason is MoveReason.FLAG_FAILED:
+        return tr("The flag hand failed: {side} take the deal, still at {level}",
+                  side=side_label(tr, attackers), level=level_text(tr, record.moves[attackers].after, laps))
+    if reason is MoveReason.HEAVEN_AND_EARTH:
+        winners = result.heaven_and_earth_side
+        assert winners is not None
+        return tr("Heaven and earth (上天入地): {winners} go to {top}, {losers} back to {bottom}",
+                  winners=side_label(tr, winners), top=level_text(tr, record.moves[winners].after, laps),
+                  losers=side_label(tr, 1 - winners), bottom=level_text(tr, record.moves[1 - winners].after, laps))
+    assert result.outcome is not None
+    if result.outcome.dealer_keeps:
+        return tr("{side} keep the deal (保庄)", side=side_label(tr, dealer_side))
+    return tr("{side} take the deal (上台)", side=side_label(tr, attackers))
+
+
+def _adjustment_name(tr: Translator, reason: str) -> str:
+    return {"throw": tr("failed throw"), "failed_steal": tr("failed steal"),
+            "red5_forced": tr("red five forced out (逼红5)"), "red5_kept": tr("red five kept (保红5)")}[reason]
+
+
+def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,
+                 who: Callable[[int], str] | None = None) -> list[str]:
+    """The result of a finished hand, line by line: what happened, exactly as recorded.
+
+    ``last`` is the hand's final trick (shown first, and naming the capture of a demotion);
+    ``who`` names the player who escaped (the seat label otherwise).
+    """
+    lang = tr.lang
+    lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
+    result = record.result
+    if result is None:
+        lines.append(deal_line(tr, record, laps))
+        return lines
+    dealer_side = result.dealer_side
+    if result.escaped is not None:
+        name = who(result.escaped) if who is not None else seat_label(tr, result.escaped)
+        lines.append(tr("{who} left the table (escape): {points} 积分.", who=name,
+                        points=signed(result.scores[result.escaped])))
+        lines.append(deal_line(tr, record, laps))
+        return lines
+    if last is not None:
+        lines.append(final_trick(tr, last, dealer_side))
+    p = result.attacker_points
+    points = tr("Attackers scored {p} points ({t} from tricks).", p=signed(p) if p < 0 else p, t=result.trick_points)
+    if p <= 0:
+        points += ("" if lang == "zh" else " ") + tr("Shut out (大光)!")
+    lines.append(points)
+    if result.kitty:
+        kitty = cards_label(result.kitty, lang)
+        if result.kitty_multiplier:
+            lines.append(tr("Kitty {cards}: 抠底 (kitty capture) ×{m} = {bonus} points.",
+                            cards=kitty, m=result.kitty_multiplier, bonus=result.kitty_bonus))
+        else:
+            lines.append(tr("Kitty {cards}: kept by the dealer side.", cards=kitty))
+    for adj in result.adjustments:
+        lines.append(tr("{what} by {seat} ({side}): attackers {points}", what=_adjustment_name(tr, adj.reason),
+                        seat=seat_label(tr, adj.seat), side=_side_word(tr, adj.seat, dealer_side),
+                        points=signed(adj.points)))
+    lines.append(deal_line(tr, record, laps))
+    winning = dict(last.plays)[last.winner] if last is not None else None
+    for move in record.moves:
+        line = move_line(tr, record, move, laps, winning)
+        if line is not None:
+            lines.append(line)
+    scores = "  ".join(f"{seat_label(tr, s)} {signed(result.scores[s] + record.bonus[s])}" for s in range(4))
+    lines.append(tr("积分: {scores}", scores=scores))
+    lines.append(standing(tr, record.after, laps))
+    return lines
+
+
+def standing(tr: Translator, sides: tuple[SideLevel, SideLevel], laps: int) -> str:
+    """Where the match stands: 「南北 打 7 · 东西 打 9（第 2 圈）」."""
+    return "  ·  ".join(
+        f"{side_label(tr, side)} " + (flag_phrase(tr) if sides[side].at_flag else
+                                      tr("at {level}", level=level_text(tr, sides[side], laps)))
+        for side in (0, 1)
+    )
+
+
+def result_text(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,
+                who: Callable[[int], str] | None = None) -> str:
+    """The group's announcement of a finished hand."""
+    return "\n".join(result_lines(tr, record, laps, last, who))
+
+
+def private_result(tr: Translator, record: HandRecord, seat: int, laps: int) -> str:
+    """One line for a player's private chat: the hand's p, the deal, and their 积分."""
+    result = record.result
+    deal = deal_line(tr, record, laps)
+    if result is None:
+        return tr("Hand {n}: {deal}", n=record.number, deal=deal)
+    p = result.attacker_points
+    return tr("Hand {n}: attackers {p} points · {deal} · you {score} 积分", n=record.number,
+              p=signed(p) if p < 0 else p, deal=deal, score=signed(result.scores[seat] + record.bonus[seat]))
+
+
+# --- what one action tells the group ----------------------------------------------------------------
+
+
+def table_news(tr: Translator, view: HandView, hidden_bidding: bool) -> str | None:
+    """What the table message says of how the trump was set, while the first trick is played:
+    the flipped kitty, or (暗炒) the revealed bids."""
+    if view.phase != "playing" or view.tricks:
+        return None
+    if view.flipped:
+        return flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump)
+    if hidden_bidding and view.bid_history:
+        return reveal(tr, view.bid_history, view.trump)
+    return None
+
+
+def news(tr: Translator, before: HandView, after: HandView, record: HandRecord | None, laps: int) -> list[str]:
+    """The short messages the group is told after one action, in order (decision 17).
+
+    ``before`` and ``after`` are the group's views of the acted-on hand just
+    before and just after the action (the finished hand's, when the action
+    ended it); ``record`` is the hand's record when it ended.  The reveal
+    comes when the bid history turns public under hidden bidding (the end of
+    the steal rounds) — never earlier, since the views carry nothing before.
+
+    The group's budget is about 20 messages a minute, and the table message
+    is edited anyway: a reveal of a single bid and a flipped kitty are told
+    there (:func:`table_news`); a contested reveal, which may move p by 80,
+    is a message of its own.
+    """
+    out = [text for _kind, text in moments(tr, before, after)]
+    if record is not None:
+        out.append(result_text(tr, record, laps, after.last_trick))
+    return out
+
+
+def moments(tr: Translator, before: HandView, after: HandView) -> list[tuple[str, str]]:
+    """:func:`news` without the result, each with a kind that is unique within the hand
+    (``reveal``, ``notice1``, ``notice2`` …: the outbox keeps one of each per hand)."""
+    out: list[tuple[str, str]] = []
+    history = after.bid_history
+    if before.bid_history is None and history is not None and len(history) > 1:
+        out.append(("reveal", reveal(tr, history, after.trump)))
+    for index in range(len(before.notices), len(after.notices)):
+        out.append((f"notice{index + 1}", notice_text(tr, after.notices[index], after.dealer_side)))
+    return out

@@ -1,0 +1,236 @@
+"""What one seat knows during play, worked out from its view alone.
+
+The AI never sees a :class:`engine.hand.Hand`; everything here comes from a
+:class:`engine.views.HandView`: the seat's own cards, the cards played so
+far, its own buried kitty, and who showed a void.  "Unseen" cards are the
+ones that may still be in another player's hand (or in a kitty the seat did
+not bury): every decision that asks "could someone beat this?" asks it of
+the unseen cards pooled together, which is conservative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.cards import ALL_CARDS, Card
+from engine.combos import has_tractor_above
+from engine.hand import Trick
+from engine.ruleset import Ruleset
+from engine.trump import TRUMP, TrumpContext, trump_context
+from engine.views import HandView
+
+GROUPS = (TRUMP, "S", "H", "D", "C")
+"""Every suit-group name."""
+
+
+def partner_of(seat: int) -> int:
+    """The seat opposite (the partner)."""
+    return (seat + 2) % 4
+
+
+def same_side(a: int, b: int) -> bool:
+    """True if two seats are partners (or the same seat)."""
+    return a % 2 == b % 2
+
+
+_CONTEXTS: dict[tuple[int, int | None, str | None], tuple[Ruleset, TrumpContext]] = {}
+
+
+def context(ruleset: Ruleset, level: int | None, trump: str | None) -> TrumpContext:
+    """:func:`engine.trump.trump_context`, keyed by the ruleset's identity.
+
+    A frozen Ruleset hashes all its options on every lookup; the AI asks
+    for a context at every decision, so it keeps its own small table (the
+    ruleset is held in it, so its id cannot be reused while listed).
+    """
+    key = (id(ruleset), level, trump)
+    hit = _CONTEXTS.get(key)
+    if hit is not None and hit[0] is ruleset:
+        return hit[1]
+    ctx = trump_context(ruleset, level, trump)
+    if len(_CONTEXTS) >= 1024:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (ruleset, ctx)
+    return ctx
+
+
+@lru_cache(maxsize=256)
+def card_rows(ctx: TrumpContext) -> tuple[tuple[Card, str, int], ...]:
+    """Each distinct card with its suit-group and order, in deck order."""
+    return tuple((c, ctx.group(c), ctx.order(c)) for c in ALL_CARDS)
+
+
+@lru_cache(maxsize=256)
+def card_table(ctx: TrumpContext) -> dict[Card, tuple[str, int]]:
+    """Each card's suit-group and order under a trump context (a plain dict: the AI's hot path)."""
+    return {c: (ctx.group(c), ctx.order(c)) for c in ALL_CARDS}
+
+
+def lead_group(ctx: TrumpContext, lead: Sequence[Card]) -> str:
+    """The suit-group followers must follow for a lead.
+
+    A lead is all of one group, except the plain-hearts 5-10-K completed by
+    the red five (a trump), which is followed in hearts.
+    """
+    table = card_table(ctx)
+    first = table[lead[0]][0]
+    for c in lead:
+        group = table[c][0]
+        if group != first:
+            return group if first == TRUMP else first
+    return first
+
+
+@dataclass(slots=True)
+class Memory:
+    """A seat's knowledge in the play phase."""
+
+    ctx: TrumpContext
+    seat: int
+    hand: tuple[Card, ...]
+    unseen: dict[Card, int]
+    """Cards that may be in another hand or an unknown kitty, with copies (only positive counts)."""
+    voids: tuple[frozenset[str], ...]
+    """For each seat, the suit-groups it has shown it no longer holds."""
+    counts: dict[str, int]
+    """Unseen cards per suit-group."""
+    top: dict[str, int]
+    """Highest order among unseen cards per group (-1 if none)."""
+    top_pair: dict[str, int]
+    """Highest order of an unseen card with both copies unseen, per group (-1 if none)."""
+
+    def unseen_count(self, group: str) -> int:
+        """How many unseen cards are of this group."""
+        return self.counts[group]
+
+    def max_unseen_order(self, group: str) -> int:
+        """The highest order among unseen cards of a group (-1 if none)."""
+        return self.top[group]
+
+    def max_unseen_pair_order(self, group: str) -> int:
+        """The highest order of a card of this group with both copies unseen (-1 if none)."""
+        return self.top_pair[group]
+
+    def unseen_tractor_beats(self, group: str, pairs: int, top: int) -> bool:
+        """True if a ``pairs``-pair tractor topping ``top`` could be cut from the unseen pairs.
+
+        The same test the engine applies to a thrown tractor (every window,
+        an ace pair at either end), so a throw judged safe here stands.
+        """
+        table = card_table(self.ctx)
+        pair_cards = [c for c, n in self.unseen.items() if n >= 2 and table[c][0] == group]
+        if len(pair_cards) < pairs:
+            return False
+        return has_tractor_above(self.ctx, pair_cards, pairs, top)
+
+    def may_be_void(self, seat: int, group: str, need: int = 1) -> bool:
+        """True if ``seat`` may be unable to follow ``need`` cards of ``group``.
+
+        Known voids count; so does a group that has nearly run out, since
+        its few unseen cards may all sit elsewhere.
+        """
+        if group in self.voids[seat]:
+            return True
+        return self.counts[group] < 3 * need
+
+    def may_hold(self, seat: int, group: str) -> bool:
+        """False only if the seat has shown a void in the group, or no unseen card is in it."""
+        if group in self.voids[seat]:
+            return False
+        return self.counts[group] > 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Played:
+    """Cards played and voids shown up to and including one finished trick."""
+
+    trick: Trick
+    before: Trick | None
+    ctx: TrumpContext
+    cards: dict[Card, int]
+    voids: tuple[frozenset[str], ...]
+
+
+_PLAYED: dict[int, _Played] = {}
+_PLAYED_LIMIT = 20_000
+
+
+def _note_trick(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], cards: dict[Card, int],
+                voids: list[set[str]]) -> None:
+    """Add one trick's cards to ``cards`` and the voids its followers showed to ``voids``."""
+    table = card_table(ctx)
+    group = lead_group(ctx, plays[0][1])
+    first = True
+    for seat, played in plays:
+        for c in played:
+            cards[c] = cards.get(c, 0) + 1
+            if not first and table[c][0] != group:
+                voids[seat].add(group)
+        first = False
+
+
+def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Card, int], tuple[frozenset[str], ...]]:
+    """Cards played and voids shown in these finished tricks.
+
+    Every seat's view holds the same Trick objects, so the running totals
+    are kept per trick (checked by identity, never by id alone) and each
+    decision only adds the tricks it has not seen yet.
+    """
+    if not tricks:
+        return {}, (frozenset(), frozenset(), frozenset(), frozenset())
+    last = tricks[-1]
+    before = tricks[-2] if len(tricks) >= 2 else None
+    entry = _PLAYED.get(id(last))
+    if entry is not None and entry.trick is last and entry.before is before and entry.ctx is ctx:
+        return entry.cards, entry.voids
+    cards, voids = _played_through(ctx, tricks[:-1])
+    cards = dict(cards)
+    open_voids = [set(v) for v in voids]
+    _note_trick(ctx, last.plays, cards, open_voids)
+    done = tuple(frozenset(v) for v in open_voids)
+    if len(_PLAYED) >= _PLAYED_LIMIT:
+        _PLAYED.clear()
+    _PLAYED[id(last)] = _Played(last, before, ctx, cards, done)
+    return cards, done
+
+
+def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
+    """Work out unseen cards, shown voids and per-group figures from a seat's view."""
+    assert view.viewer is not None
+    played, voids = _played_through(ctx, view.tricks)
+    seen = dict(played)
+    if view.current:
+        open_voids = [set(v) for v in voids]
+        _note_trick(ctx, view.current, seen, open_voids)
+        voids = tuple(frozenset(v) for v in open_voids)
+    for c in view.hand:
+        seen[c] = seen.get(c, 0) + 1
+    if view.kitty is not None and view.kitty_holder == view.viewer:
+        for c in view.kitty:
+            seen[c] = seen.get(c, 0) + 1
+    if any(size == 0 for seat, size in enumerate(view.hand_sizes) if seat != view.viewer):
+        everything = frozenset(GROUPS)
+        voids = tuple(everything if size == 0 and seat != view.viewer else v
+                      for seat, (v, size) in enumerate(zip(voids, view.hand_sizes)))
+    counts = dict.fromkeys(GROUPS, 0)
+    top = dict.fromkeys(GROUPS, -1)
+    top_pair = dict.fromkeys(GROUPS, -1)
+    left: dict[Card, int] = {}
+    for c, group, order in card_rows(ctx):
+        n = 2 - seen.get(c, 0)
+        if n <= 0:
+            continue
+        left[c] = n
+        counts[group] += n
+        if order > top[group]:
+            top[group] = order
+        if n == 2 and order > top_pair[group]:
+            top_pair[group] = order
+    return Memory(ctx, view.viewer, view.hand, left, voids, counts, top, top_pair)
+
+
+def points_of(cards: Iterable[Card]) -> int:
+    """Point value of some cards."""
+    return sum(c.points for c in cards)

@@ -1,0 +1,214 @@
+"""Determinized search for the strong AI's plays (leads and follows).
+
+The seat does not know the other hands, so it samples them: each *world*
+deals the unseen cards (see :mod:`engine.ai.memory`) to the other seats and
+the kitty, consistent with everything public — the hand sizes, the voids
+shown, and the cards of open bids not yet played.  In each world every
+candidate play is applied to a real :class:`engine.hand.Hand` rebuilt at the
+current trick, and the hand is played out by the heuristic player on all
+four seats (each from its own view of that world).  The candidate with the
+best mean result for the seat's side wins; all candidates see the same
+worlds, so their difference is not blurred by the luck of the deal.
+
+Only the view goes in: the worlds are guesses drawn from it, never the
+hidden cards themselves.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from engine.cards import DECK, Card
+from engine.errors import IllegalActionError
+from engine.follow import red_fives_forced
+from engine.hand import Action, Hand, HandSetup
+from engine.ruleset import Ruleset
+from engine.trump import TrumpContext
+from engine.views import HandView, view_for
+
+from engine.ai.memory import Memory, card_table
+
+Policy = Callable[[HandView, Ruleset], Action]
+"""The rollout player: a play for the seat whose view it is given."""
+
+_P_WEIGHT = 0.005
+"""积分 decide a hand; p breaks ties between plays of equal 积分 (100 points weigh half a 积分)."""
+
+_RETRIES = 30
+
+
+def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[list[Card]], list[Card]] | None:
+    """Hands for all four seats and a kitty, drawn from the unseen cards consistently with the view.
+
+    Returns None if no consistent deal was found in a few tries (the search
+    then does without this world).
+    """
+    seat = mem.seat
+    table = card_table(mem.ctx)
+    pool: Counter[Card] = Counter(mem.unseen)
+    others = [s for s in range(4) if s != seat]
+    room = {s: view.hand_sizes[s] for s in others}
+    kitty_known = view.kitty is not None
+    kitty_room = 0 if kitty_known else sum(pool.values()) - sum(room.values())
+    if kitty_room < 0:
+        return None
+    pinned = _pinned(view, mem)
+    for s, cards in pinned.items():
+        pool.subtract(cards)
+        room[s] -= sum(cards.values())
+    if any(n < 0 for n in pool.values()) or any(r < 0 for r in room.values()):
+        return None
+    cards_left = list(pool.elements())
+    for _ in range(_RETRIES):
+        rng.shuffle(cards_left)
+        # Most constrained first: cards of a group some seats are void in.
+        order = sorted(cards_left, key=lambda c: sum(table[c][0] in mem.voids[s] for s in others), reverse=True)
+        free = dict(room)
+        kitty_free = kitty_room
+        hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
+        kitty: list[Card] = []
+        ok = True
+        for card in order:
+            group = table[card][0]
+            slots = [s for s in others if free[s] > 0 and group not in mem.voids[s]]
+            weights = [free[s] for s in slots]
+            if kitty_free > 0:
+                slots.append(-1)
+                weights.append(kitty_free)
+            if not slots:
+                ok = False
+                break
+            pick = rng.choices(slots, weights)[0]
+            if pick == -1:
+                kitty.append(card)
+                kitty_free -= 1
+            else:
+                hands[pick].append(card)
+                free[pick] -= 1
+        if ok:
+            full = [list(mem.hand) if s == seat else hands[s] for s in range(4)]
+            return full, list(view.kitty) if kitty_known and view.kitty is not None else kitty
+    return None
+
+
+def _pinned(view: HandView, mem: Memory) -> dict[int, Counter[Card]]:
+    """Cards other seats are known to hold: their open bids' cards not played since (the kitty holder excepted)."""
+    out: dict[int, Counter[Card]] = {}
+    played: list[Counter[Card]] = [Counter() for _ in range(4)]
+    for trick in view.tricks:
+        for s, cards in trick.plays:
+            played[s].update(cards)
+    for s, cards in view.current:
+        played[s].update(cards)
+    for bid in view.bids:
+        if bid.seat == mem.seat or bid.seat == view.kitty_holder or bid.cards is None:
+            continue
+        shown = out.setdefault(bid.seat, Counter())
+        for card, n in Counter(bid.cards).items():
+            shown[card] = max(shown[card], n)
+    for s in list(out):
+        left = out[s] - played[s]
+        left &= Counter({c: n for c, n in mem.unseen.items()})
+        out[s] = left
+    return out
+
+
+def world_hand(view: HandView, ruleset: Ruleset, ctx: TrumpContext, hands: list[list[Card]],
+               kitty: list[Card]) -> Hand:
+    """A :class:`Hand` at the view's point of play, holding a sampled world's cards."""
+    assert view.dealer_side is not None and view.dealer is not None
+    setup = HandSetup(ruleset, 0, view.number, view.levels, view.dealer_side, view.dealer, view.flag,
+                      view.dealer if view.flag else None)
+    hand = Hand(setup)
+    hand.level = view.level
+    hand.phase = "playing"
+    hand.hands = [list(h) for h in hands]
+    hand.kitty = list(kitty)
+    hand.dealer = view.dealer
+    hand.trump = view.trump
+    hand.trump_decided = True
+    hand.steals_allowed = False
+    hand.threshold = view.threshold
+    hand.burier = view.kitty_holder
+    hand.buried = view.kitty_holder is not None
+    hand.tricks = list(view.tricks)
+    hand.trick_points = view.trick_points
+    hand.adjustments = list(view.adjustments)
+    hand.current = [(s, tuple(c)) for s, c in view.current]
+    hand.leader = view.current[0][0] if view.current else (view.turn if view.turn is not None else view.dealer)
+    if view.current and ruleset.red5_bonus:
+        lead = view.current[0][1]
+        for s, played in view.current[1:]:
+            forced = red_fives_forced(ctx, lead, hand.hands[s] + list(played), played)
+            if forced:
+                hand._pending_red5.append((s, forced))
+    return hand
+
+
+def rollout_value(hand: Hand, seat: int, policy: Policy) -> float:
+    """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side."""
+    ruleset = hand.ruleset
+    while not hand.over:
+        turn = hand.turn
+        assert turn is not None
+        hand.apply(policy(view_for(hand, turn), ruleset))
+    result = hand.result
+    assert result is not None and result.dealer_side is not None
+    p = result.attacker_points
+    signed = -p if seat % 2 == result.dealer_side else p
+    return result.scores[seat] + _P_WEIGHT * signed
+
+
+def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
+              policy: Policy, rng: random.Random, deals: int, deadline: float) -> list[Card]:
+    """The candidate with the best mean rollout value over ``deals`` sampled worlds.
+
+    Stops at ``deadline`` (a :func:`time.perf_counter` time) once one world
+    is done, dropping a world it could not finish for every candidate; the
+    first candidate (the heuristic's choice) wins ties.
+    """
+    seat = mem.seat
+    totals = [0.0] * len(candidates)
+    legal = [True] * len(candidates)
+    done = 0
+    for _ in range(deals):
+        world = sample_world(view, mem, rng)
+        if world is None:
+            continue
+        hands, kitty = world
+        values: list[float] = []
+        for i, cand in enumerate(candidates):
+            if done and time.perf_counter() >= deadline:
+                break
+            value = 0.0
+            if legal[i]:
+                sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
+                try:
+                    sim.apply(Action("play", seat, tuple(cand)))
+                    value = rollout_value(sim, seat, policy)
+                except IllegalActionError:  # pragma: no cover - candidates are legal follows and checked leads
+                    legal[i] = False
+            values.append(value)
+        if len(values) < len(candidates):
+            break  # out of time in the middle of a world: compare on the finished ones only
+        totals = [t + v for t, v in zip(totals, values)]
+        done += 1
+        if time.perf_counter() >= deadline:
+            break
+    if not done:
+        return list(candidates[0])
+    best = max((i for i in range(len(candidates)) if legal[i]), key=lambda i: (totals[i], -i))
+    return list(candidates[best])
+
+
+def deck_is_whole(hands: Sequence[Sequence[Card]], kitty: Sequence[Card], played: Sequence[Card]) -> bool:
+    """True if hands, kitty and played cards make up the two decks exactly (a check for tests)."""
+    total: Counter[Card] = Counter(played)
+    for h in hands:
+        total.update(h)
+    total.update(kitty)
+    return total == Counter(DECK)
+
