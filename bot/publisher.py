@@ -29,6 +29,8 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.ratelimit import URGENT
+
 log = logging.getLogger(__name__)
 
 Render = Callable[[], tuple[str, InlineKeyboardMarkup | None]]
@@ -59,7 +61,7 @@ class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown")
+                 "busy", "shown", "urgent")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -76,6 +78,8 @@ class Slot:
         """True while a call to Telegram is in flight (perhaps waiting out a flood-control answer)."""
         self.shown: Shown | None = None
         """What the message shows now, as Telegram last accepted it (None: not known, e.g. after a restart)."""
+        self.urgent = False
+        """Someone waits to see this change (their press, their move): served first under the overall limit."""
 
 
 class Publisher:
@@ -143,6 +147,7 @@ class Publisher:
         slot.dirty = True
         if now:
             slot.next_at = 0.0
+            slot.urgent = True
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._flush_later(slot))
         elif now and not slot.busy:
@@ -159,6 +164,8 @@ class Publisher:
             if delay > 0:
                 await asyncio.sleep(delay)
             slot.dirty = False
+            URGENT.set(slot.urgent)  # this task's own context: read by the rate limiter
+            slot.urgent = False
             spent, slot.next_at = slot.next_at, time.monotonic() + slot.interval
             slot.sending = slot.message_id is None
             slot.busy = True

@@ -9,6 +9,12 @@ burst; edits count in groups only, as Telegram counts them) but remembers a
 Requests without a chat (button answers) are never throttled, so a press is
 answered at once.
 
+When more calls wait than the overall limit lets through, the ones a person
+is looking at go first: a request made under :data:`URGENT` (the publisher
+sets it for the presser's own message and the next mover's) is served before
+other private messages, and those before the group's (a group message that
+waits is only edited later to its latest state).
+
 Coalescing group edits to the latest state is the publisher's part: a message
 has one edit in flight at most, and what it shows next is rendered when that
 edit is made (:mod:`bot.publisher`).
@@ -18,9 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import time
 from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
 from typing import Any
 
 from telegram.error import RetryAfter
@@ -33,6 +42,12 @@ JSONDict = dict[str, Any]
 IDLE = 120.0
 """Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
 
+
+URGENT: ContextVar[bool] = ContextVar("URGENT", default=False)
+"""Set (in the task making the request) for a message someone is waiting to see change."""
+
+FIRST, PRIVATE, GROUP = 0, 1, 2
+"""The order in which requests waiting for the overall limit are served."""
 
 COUNTED = ("send", "copy", "forward")
 """Calls a private chat's window counts: new messages (an edit there is not held back)."""
@@ -56,17 +71,61 @@ class Bucket:
         self.tokens = float(burst)
         self.updated: float | None = None
 
+    def take(self, now: float) -> float:
+        """Take a token if there is one (0.0); else the seconds until there is one."""
+        if self.updated is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1 - 1e-9:  # rounding must not leave a token a hair short
+            self.tokens = max(0.0, self.tokens - 1)
+            return 0.0
+        return max(0.01, (1 - self.tokens) / self.rate)
+
     async def acquire(self, clock: Callable[[], float]) -> None:
         """Wait for a token, and take it."""
-        while True:
-            now = clock()
-            if self.updated is not None:
-                self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
-            self.updated = now
-            if self.tokens >= 1 - 1e-9:  # rounding must not leave a token a hair short
-                self.tokens = max(0.0, self.tokens - 1)
-                return
-            await asyncio.sleep(max(0.01, (1 - self.tokens) / self.rate))
+        while wait := self.take(clock()):
+            await asyncio.sleep(wait)
+
+
+class Queue:
+    """The overall limit: a :class:`Bucket` whose waiting requests are served by priority, then in order.
+
+    One task hands out tokens while anyone waits; a request whose waiter was
+    cancelled (its edit made obsolete) is skipped.
+    """
+
+    def __init__(self, bucket: Bucket) -> None:
+        self.bucket = bucket
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._server: asyncio.Task[None] | None = None
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for a token."""
+        return sum(1 for _, _, future in self._waiting if not future.done())
+
+    async def acquire(self, clock: Callable[[], float], priority: int) -> None:
+        """Wait for a token, served before every waiting request of a later ``priority``."""
+        if not self._waiting and not self.bucket.take(clock()):
+            return  # nobody ahead, and a token at hand
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        if self._server is None or self._server.done():
+            self._server = asyncio.create_task(self._serve(clock))
+        await future
+
+    async def _serve(self, clock: Callable[[], float]) -> None:
+        while self._waiting:
+            priority, order, future = heapq.heappop(self._waiting)
+            if future.done():  # its request was cancelled meanwhile
+                continue
+            heapq.heappush(self._waiting, (priority, order, future))  # served only once a token is in hand
+            await self.bucket.acquire(clock)
+            while self._waiting and self._waiting[0][2].done():
+                heapq.heappop(self._waiting)
+            if self._waiting:
+                heapq.heappop(self._waiting)[2].set_result(None)
 
 
 class _Chat:
@@ -95,7 +154,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                  group: tuple[int, float, int] = (19, 60.0, 5), private: tuple[int, float, int] = (4, 3.0, 2),
                  max_retries: int = 8,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._overall = Bucket(*overall)
+        self._overall = Queue(Bucket(*overall))
         self._group = group
         self._private = private
         self._max_retries = max_retries
@@ -149,7 +208,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 wait = chat.blocked_until - self._clock()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                await self._overall.acquire(self._clock)
+                first = URGENT.get() and endpoint.startswith("edit")
+                await self._overall.acquire(self._clock, FIRST if first else GROUP if chat_id is not None and chat_id < 0 else PRIVATE)
                 outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
             else:
                 outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)

@@ -118,3 +118,34 @@ async def test_edits_in_a_private_chat_are_not_held_back(monkeypatch: pytest.Mon
         await request(limiter, telegram, "sendMessage", PERSON)
     monkeypatch.undo()
     assert now[0] > 2.0  # two at once, then paced
+
+
+async def test_under_the_overall_limit_a_message_someone_waits_for_goes_first() -> None:
+    """Waiting for the overall limit: an urgent edit (a press's own message), then private chats, then groups."""
+    from bot.ratelimit import URGENT
+
+    limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()
+    await request(limiter, telegram, "sendMessage", PERSON)  # the burst is spent: what follows waits
+
+    async def urgent_edit() -> Any:
+        URGENT.set(True)  # as the publisher sets it in its own task
+        return await request(limiter, telegram, "editMessageText", PERSON + 1)
+
+    waiting = [asyncio.create_task(request(limiter, telegram, "editMessageText", GROUP_A)),
+               asyncio.create_task(request(limiter, telegram, "sendMessage", PERSON + 2)),
+               asyncio.create_task(urgent_edit())]
+    await asyncio.wait_for(asyncio.gather(*waiting), 30)
+    assert telegram.calls[1:] == [("editMessageText", PERSON + 1), ("sendMessage", PERSON + 2),
+                                  ("editMessageText", GROUP_A)]
+
+
+async def test_a_cancelled_request_gives_its_turn_to_the_next() -> None:
+    limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()
+    await request(limiter, telegram, "sendMessage", PERSON)
+    obsolete = asyncio.create_task(request(limiter, telegram, "editMessageText", PERSON + 1))
+    kept = asyncio.create_task(request(limiter, telegram, "editMessageText", PERSON + 2))
+    await asyncio.sleep(0)
+    obsolete.cancel()
+    await asyncio.wait_for(kept, 30)
+    assert telegram.calls[1:] == [("editMessageText", PERSON + 2)]
+    assert obsolete.cancelled()
