@@ -190,10 +190,8 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 out.append(tr("{who}: {bid} → {trump}.", who=bidder,
                               bid=story.bid_phrase(tr, history[i], first_word=True),
                               trump=trump_phrase(tr, history[i].trump, capital=False)))
-        if view.viewer is None:
-            waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
-            out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
-                          seats=" ".join(waiting)))
+        if view.viewer is None:  # who has passed is no news to the group: a pass costs no edit there
+            out.append(tr("Bidding is open: bid from your private chat, or pass."))
         else:  # a player's own answer only: another's pass changes nothing in their message
             out.append(tr("You passed; a new bid asks you again.") if view.viewer in view.passed
                        else tr("Bidding is open: bid or pass."))

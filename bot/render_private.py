@@ -20,6 +20,7 @@ from engine.ai import choose_action
 from engine.bidding import needs_choice, read_step
 from engine.cards import Card
 from engine.combos import sort_cards
+from engine.follow import legal_follows
 from engine.trump import TRUMP, trump_context
 from engine.views import HandView, view_for
 
@@ -106,20 +107,35 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
         main = tr("Play {cards}", cards=label) if sel else tr("Play (select cards)")
         rows = [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]
         if not sel:  # one tap plays what the hint would select; selecting cards stays for any other play
-            suggestion = suggested_play(table, seat)
-            rows.insert(0, [button("▶ " + tr("Play {cards}", cards=cards_label(suggestion, tr.lang)), "go")])
+            first, *others = one_tap_plays(table, seat)
+            taps = [[button("▶ " + tr("Play {cards}", cards=cards_label(first, tr.lang)), "go", "0")]]
+            if others:  # following with a few legal plays: each is one tap
+                taps.append([button("▶ " + cards_label(play, tr.lang), "go", str(i))
+                             for i, play in enumerate(others, 1)])
+            rows[:0] = taps
         return rows
     return []
 
 
-def suggested_play(table: Table, seat: int) -> tuple[Card, ...]:
-    """The play the one-tap button offers the seat to move: the engine AI's choice, the hint's.
+ONE_TAP = 4
+"""The most one-tap plays a follower is offered (the hint's first); with more, the hint's alone."""
 
-    The AI is deterministic, so the button pressed plays exactly the cards it showed.
+
+def one_tap_plays(table: Table, seat: int) -> list[tuple[Card, ...]]:
+    """The plays the ▶ buttons offer the seat to move: the hint's first (the engine AI's choice), then,
+    when following with at most :data:`ONE_TAP` legal plays, the others.
+
+    Both are deterministic, so a button pressed plays exactly the cards it showed.
     """
     assert table.match is not None
     hand = table.match.hand
-    return choose_action(view_for(hand, seat), hand.ruleset).cards
+    suggestion = choose_action(view_for(hand, seat), hand.ruleset).cards
+    if not hand.current:  # a lead: any other lead is chosen card by card
+        return [suggestion]
+    ctx = hand.ctx
+    first = tuple(sorted(suggestion, key=ctx.sort_key))
+    found = legal_follows(ctx, hand.current[0][1], hand.hands[seat], ONE_TAP)
+    return [first] + [play for play in found or () if play != first]
 
 
 def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
