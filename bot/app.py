@@ -65,7 +65,8 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app.bot_data["config"] = config
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
-                                    lambda: app.bot_data.get("db"))
+                                    lambda: app.bot_data.get("db"),
+                                    lambda: app.bot_data["tables"].load() if "tables" in app.bot_data else {})
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,

@@ -543,6 +543,15 @@ class Tables:
                 self.after_change(table)
 
     # --- background work and shut-down --------------------------------------------------
+    def load(self) -> dict[str, int]:
+        """What the bot keeps going, for ``/health`` and the heartbeat (a leak shows as a number that grows):
+        tables in memory, turn timers and AI loops running, messages kept current, background tasks."""
+        running = sum(not t.done() for t in self._timer_tasks.values())
+        thinking = sum(not t.done() for t in self._ai_tasks.values())
+        return {"tables": len(self.by_id), "timers": running, "ai_loops": thinking,
+                "messages": len(self.publisher._slots) if self.publisher is not None else 0,
+                "background": len(self._background)}
+
     def _spawn(self, work: Any) -> None:
         """Run ``work`` (a coroutine) in the background; :meth:`close` waits for it."""
         task: asyncio.Task[None] = asyncio.create_task(work)
