@@ -53,7 +53,7 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     builder: ApplicationBuilder = (  # type: ignore[type-arg]
         Application.builder()
         .token(config.token)
-        .rate_limiter(ChatRateLimiter(max_retries=8))
+        .rate_limiter(ChatRateLimiter(max_retries=8, paced=config.flood_pacing))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_stop(_post_stop)

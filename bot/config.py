@@ -51,6 +51,9 @@ class Settings:
     group_interval: float = 3.5
     hand_pause: float = 4.0
     """Seconds the table shows the last trick and the result before the next hand (real-time pace)."""
+    flood_pacing: bool = True
+    """Pace calls by Telegram's flood limits (off only for a test server without them; 429s are
+    waited out chat by chat either way)."""
     log_level: str = "INFO"
     log_format: str = "text"
 
@@ -79,6 +82,7 @@ class Settings:
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
             hand_pause=_float(env, "CHAODIPI_HAND_PAUSE", 4.0),
+            flood_pacing=_choice(env, "CHAODIPI_FLOOD_PACING", ("on", "off")) == "on",
             log_level=_log_level(env),
             log_format=_choice(env, "CHAODIPI_LOG_FORMAT", ("text", "json")),
         )

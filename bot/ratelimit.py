@@ -148,16 +148,19 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     call when it arrives, a little after it left).
 
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
+    With ``paced`` false nothing is throttled beforehand (a test server without
+    flood limits); a 429 is still waited out in its chat only.
     """
 
     def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 5),
                  group: tuple[int, float, int] = (19, 60.0, 5), private: tuple[int, float, int] = (4, 3.0, 2),
-                 max_retries: int = 8,
+                 max_retries: int = 8, paced: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._overall = Queue(Bucket(*overall))
         self._group = group
         self._private = private
         self._max_retries = max_retries
+        self._paced = paced
         self._clock = clock
         self._chats: dict[int, _Chat] = {}
         self._requests = 0
@@ -202,14 +205,17 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         for attempt in range(retries + 1):
             chat = self.chat(chat_id) if chat_id is not None else None
             if chat is not None:
-                if endpoint.startswith(COUNTED_IN_GROUPS if chat_id is not None and chat_id < 0 else COUNTED):
+                counted = COUNTED_IN_GROUPS if chat_id is not None and chat_id < 0 else COUNTED
+                if self._paced and endpoint.startswith(counted):
                     await chat.window.acquire(self._clock)
                 # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
                 wait = chat.blocked_until - self._clock()
                 if wait > 0:
                     await asyncio.sleep(wait)
                 first = URGENT.get() and endpoint.startswith("edit")
-                await self._overall.acquire(self._clock, FIRST if first else GROUP if chat_id is not None and chat_id < 0 else PRIVATE)
+                if self._paced:
+                    await self._overall.acquire(
+                        self._clock, FIRST if first else GROUP if chat_id is not None and chat_id < 0 else PRIVATE)
                 outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
             else:
                 outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)

@@ -149,3 +149,16 @@ async def test_a_cancelled_request_gives_its_turn_to_the_next() -> None:
     await asyncio.wait_for(kept, 30)
     assert telegram.calls[1:] == [("editMessageText", PERSON + 2)]
     assert obsolete.cancelled()
+
+
+async def test_unpaced_nothing_waits_but_a_429_still_holds_its_chat_only() -> None:
+    limiter, telegram = ChatRateLimiter(paced=False), Telegram()
+    for _ in range(30):  # far past a group's twenty a minute: nothing is held back
+        await asyncio.wait_for(request(limiter, telegram, "editMessageText", GROUP_A), 10)
+    telegram.flooded[GROUP_B] = 30
+    stuck = asyncio.create_task(request(limiter, telegram, "sendMessage", GROUP_B))
+    await asyncio.wait_for(_until(lambda: telegram.refused == [GROUP_B]), 10)
+    assert await asyncio.wait_for(request(limiter, telegram, "sendMessage", GROUP_A), 10)
+    assert not stuck.done()
+    stuck.cancel()
+    await asyncio.gather(stuck, return_exceptions=True)

@@ -21,9 +21,10 @@ HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
 
 def settings_for(server: FakeTelegram, db_path: Path, **changes: object) -> Settings:
     """Bot settings pointing at the fake server, with no AI delay, a short group interval and no pause
-    between hands at the real-time pace."""
+    between hands at the real-time pace; the bot paces its calls when the server has flood limits."""
     values: dict[str, object] = dict(token=server.token, base_url=server.base_url, db_path=db_path,
-                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0)
+                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0,
+                                     flood_pacing=server.flood.limits.enabled)
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]
 
