@@ -13,6 +13,7 @@
 ``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
+``CHAODIPI_FLOOD_PACING``  ``on`` (default): calls paced by Telegram's flood limits; ``off``: a test server without them
 ``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
 ``CHAODIPI_LOG_FORMAT``    ``text`` (one line per record, default) or ``json`` (JSON lines)
 =========================  ===============================================================
