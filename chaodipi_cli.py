@@ -32,6 +32,7 @@ settings (environment variables):
   CHAODIPI_AI_DELAY         seconds between AI moves (default 0.8)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
   CHAODIPI_HAND_PAUSE       seconds between a hand's result and the next hand at real-time pace (default 4)
+  CHAODIPI_FLOOD_PACING     on: pace calls by Telegram's flood limits (default); off: only for a test server
   CHAODIPI_LOG_LEVEL        DEBUG (or --verbose: with library tracebacks), INFO (default), WARNING, ERROR
   CHAODIPI_LOG_FORMAT       text (default) or json (one JSON object a line)
 

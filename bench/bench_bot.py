@@ -45,7 +45,7 @@ from bot import callbacks  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
 from tests.e2e.fake_telegram.people import Group, MessageView, Person  # noqa: E402
 from tests.e2e.fake_telegram.state import Message  # noqa: E402
-from tests.e2e.scenario import hand_button, lobby_button, offered_move  # noqa: E402
+from tests.e2e.scenario import hand_button, keyboard_version, lobby_button, offered_move  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK")
 POLL = 0.05
@@ -137,6 +137,8 @@ class Press:
     at: float
     latency: float
     op: str
+    own: float = float("nan")
+    """Press → the presser's hand message edited (inf: not within 10 s; nan: a lobby press)."""
 
 
 @dataclass
@@ -154,7 +156,12 @@ class Player:
     """The call log's mark at each of this table's result announcements (filled by the caller)."""
 
     async def press(self, message: MessageView, data: str, op: str) -> bool:
-        """Press a button; wait for the answer; True unless it was refused (an alert)."""
+        """Press a button; wait for the answer (and, on the hand keyboard, for one's message to change).
+
+        True unless it was refused (an alert).
+        """
+        raw = self._hand_message()
+        shown = (raw.message_id, len(raw.history)) if raw is not None else None
         pressed = await self.person.forge_callback(message, data)
         query = self.server.state.callback_queries[pressed.query_id]
         deadline = time.monotonic() + 60
@@ -163,9 +170,20 @@ class Player:
         if not query.answered or query.answered_at is None:
             self.presses.append(Press(query.created_at, float("inf"), op))
             return False
-        self.presses.append(Press(query.created_at, query.answered_at - query.created_at, op))
+        press = Press(query.created_at, query.answered_at - query.created_at, op)
+        self.presses.append(press)
         if query.show_alert:
             self.refused += 1
+        elif op != "lobby":
+            seen_by = time.monotonic() + 10
+            while time.monotonic() < seen_by:
+                raw = self._hand_message()
+                if raw is not None and (raw.message_id, len(raw.history)) != shown:
+                    press.own = time.monotonic() - query.created_at
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                press.own = float("inf")
         return not query.show_alert
 
     def _table_message(self) -> MessageView | None:
@@ -242,11 +260,7 @@ class Player:
 
 
 def _version(message: MessageView) -> str:
-    for button in message.all_buttons():
-        decoded = callbacks.decode(button.callback_data)
-        if decoded is not None and decoded.kind == "H":
-            return decoded.version
-    return ""
+    return keyboard_version(message)
 
 
 def moves_per_hand(deals: int = 40) -> float:
@@ -387,6 +401,8 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
             life_cpu = await bot.stop()
             finished, mean = bot.finished_hands()
             per_hand = mean if finished >= 20 else moves_per_hand()
+            own = [p.own for pl in players for p in pl.presses if t0 <= p.at <= t1 and p.own == p.own]
+            own_seen = [x for x in own if x != float("inf")]
             lat = [p.latency for pl in players for p in pl.presses if t0 <= p.at <= t1]
             lost = sum(1 for x in lat if x == float("inf"))
             finite = [x for x in lat if x != float("inf")]
@@ -395,6 +411,9 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                   f"({len(lat) / span:.1f}/s), latency p50 {1000 * pct(finite, 0.5):.0f} ms, "
                   f"p95 {1000 * pct(finite, 0.95):.0f} ms, p99 {1000 * pct(finite, 0.99):.0f} ms, "
                   f"max {1000 * max(finite, default=float('nan')):.0f} ms, unanswered {lost}")
+            print(f"      press → own message edited: p50 {1000 * pct(own_seen, 0.5):.0f} ms, "
+                  f"p95 {1000 * pct(own_seen, 0.95):.0f} ms, p99 {1000 * pct(own_seen, 0.99):.0f} ms, "
+                  f"not within 10 s {len(own) - len(own_seen)} of {len(own)}")
             print(f"      {(moves1 - moves0) * 60 / span:.0f} moves/min = {(moves1 - moves0) * 60 / span / per_hand:.1f} "
                   f"hands/min (a hand is {per_hand:.0f} moves); hands finished in the window: {hands1 - hands0}")
             print(f"      bot CPU {cpu1 - cpu0:.1f} s in {span:.0f} s = {(cpu1 - cpu0) / span:.2f} cores; "

@@ -1,8 +1,8 @@
 """Wiring: build the python-telegram-bot Application, load tables, run.
 
 Updates are processed concurrently (one table never stalls another); each
-table serialises its own changes with its lock.  PTB's ``AIORateLimiter``
-retries after flood-control answers.
+table serialises its own changes with its lock.  :class:`bot.ratelimit.ChatRateLimiter`
+throttles chat by chat and retries after flood-control answers (a 429 delays its chat only).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from telegram import (
     WebAppInfo,
 )
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
@@ -33,6 +32,7 @@ from telegram.ext import (
 import storage
 from bot import handlers, logs, seats
 from bot.announcements import Outbox
+from bot.ratelimit import ChatRateLimiter
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
 from bot.health import Health, beat, heartbeat_path
@@ -53,7 +53,7 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     builder: ApplicationBuilder = (  # type: ignore[type-arg]
         Application.builder()
         .token(config.token)
-        .rate_limiter(AIORateLimiter(max_retries=8))
+        .rate_limiter(ChatRateLimiter(max_retries=8, paced=config.flood_pacing))
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_stop(_post_stop)
@@ -65,7 +65,8 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app.bot_data["config"] = config
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
-                                    lambda: app.bot_data.get("db"))
+                                    lambda: app.bot_data.get("db"),
+                                    lambda: app.bot_data["tables"].load() if "tables" in app.bot_data else {})
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,

@@ -21,7 +21,7 @@ MAX_BYTES: Final = 64
 
 LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace",
                               "timeout", "strength", "back", "cancel", "return", "esc", "stay"})
-HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "hint",
+HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "go", "hint",
                              "trump", "peek", "next"})
 
 _TOKEN = re.compile(r"[A-Za-z0-9_.\-]{1,24}")

@@ -13,6 +13,7 @@
 ``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
+``CHAODIPI_FLOOD_PACING``  ``on`` (default): calls paced by Telegram's flood limits; ``off``: a test server without them
 ``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
 ``CHAODIPI_LOG_FORMAT``    ``text`` (one line per record, default) or ``json`` (JSON lines)
 =========================  ===============================================================
@@ -51,6 +52,9 @@ class Settings:
     group_interval: float = 3.5
     hand_pause: float = 4.0
     """Seconds the table shows the last trick and the result before the next hand (real-time pace)."""
+    flood_pacing: bool = True
+    """Pace calls by Telegram's flood limits (off only for a test server without them; 429s are
+    waited out chat by chat either way)."""
     log_level: str = "INFO"
     log_format: str = "text"
 
@@ -79,6 +83,7 @@ class Settings:
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
             hand_pause=_float(env, "CHAODIPI_HAND_PAUSE", 4.0),
+            flood_pacing=_choice(env, "CHAODIPI_FLOOD_PACING", ("on", "off")) == "on",
             log_level=_log_level(env),
             log_format=_choice(env, "CHAODIPI_LOG_FORMAT", ("text", "json")),
         )

@@ -26,7 +26,7 @@ from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
 from bot.moves import make_move
-from bot.render_private import peek_text
+from bot.render_private import one_tap_plays, peek_text
 from bot.service import TableError, Tables
 from bot.webapp.links import replay_offer
 from engine.ai import choose_action
@@ -707,6 +707,16 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         selected.clear()
         selected.update(suggestion.cards)
         return None if suggestion.cards else tr("Nothing to suggest now.")
+    if op == "go":  # a one-tap play: the cards its button showed (worked out again the same way)
+        if hand.phase != "playing" or hand.turn != seat:
+            raise TableError("That button is not valid.")
+        plays = one_tap_plays(table, seat)
+        index = int(data.arg) if data.arg.isdigit() else 0  # a button from before the choices: the hint's
+        if index >= len(plays):
+            raise TableError("That button is out of date; your hand is shown again.")
+        await make_move(tables, table, seat, "play", plays[index], None)
+        table.acted[seat] = (data.version, data.op, table.version(seat))
+        return None
     cards = tuple(selected.elements())
     kinds = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal", "nosteal": "pass_steal",
              "play": "play"}

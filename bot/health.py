@@ -46,9 +46,11 @@ class Health:
     """The bot's vital signs: mode, active tables, uptime, the database connection."""
 
     def __init__(self, mode: str, active_tables: Callable[[], int],
-                 database: Callable[[], Database | None] | None = None) -> None:
+                 database: Callable[[], Database | None] | None = None,
+                 load: Callable[[], dict[str, int]] | None = None) -> None:
         self.mode = mode
         self.active_tables = active_tables
+        self.load = load
         self.database = database
         self.started = time.monotonic()
         self.db_problem: str | None = None
@@ -71,7 +73,9 @@ class Health:
 
     def status(self) -> dict[str, Any]:
         """``{"ok": true, "db": "ok", "db_repairs": n, "mode": ..., "active_tables": n, "uptime": seconds,
-        "pid": ..., "time": unix}``; ``ok`` is false and ``db`` says why when the database is stuck."""
+        "pid": ..., "time": unix, "tasks": n, "load": {...}}``; ``ok`` is false and ``db`` says why when the
+        database is stuck.  ``tasks`` counts the event loop's tasks and ``load`` what the table service keeps
+        going (:meth:`bot.service.Tables.load`): numbers that keep growing with a steady load are a leak."""
         return {
             "ok": self.db_problem is None,
             "db": self.db_problem or "ok",
@@ -81,6 +85,8 @@ class Health:
             "uptime": round(time.monotonic() - self.started, 1),
             "pid": os.getpid(),
             "time": round(time.time(), 1),
+            "tasks": len(asyncio.all_tasks()),
+            "load": self.load() if self.load is not None else {},
         }
 
 

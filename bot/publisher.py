@@ -4,8 +4,12 @@
   seconds (it may lag a few seconds; a hand costs a few dozen group calls).
 * A player's private hand message is edited at once when it is their move,
   and coalesced otherwise.
-* "Message is not modified" is success; a message that vanished is sent
-  again; a person who blocked the bot is reported once to the caller.
+* Nothing is sent that did not change: each slot remembers the text and
+  keyboard Telegram last accepted for its message, and an identical edit is
+  skipped (no "message is not modified" call, and the slot's interval is not
+  spent on it).  "Message is not modified" is still success; a message that
+  vanished is sent again; a person who blocked the bot is reported once to the
+  caller.
 
 The tasks that edit messages only talk to Telegram, so they may be cancelled
 (an edit made obsolete, a seat emptied) at any moment.  What must reach the
@@ -25,10 +29,21 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.ratelimit import URGENT
+
 log = logging.getLogger(__name__)
 
 Render = Callable[[], tuple[str, InlineKeyboardMarkup | None]]
 """Produces a message's current text and keyboard when it is about to be sent."""
+
+
+Shown = tuple[str, object]
+"""A message's text and its keyboard as a plain value (``to_dict()``), to compare with the next render."""
+
+
+def shown_as(text: str, markup: InlineKeyboardMarkup | None) -> Shown:
+    """The comparable form of a message's content."""
+    return text, (markup.to_dict() if markup is not None else None)
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -46,7 +61,7 @@ class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy")
+                 "busy", "shown", "urgent")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -61,6 +76,10 @@ class Slot:
         """True while a new message is being sent (and its id stored)."""
         self.busy = False
         """True while a call to Telegram is in flight (perhaps waiting out a flood-control answer)."""
+        self.shown: Shown | None = None
+        """What the message shows now, as Telegram last accepted it (None: not known, e.g. after a restart)."""
+        self.urgent = False
+        """Someone waits to see this change (their press, their move): served first under the overall limit."""
 
 
 class Publisher:
@@ -128,6 +147,7 @@ class Publisher:
         slot.dirty = True
         if now:
             slot.next_at = 0.0
+            slot.urgent = True
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._flush_later(slot))
         elif now and not slot.busy:
@@ -144,45 +164,58 @@ class Publisher:
             if delay > 0:
                 await asyncio.sleep(delay)
             slot.dirty = False
-            slot.next_at = time.monotonic() + slot.interval
+            URGENT.set(slot.urgent)  # this task's own context: read by the rate limiter
+            slot.urgent = False
+            spent, slot.next_at = slot.next_at, time.monotonic() + slot.interval
             slot.sending = slot.message_id is None
             slot.busy = True
             try:
-                await self.flush(slot)
+                if not await self.flush(slot):
+                    slot.next_at = spent  # nothing was sent: the next change may go at once
             finally:
                 slot.sending = slot.busy = False
 
-    async def flush(self, slot: Slot) -> None:
-        """Edit (or send) the slot's message with its latest content now."""
+    async def flush(self, slot: Slot) -> bool:
+        """Edit (or send) the slot's message with its latest content now.
+
+        Returns False when nothing was sent: the message already shows exactly that.
+        """
         if slot.render is None:
-            return
+            return False
         text, markup = slot.render()
         if markup is not None and not any(markup.inline_keyboard):
             # PTB sends an empty keyboard as {}, which Telegram refuses in an edit
             # ("inline keyboard expected"); no markup removes the buttons instead.
             markup = None
+        shown = shown_as(text, markup)
         if slot.message_id is not None:
+            if shown == slot.shown:
+                return False
             try:
                 await self.bot.edit_message_text(text, slot.chat_id, slot.message_id,
                                                  parse_mode=ParseMode.HTML, reply_markup=markup)
-                return
+                slot.shown = shown
+                return True
             except BadRequest as exc:
                 if not_modified(exc):
-                    return
+                    slot.shown = shown
+                    return True
                 if not message_gone(exc):
                     log.warning("edit refused in chat %s: %s", slot.chat_id, exc.message)
-                    return
+                    return True
             except Forbidden:
                 self._hand_off(self.on_blocked(slot.chat_id))
-                return
+                return True
             except TelegramError as exc:
                 log.warning("edit failed in chat %s: %s", slot.chat_id, exc)
-                return
+                return True
         sent = await self.send(slot.chat_id, text, markup)
         if sent is not None:
             slot.message_id = sent.message_id
+            slot.shown = shown
             if slot.on_sent is not None:
                 self._hand_off(slot.on_sent(sent.message_id))
+        return True
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    *, silent: bool = False) -> Message | None:

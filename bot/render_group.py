@@ -166,8 +166,14 @@ def _play_line(tr: Translator, plays: Sequence[tuple[int, Sequence[object]]], la
     return " → ".join(f"{seat_label(tr, seat)} {cards_label(cards, lang)}" for seat, cards in plays)  # type: ignore[arg-type]
 
 
-def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None = None) -> list[str]:
-    """What is happening now, as far as the group may know."""
+def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None = None, *,
+                live: bool = False) -> list[str]:
+    """What is happening now, as far as the group may know.
+
+    While cards are played, ``live`` lines show the trick card by card and whose
+    turn it is (for the player to move); otherwise the trick's lines change only
+    when a trick is won, so the group's message is edited once a trick.
+    """
     lang = tr.lang
     out: list[str] = []
     if view.phase == "bidding":
@@ -184,9 +190,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 out.append(tr("{who}: {bid} → {trump}.", who=bidder,
                               bid=story.bid_phrase(tr, history[i], first_word=True),
                               trump=trump_phrase(tr, history[i].trump, capital=False)))
-        waiting = [seat_label(tr, s) for s in range(4) if s not in view.passed]
-        out.append(tr("Bidding is open: bid from your private chat, or pass. Waiting for: {seats}",
-                      seats=" ".join(waiting)))
+        if view.viewer is None:  # who has passed is no news to the group: a pass costs no edit there
+            out.append(tr("Bidding is open: bid from your private chat, or pass."))
+        else:  # a player's own answer only: another's pass changes nothing in their message
+            out.append(tr("You passed; a new bid asks you again.") if view.viewer in view.passed
+                       else tr("Bidding is open: bid or pass."))
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
             out.append(story.flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump))
@@ -200,9 +208,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         if view.phase == "burying":
             assert view.kitty_holder is not None
             out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
-        else:
+        elif view.viewer is not None and view.turn == view.viewer:
             assert view.turn is not None
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
+        else:  # the steal going round changes nothing for the group or a player it is not asking
+            out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
         told = story.table_news(tr, view, table.settings.ruleset().hidden_bidding)
         if told is not None:  # how the trump was set, while the first trick is played
@@ -212,10 +222,14 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
                       trump=trump, dealer=dealer, points=view.attacker_points))
         number = len(view.tricks) + 1
-        if view.current:
-            out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
-        if view.turn is not None:
-            out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
+        if live:
+            if view.current:
+                out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
+            if view.turn is not None:
+                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
+        elif view.turn is not None:
+            leader = view.current[0][0] if view.current else view.turn
+            out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
         last = view.last_trick
         if last is not None:
             plays, seat = _play_line(tr, last.plays, lang), seat_label(tr, last.winner)
@@ -234,10 +248,14 @@ def _deadline(tr: Translator, table: Table, now: float | None) -> str:
 
 
 def time_left(tr: Translator, seconds: float) -> str:
-    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours."""
+    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours.
+
+    Seconds go in steps of ten, rounded up: a message redrawn a few seconds later
+    reads the same, so redrawing it costs no edit.
+    """
     left = max(0, int(seconds))
     if left < 120:
-        return tr("({s} s left)", s=left)
+        return tr("({s} s left)", s=-(-left // 10) * 10)
     if left < 7200:
         return tr("({m} min left)", m=left // 60)
     return tr("({h} h left)", h=left // 3600)

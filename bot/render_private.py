@@ -16,11 +16,13 @@ from bot.i18n import Translator
 from bot.labels import card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase
 from bot.model import Table
 from bot.render_group import phase_lines, seat_name
+from engine.ai import choose_action
 from engine.bidding import needs_choice, read_step
 from engine.cards import Card
 from engine.combos import sort_cards
+from engine.follow import legal_follows
 from engine.trump import TRUMP, trump_context
-from engine.views import HandView
+from engine.views import HandView, view_for
 
 ROW = 6
 """Card buttons per row: six read well on a phone (eight is Telegram's limit)."""
@@ -41,7 +43,7 @@ def sorted_hand(table: Table, view: HandView) -> list[Card]:
 
 def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> InlineKeyboardMarkup:
     """Card buttons (tap to select) and the action buttons of the moment."""
-    version = table.version(seat)
+    version, hand_version = table.version(seat), table.hand_version(seat)
     selected = table.selected(seat)
     cards = sorted_hand(table, view)
     trump = view.trump if view.trump_known else view.my_bid_trump
@@ -63,8 +65,9 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
         mark = "✓" if copy < selected[card] else ""
         if copy >= held[card] - picked[card]:  # the last copies of a card are the ones from the kitty
             mark += FROM_KITTY
+        # A card button needs only the hand's version: a bid or a pass elsewhere leaves it as it was.
         row.append(InlineKeyboardButton(mark + card_label(card, tr.lang),
-                                        callback_data=callbacks.hand(table.id, version, "sel", f"{card}{copy}")))
+                                        callback_data=callbacks.hand(table.id, hand_version, "sel", f"{card}{copy}")))
     if row:
         rows.append(row)
     rows += action_rows(tr, table, seat, view, version)
@@ -102,8 +105,37 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
         return [[button(tr("Bury ({n}/8)", n=len(sel)), "bury")], [clear, button(tr("Hint"), "hint")]]
     if view.phase == "playing" and view.turn == seat:
         main = tr("Play {cards}", cards=label) if sel else tr("Play (select cards)")
-        return [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]
+        rows = [[button(main, "play")], [clear, button(tr("Hint"), "hint")]]
+        if not sel:  # one tap plays what the hint would select; selecting cards stays for any other play
+            first, *others = one_tap_plays(table, seat)
+            taps = [[button("▶ " + tr("Play {cards}", cards=cards_label(first, tr.lang)), "go", "0")]]
+            if others:  # following with a few legal plays: each is one tap
+                taps.append([button("▶ " + cards_label(play, tr.lang), "go", str(i))
+                             for i, play in enumerate(others, 1)])
+            rows[:0] = taps
+        return rows
     return []
+
+
+ONE_TAP = 4
+"""The most one-tap plays a follower is offered (the hint's first); with more, the hint's alone."""
+
+
+def one_tap_plays(table: Table, seat: int) -> list[tuple[Card, ...]]:
+    """The plays the ▶ buttons offer the seat to move: the hint's first (the engine AI's choice), then,
+    when following with at most :data:`ONE_TAP` legal plays, the others.
+
+    Both are deterministic, so a button pressed plays exactly the cards it showed.
+    """
+    assert table.match is not None
+    hand = table.match.hand
+    suggestion = choose_action(view_for(hand, seat), hand.ruleset).cards
+    if not hand.current:  # a lead: any other lead is chosen card by card
+        return [suggestion]
+    ctx = hand.ctx
+    first = tuple(sorted(suggestion, key=ctx.sort_key))
+    found = legal_follows(ctx, hand.current[0][1], hand.hands[seat], ONE_TAP)
+    return [first] + [play for play in found or () if play != first]
 
 
 def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
@@ -122,7 +154,10 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
         own = [b for b in view.bids if b.seat == seat and not b.hidden]
         if own and own[-1].cards is not None:
             lines.append(tr("Your bid: {cards}", cards=cards_label(own[-1].cards, tr.lang)))
-    lines += phase_lines(tr, table, view)
+    if view.phase != "playing" or view.turn == seat:
+        # While cards are played, only the player to move needs the trick (the group's message
+        # shows it trick by trick): a play edits the mover's message and the next mover's only.
+        lines += phase_lines(tr, table, view, live=True)
     if view.picked_up:
         lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
                         cards=cards_label(view.picked_up, tr.lang)))

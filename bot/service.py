@@ -543,6 +543,15 @@ class Tables:
                 self.after_change(table)
 
     # --- background work and shut-down --------------------------------------------------
+    def load(self) -> dict[str, int]:
+        """What the bot keeps going, for ``/health`` and the heartbeat (a leak shows as a number that grows):
+        tables in memory, turn timers and AI loops running, messages kept current, background tasks."""
+        running = sum(not t.done() for t in self._timer_tasks.values())
+        thinking = sum(not t.done() for t in self._ai_tasks.values())
+        return {"tables": len(self.by_id), "timers": running, "ai_loops": thinking,
+                "messages": len(self.publisher._slots) if self.publisher is not None else 0,
+                "background": len(self._background)}
+
     def _spawn(self, work: Any) -> None:
         """Run ``work`` (a coroutine) in the background; :meth:`close` waits for it."""
         task: asyncio.Task[None] = asyncio.create_task(work)
@@ -741,7 +750,9 @@ class Tables:
         urgent = set(self.waiting_humans(table)) | ({actor} if actor is not None else set())
         self.refresh(table, urgent=sorted(urgent))
         for seat in started:
-            if seat != actor:
+            info = table.seats[seat]
+            # A hand message not sent yet goes out as a new message, which notifies by itself.
+            if seat != actor and info is not None and info.hand_message_id is not None:
                 self._spawn(self.nudge(table, seat))
         self.kick_ai(table)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
+from math import comb
 
 from engine.cards import Card, format_cards, holds
 from engine.combos import Shape, classify, five_ten_king, tractors_in
@@ -161,6 +162,33 @@ def is_legal_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card
     except IllegalPlayError:
         return False
     return True
+
+
+def legal_follows(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card],
+                  most: int) -> list[tuple[Card, ...]] | None:
+    """Every legal follow to ``lead`` from ``hand``, each set of cards once (in ``ctx.sort_key`` order).
+
+    None when there are more than ``most``, or too many to try cheaply: a
+    player short in the lead's group may fill with any cards, and a long
+    group holds many ways to follow a long lead.  The last cards of a hand are
+    its one follow.
+    """
+    shape = classify(ctx, lead)
+    if shape is None:
+        return None
+    n = len(lead)
+    if len(hand) == n:
+        return [tuple(sorted(hand, key=ctx.sort_key))]
+    in_group = sorted((c for c in hand if ctx.group(c) == shape.group), key=ctx.sort_key)
+    if len(in_group) < n or comb(len(in_group), n) > 40 * most:
+        return None
+    found: list[tuple[Card, ...]] = []
+    for play in dict.fromkeys(combinations(in_group, n)):  # a card held twice gives a set twice
+        if is_legal_follow(ctx, lead, hand, play):
+            found.append(play)
+            if len(found) > most:
+                return None
+    return found
 
 
 def legal_follow_exists(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], pool: Sequence[Card]) -> bool:

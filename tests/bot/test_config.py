@@ -19,7 +19,13 @@ def test_logging_settings_are_read_case_insensitively() -> None:
     assert (settings.log_level, settings.log_format) == ("DEBUG", "json")
 
 
-@pytest.mark.parametrize("name, value", [("CHAODIPI_LOG_LEVEL", "loud"), ("CHAODIPI_LOG_FORMAT", "xml")])
+def test_flood_pacing_is_on_unless_turned_off() -> None:
+    assert Settings.from_env(TOKEN).flood_pacing
+    assert not Settings.from_env(TOKEN | {"CHAODIPI_FLOOD_PACING": "OFF"}).flood_pacing
+
+
+@pytest.mark.parametrize("name, value", [("CHAODIPI_LOG_LEVEL", "loud"), ("CHAODIPI_LOG_FORMAT", "xml"),
+                                         ("CHAODIPI_FLOOD_PACING", "maybe")])
 def test_a_bad_logging_setting_is_named(name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Settings.from_env(TOKEN | {name: value})

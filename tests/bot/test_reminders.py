@@ -62,7 +62,7 @@ async def test_who_has_passed_is_not_reminded() -> None:
     tables, recorder = service(table)
     await tables._remind(table)
     assert [mentioned(text) for _chat, text in recorder.sent] == [{100}]
-    assert "0 分钟" not in recorder.sent[0][1] and "还剩 1" in recorder.sent[0][1]
+    assert "0 分钟" not in recorder.sent[0][1] and "还剩 20 秒" in recorder.sent[0][1]
 
 
 async def test_in_play_only_the_seat_to_move_is_reminded() -> None:

@@ -18,7 +18,10 @@ from bot import callbacks
 from bot.i18n import translator
 from bot.labels import card_label, cards_label
 from bot.model import Seat, Table, TableSettings
-from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
+from bot.render_group import (
+    phase_lines, render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
+)
+from bot.render_private import render_hand
 from engine.cards import Card
 from engine.hand import Hand
 from engine.match import HandRecord
@@ -179,8 +182,8 @@ def test_bidding_waits_for_everyone(lang: str) -> None:
     table = T.bidding_fresh("yancheng")
     _raw, plain = group(table, lang)
     assert plain.split("\n")[-1] == (
-        "正在亮主：请在私聊里亮主或不亮。等待：北 东 南 西" if lang == "zh"
-        else "Bidding is open: bid from your private chat, or pass. Waiting for: N E S W")
+        "正在亮主：请在私聊里亮主或不亮。" if lang == "zh"
+        else "Bidding is open: bid from your private chat, or pass.")
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -199,8 +202,9 @@ def test_open_bids_are_shown_with_their_trump(preset: str, lang: str) -> None:
         word = words[b.kind][lang == "en"]
         expected = f"{who}：{cards} {word} → {trump}。" if lang == "zh" else f"{who}: {cards} {word} → {trump}."
         assert expected in text
-    waiting = " ".join(SEATS[lang][s] for s in range(4) if s not in hand.passed)
-    assert text[-1].endswith(waiting)
+    # Who passed is not shown: a pass costs the group no edit.
+    assert text[-1] == ("正在亮主：请在私聊里亮主或不亮。" if lang == "zh"
+                        else "Bidding is open: bid from your private chat, or pass.")
     assert hand.passed == {1}
 
 
@@ -244,13 +248,17 @@ def test_open_burying_shows_trump(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", T.LANGS)
 @pytest.mark.parametrize("preset", ["yancheng", "yangzhou", "xin"])
-def test_stealing_names_the_seat_in_turn(preset: str, lang: str) -> None:
+def test_stealing_reads_the_same_as_it_goes_round(preset: str, lang: str) -> None:
+    """The steal going round is not the group's news (one edit per seat saved); the seat asked sees its name."""
     table = T.stealing(preset)
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
-    who_ = who(table, hand.turn, lang)  # type: ignore[arg-type]
-    assert plain.split("\n")[-1] == (f"扣底完毕，等待 {who_} 抄底或不抄。" if lang == "zh"
-                                     else f"Kitty buried. {who_} may steal it or pass.")
+    assert plain.split("\n")[-1] == ("扣底完毕：每人依次可以抄底或不抄。" if lang == "zh"
+                                     else "Kitty buried: each player in turn may steal it or pass.")
+    assert hand.turn is not None
+    asked = render_hand(translator(lang), table, hand.turn, "G")[0]
+    who_ = who(table, hand.turn, lang)
+    assert (f"扣底完毕，等待 {who_} 抄底或不抄。" if lang == "zh" else f"Kitty buried. {who_} may steal it or pass.") in asked
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -291,7 +299,7 @@ def test_a_flipped_kitty_is_public(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", T.LANGS)
 @pytest.mark.parametrize("preset", T.PRESETS)
-def test_playing_shows_trump_dealer_points_trick_turn_and_last_trick(preset: str, lang: str) -> None:
+def test_playing_shows_trump_dealer_points_trick_leader_and_last_trick(preset: str, lang: str) -> None:
     table = T.playing(preset)
     hand = T.hand_of(table)
     view = view_for(hand, None)
@@ -303,19 +311,33 @@ def test_playing_shows_trump_dealer_points_trick_turn_and_last_trick(preset: str
     assert text[3] == (f"{trump} · 庄家 {dealer} · 抓分方 {p} 分" if lang == "zh"
                        else f"{trump} · dealer {dealer} · attackers {p} points")
     n = len(hand.tricks) + 1
-    current = play_line(hand.current, lang)
-    assert text[4] == (f"第 {n} 轮：{current} …" if lang == "zh" else f"Trick {n}: {current} …")
-    turn = who(table, hand.turn, lang)  # type: ignore[arg-type]
-    assert text[5] == (f"轮到 {turn}" if lang == "zh" else f"{turn} to play")
+    # The trick's leader, not its cards nor whose turn: the group's message changes once a trick.
+    leader = who(table, hand.current[0][0], lang)
+    assert text[4] == (f"第 {n} 轮：{leader} 首出" if lang == "zh" else f"Trick {n}: {leader} leads")
     last = hand.tricks[-1]
     won, pts = SEATS[lang][last.winner], last.points
     plays = play_line(last.plays, lang)
     if pts and last.winner % 2 != hand.dealer_side:
-        assert text[6] == (f"上一轮：{plays} · {won}家赢，抓分方得 {pts} 分" if lang == "zh"
+        assert text[5] == (f"上一轮：{plays} · {won}家赢，抓分方得 {pts} 分" if lang == "zh"
                            else f"Last trick: {plays} · {won} won: attackers +{pts}")
     else:  # a trick the dealer side wins scores nothing: no 「得 N 分」
-        assert text[6] == (f"上一轮：{plays} · {won}家赢" if lang == "zh" else f"Last trick: {plays} · {won} won")
-    assert len(text) == 7
+        assert text[5] == (f"上一轮：{plays} · {won}家赢" if lang == "zh" else f"Last trick: {plays} · {won} won")
+    assert len(text) == 6
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_the_group_message_reads_the_same_until_the_trick_is_won(lang: str) -> None:
+    table = T.make_table("yancheng", 3)
+    T.advance(table, lambda h: h.phase == "playing" and len(h.tricks) == 2 and not h.current)
+    hand = T.hand_of(table)
+    first, _ = group(table, lang)
+    while len(hand.tricks) == 2:
+        seat = hand.turn
+        assert seat is not None
+        hand.apply(T.ai_action(table, seat))
+        if len(hand.tricks) == 2:
+            assert group(table, lang)[0] == first
+    assert group(table, lang)[0] != first
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -334,26 +356,36 @@ def test_a_new_trick_shows_no_current_line(lang: str) -> None:
     table = T.make_table("nantong", 3)
     T.advance(table, lambda h: h.phase == "playing" and len(h.tricks) == 3 and not h.current)
     _raw, plain = group(table, lang)
-    assert "第 4 轮" not in plain and "Trick 4" not in plain
+    assert "第 4 轮：" in plain or "Trick 4: " in plain  # who leads it, no card yet
+    assert "…" not in plain
     assert ("上一轮" if lang == "zh" else "Last trick") in plain
 
 
-@pytest.mark.parametrize("lang", T.LANGS)
 @pytest.mark.parametrize(("left", "zh", "en"), [
-    (41.5, "（还剩 41 秒）", "(41 s left)"),
+    (41.5, "（还剩 50 秒）", "(50 s left)"),
+    (50, "（还剩 50 秒）", "(50 s left)"),
     (600, "（还剩 10 分钟）", "(10 min left)"),
     (3 * 3600 + 30, "（还剩 3 小时）", "(3 h left)"),
     (-5, "（还剩 0 秒）", "(0 s left)"),
 ])
-def test_turn_line_shows_the_time_left(left: float, zh: str, en: str, lang: str) -> None:
+def test_time_left_in_coarse_steps(left: float, zh: str, en: str) -> None:
+    assert time_left(translator("zh"), left) == zh
+    assert time_left(translator("en"), left) == en
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_the_countdown_does_not_change_the_text_every_few_seconds(lang: str) -> None:
+    """Redrawing the mover's message within a step of ten seconds costs no edit (the text is the same)."""
     table = T.playing("yancheng")
+    seat = T.hand_of(table).turn
+    assert seat is not None
     now = 1_700_000_000.0
-    table.deadline = now + left
-    _raw, plain = group(table, lang, now)
-    turn = who(table, T.hand_of(table).turn, lang)  # type: ignore[arg-type]
-    line = plain.split("\n")[5]
-    # (zh puts a space before the full-width parenthesis: "轮到 Carol （还剩 41 秒）".)
-    assert line.replace(" （", "（") == (f"轮到 {turn}{zh}" if lang == "zh" else f"{turn} to play {en}")
+    table.deadline = now + 60
+    tr = translator(lang)
+    view = table.view(seat)
+    shown = [phase_lines(tr, table, view, now + dt, live=True) for dt in (0.0, 3.0, 6.0, 9.0)]
+    assert all(lines == shown[0] for lines in shown)
+    assert any(line.endswith("（还剩 60 秒）" if lang == "zh" else "(60 s left)") for line in shown[0])
 
 
 @pytest.mark.parametrize("lang", T.LANGS)

@@ -17,7 +17,7 @@ from bot import callbacks
 from bot.i18n import Translator, translator
 from bot.labels import card_label, cards_label
 from bot.model import Table
-from bot.render_private import peek_text, render_hand
+from bot.render_private import one_tap_plays, peek_text, render_hand
 from engine.cards import Card
 from engine.hand import Action, Hand
 from engine.match import HandRecord
@@ -59,7 +59,8 @@ def private(table: Table, seat: int, lang: str) -> tuple[str, str, InlineKeyboar
     hand_n = f"第 {number} 局" if lang == "zh" else f"hand {number}"
     assert raw.split("\n")[0] == f"<b>{TITLE[lang]} · {GROUP_RAW}</b> · {hand_n} · {you}"
     decoded = assert_keyboard_limits(markup, table.id)
-    assert all(c.kind == "H" and c.version == table.version(seat) for c in decoded)
+    assert all(c.kind == "H" and c.version == (table.hand_version(seat) if c.op == "sel" else table.version(seat))
+               for c in decoded)
     check_card_buttons(table, seat, lang, markup)
     check_no_leak(table, seat, lang, plain, markup)
     check_kitty_line(table, seat, lang, plain)
@@ -395,11 +396,19 @@ def test_playing(preset: str, lang: str) -> None:
         n, trumps = len(hand.hands[seat]), sum(ctx.group(c) == TRUMP for c in hand.hands[seat])
         assert text[-1] == (f"{n} 张牌，{trumps} 张主" if lang == "zh" else f"{n} cards, {trumps} trumps")
         current = " → ".join(f"{SEATS[lang][s]} {cards_label(c, lang)}" for s, c in hand.current)
-        assert any(line.endswith(f"{current} …") for line in text)
+        # Only the player to move sees the trick: a play edits the mover's message and the next mover's.
+        assert any(line.endswith(f"{current} …") for line in text) == (seat == hand.turn)
         if seat == hand.turn:
-            assert actions(decoded) == ["play", "clear", "hint"]
-            assert action_texts(markup) == (["出牌（先选牌）", "清除", "提示"] if lang == "zh"
-                                            else ["Play (select cards)", "Clear", "Hint"])
+            plays = one_tap_plays(table, seat)
+            assert actions(decoded) == ["go"] * len(plays) + ["play", "clear", "hint"]
+            assert [c.arg for c in decoded if c.op == "go"] == [str(i) for i in range(len(plays))]
+            # One tap plays what the hint would select (the AI's choice); a follower with a few legal
+            # plays has each of them as one tap too.
+            assert set(plays[0]) == set(T.ai_action(table, seat).cards)
+            go = "▶ " + ("出牌 " if lang == "zh" else "Play ") + cards_label(T.ai_action(table, seat).cards, lang)
+            assert action_texts(markup)[1:] == ["▶ " + cards_label(p, lang) for p in plays[1:]] + (
+                ["出牌（先选牌）", "清除", "提示"] if lang == "zh" else ["Play (select cards)", "Clear", "Hint"])
+            assert action_texts(markup)[0] == go
         else:
             assert actions(decoded) == []
 
@@ -535,3 +544,49 @@ def test_no_trump_reads_as_players_say_it(lang: str) -> None:
         _raw, plain, _markup, _decoded = private(table, seat, lang)
         assert plain.split("\n")[1] == ("打 2 · 打无主" if lang == "zh" else "level 2 · no trump")
         assert "主 无主" not in plain and "trump no-trump" not in plain
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_another_seats_pass_or_play_leaves_a_message_as_it_was(lang: str) -> None:
+    """Only what a player needs: another's pass, or a play that is not theirs to follow, changes nothing."""
+    table = T.bidding_fresh("yancheng")
+    before = [private(table, seat, lang)[:3] for seat in range(4)]
+    T.hand_of(table).apply(Action("pass", 1))
+    after = [private(table, seat, lang)[:3] for seat in range(4)]
+    assert [a == b for a, b in zip(before, after)] == [True, False, True, True]
+    assert ("你已不亮" if lang == "zh" else "You passed") in after[1][1]
+    table = T.playing("yancheng")
+    hand = T.hand_of(table)
+    mover = hand.turn
+    assert mover is not None
+    before = [private(table, seat, lang)[:3] for seat in range(4)]
+    hand.apply(T.ai_action(table, mover))
+    after = [private(table, seat, lang)[:3] for seat in range(4)]
+    changed = {seat for seat in range(4) if before[seat] != after[seat]}
+    assert changed == {mover, hand.turn}  # the mover's message and the next mover's
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_a_follower_with_a_few_legal_plays_has_each_as_one_tap(lang: str) -> None:
+    """Following with two to four legal plays: the hint's first, then each other one, as ▶ buttons
+    (a ▶ button's argument picks its play from the same list, worked out again when pressed)."""
+    from engine.follow import is_legal_follow
+
+    table = T.make_table("yancheng", 3)
+
+    def few(hand: Hand) -> bool:
+        if hand.phase != "playing" or not hand.current or hand.turn is None:
+            return False
+        return 2 <= len(one_tap_plays(table, hand.turn)) <= 4
+    T.advance(table, few)
+    hand = T.hand_of(table)
+    seat = hand.turn
+    assert seat is not None
+    plays = one_tap_plays(table, seat)
+    lead = hand.current[0][1]
+    assert len(set(plays)) == len(plays)
+    assert all(is_legal_follow(hand.ctx, lead, hand.hands[seat], play) for play in plays)
+    _raw, _plain, markup, decoded = private(table, seat, lang)
+    taps = [(b.text, decode_button(b).arg) for b in buttons(markup) if decode_button(b).op == "go"]
+    assert [arg for _, arg in taps] == [str(i) for i in range(len(plays))]
+    assert [text for text, _ in taps[1:]] == ["▶ " + cards_label(play, lang) for play in plays[1:]]

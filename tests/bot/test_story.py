@@ -244,7 +244,8 @@ def test_the_table_message_between_hands(pace: str, lang: str) -> None:
     text, markup = render_table(translator(lang), table, now=1000.0)
     last = text.split("\n")[-1]
     if pace == "realtime":
-        assert last == ("下一局马上开始（还剩 3 秒）。" if lang == "zh" else "The next hand starts in a moment (3 s left).")
+        # seconds in steps of ten, rounded up (a redraw a moment later costs no edit)
+        assert last == ("下一局马上开始（还剩 10 秒）。" if lang == "zh" else "The next hand starts in a moment (10 s left).")
         assert markup is None
     else:
         assert ("点「下一局」" in last) if lang == "zh" else ("presses 「Next hand」" in last)

@@ -21,9 +21,10 @@ HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
 
 def settings_for(server: FakeTelegram, db_path: Path, **changes: object) -> Settings:
     """Bot settings pointing at the fake server, with no AI delay, a short group interval and no pause
-    between hands at the real-time pace."""
+    between hands at the real-time pace; the bot paces its calls when the server has flood limits."""
     values: dict[str, object] = dict(token=server.token, base_url=server.base_url, db_path=db_path,
-                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0)
+                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0,
+                                     flood_pacing=server.flood.limits.enabled)
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]
 
@@ -71,8 +72,11 @@ def current_hand_message(person: Person, table: Table, seat: int) -> MessageView
     message = hand_message(person)
     if message is None:
         return None
-    version = f":{table.version(seat)}:"
-    if not any(version in (b.callback_data or "") for b in message.all_buttons()):
+    # Card buttons carry the hand's version, the others the question's.
+    data = [b.callback_data for b in message.all_buttons() if b.callback_data]
+    actions = [d for d in data if ":sel:" not in d]
+    version = f":{table.version(seat)}:" if actions else f":{table.hand_version(seat)}:"
+    if not any(version in d for d in (actions or data)):
         return None
     return message
 

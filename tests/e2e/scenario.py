@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +31,9 @@ from .fake_telegram.people import Button, CallbackAnswer, Group, MessageView, Pe
 from .plans import Move, Plan
 
 App = Application[Any, Any, Any, Any, Any, Any]
+
+Settle = Callable[[], Awaitable[None]]
+"""Awaited before a press: e.g. until the bot has shown everything (a person at human pace)."""
 
 ANSWER_TIMEOUT = 5.0
 """How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
@@ -134,11 +136,13 @@ async def press_hand(server: FakeTelegram, person: Person, table: Table, seat: i
 
 
 async def select_cards(server: FakeTelegram, person: Person, table: Table, seat: int,
-                       cards: tuple[Card, ...]) -> None:
-    """Tap card buttons until exactly ``cards`` are selected (and the keyboard shows it)."""
+                       cards: tuple[Card, ...], settle: Settle | None = None) -> None:
+    """Tap card buttons until exactly ``cards`` are selected (and the keyboard shows it); ``settle`` before each tap."""
     assert not +table.selected(seat), "start from an empty selection"
     copies: dict[Card, int] = {}
     for card in cards:
+        if settle is not None:
+            await settle()
         copy = copies.get(card, 0)
         copies[card] = copy + 1
         answer = await press_hand(server, person, table, seat, "sel", f"{card}{copy}")
@@ -161,7 +165,7 @@ async def move_landed(server: FakeTelegram, table: Table, hand: Hand, events: in
 
 
 async def make_move(server: FakeTelegram, person: Person, table: Table, seat: int, move: Move | None,
-                    kind: str) -> None:
+                    kind: str, settle: Settle | None = None) -> None:
     """Bid or steal with the move's cards (``kind`` "bid" or "steal"), or pass (``move`` None)."""
     assert table.match is not None
     hand = table.match.hand
@@ -169,7 +173,7 @@ async def make_move(server: FakeTelegram, person: Person, table: Table, seat: in
     if move is None:
         op, arg = ("pass" if kind == "bid" else "nosteal"), ""
     else:
-        await select_cards(server, person, table, seat, move.cards)
+        await select_cards(server, person, table, seat, move.cards, settle)
         op, arg = (("trump", f"{kind}-{move.trump}") if move.trump is not None else (kind, ""))
     # Someone else's bid a moment earlier asks the question again (the keyboard's version
     # changes, and a press made for the old question is refused): press the new keyboard.
@@ -181,13 +185,13 @@ async def make_move(server: FakeTelegram, person: Person, table: Table, seat: in
     await move_landed(server, table, hand, events)
 
 
-async def bury(server: FakeTelegram, person: Person, table: Table, seat: int) -> None:
+async def bury(server: FakeTelegram, person: Person, table: Table, seat: int, settle: Settle | None = None) -> None:
     """Tap the eight cards the AI would bury (there is no hint for burying), then Bury (8/8)."""
     assert table.match is not None
     hand = table.match.hand
     events = len(hand.events)
     cards = choose_action(view_for(hand, seat), hand.ruleset, random.Random(0)).cards
-    await select_cards(server, person, table, seat, cards)
+    await select_cards(server, person, table, seat, cards, settle)
     answer = await press_hand(server, person, table, seat, "bury")
     assert not answer.show_alert, f"{person.name}: {answer.text}"
     await move_landed(server, table, hand, events)
@@ -210,6 +214,27 @@ async def hint_and_do(server: FakeTelegram, person: Person, table: Table, seat: 
     await move_landed(server, table, hand, events)
 
 
+async def tap_and_play(server: FakeTelegram, person: Person, table: Table, seat: int,
+                       settle: Settle | None = None) -> None:
+    """Press the one-tap play (▶ Play …: what the hint would select); burying: Hint, then Bury (8/8)."""
+    assert table.match is not None
+    hand = table.match.hand
+    events = len(hand.events)
+    if hand.phase == "burying":
+        answer = await press_hand(server, person, table, seat, "hint")
+        assert not answer.show_alert, f"{person.name}: {answer.text}"
+        await server.wait_for(lambda: sum(table.selected(seat).values()) == 8 and (
+            (message := hand_message(person)) is not None
+            and sum(b.text.startswith("✓") for b in message.all_buttons()) == 8), what="the hint's 8 cards shown")
+        if settle is not None:
+            await settle()
+        answer = await press_hand(server, person, table, seat, "bury")
+    else:
+        answer = await press_hand(server, person, table, seat, "go")
+    assert not answer.show_alert, f"{person.name}: {answer.text}"
+    await move_landed(server, table, hand, events)
+
+
 @dataclass
 class PlayLog:
     """What happened while people played a hand through the buttons."""
@@ -220,12 +245,15 @@ class PlayLog:
 
 
 async def play_hand(server: FakeTelegram, table: Table, people: Mapping[int, Person], plan: Plan | None = None,
-                    *, until: Callable[[Hand], bool] | None = None, max_moves: int = 400) -> PlayLog:
+                    *, until: Callable[[Hand], bool] | None = None, max_moves: int = 400,
+                    settle: Settle | None = None, one_tap: bool = False) -> PlayLog:
     """The people (seat → person) play the current hand to its end, or until ``until(hand)``.
 
     Seats not in ``people`` are the AI's; the loop waits for them.  With a
     plan, its bidders bid and its stealer steals; everyone else passes, and
-    every bury and play is the hint's.
+    every bury and play is the hint's (Hint then Play, or the one-tap play
+    with ``one_tap``).  ``settle`` is awaited before each person's move
+    and tap (human pace: the bot shows every state before the next press).
     """
     assert table.match is not None
     hand = table.match.hand
@@ -243,19 +271,23 @@ async def play_hand(server: FakeTelegram, table: Table, people: Mapping[int, Per
             await server.wait_for(lambda: len(hand.events) > events or hand.over or table.match.hand is not hand  # type: ignore[union-attr]
                                   or _next_person(hand, people) is not None, timeout=10, what="the AI's move")
             continue
+        if settle is not None:
+            await settle()
         if hand.phase == "bidding":
             move = None
             if pending_bids:  # the plan's bidders go first, in order
                 move = pending_bids.pop(0)
                 actor = move.seat
                 log.bids.append(move)
-            await make_move(server, people[actor], table, actor, move, "bid")
+            await make_move(server, people[actor], table, actor, move, "bid", settle)
         elif hand.phase == "stealing":
             person = people[actor]
             move = steal if steal is not None and steal.seat == actor and not log.steals else None
             if move is not None:
                 log.steals.append(move)
-            await make_move(server, person, table, actor, move, "steal")
+            await make_move(server, person, table, actor, move, "steal", settle)
+        elif one_tap:
+            await tap_and_play(server, people[actor], table, actor, settle)
         else:
             await hint_and_do(server, people[actor], table, actor)
         log.moves += 1
@@ -303,15 +335,23 @@ def announced(group: Group, *needles: str) -> bool:
 
 # --- a player who knows only what the screen shows (the bot may run in another process) -----------
 
-_MY_SEAT = re.compile(r"(?:you sit |你坐)(\S+)")
-_WAITING = re.compile(r"(?:Waiting for: |等待：)(.*)$", re.MULTILINE)
+def keyboard_version(message: MessageView) -> str:
+    """The version of the question a hand keyboard asks (its action buttons'; card buttons carry the hand's)."""
+    found = ""
+    for button in message.all_buttons():
+        data = callbacks.decode(button.callback_data) if button.callback_data else None
+        if data is not None and data.kind == "H":
+            if data.op != "sel":
+                return data.version
+            found = found or data.version
+    return found
 
 
 def offered_move(message: MessageView) -> str | None:
     """What the hand message asks of its reader now: "play", "bury", "steal", "bid", or None.
 
-    In the bidding window everyone sees Bid and Pass; only those the message
-    lists as awaited still have to answer.
+    In the bidding window everyone sees Bid and Pass; only those who have not
+    passed in this round (their keyboard's version says so) still have to answer.
     """
     if hand_button(message, "play") is not None:
         return "play"
@@ -319,10 +359,10 @@ def offered_move(message: MessageView) -> str | None:
         return "bury"
     if hand_button(message, "nosteal") is not None:
         return "steal"
-    if hand_button(message, "pass") is not None:
-        text = message.text or ""
-        seat, waiting = _MY_SEAT.search(text), _WAITING.search(text)
-        if seat is not None and waiting is not None and seat.group(1) in waiting.group(1).split():
+    pass_button = hand_button(message, "pass")
+    if pass_button is not None and pass_button.callback_data is not None:
+        # The keyboard's version ends in "p" once its reader passed in this round of the bidding.
+        if not pass_button.callback_data.split(":")[2].endswith("p"):
             return "bid"
     return None
 
@@ -363,10 +403,6 @@ async def play_what_is_offered(server: FakeTelegram, person: Person, *, until: C
     moves = 0
     seen: tuple[int, int] | None = None
     acted: tuple[str, str] | None = None
-
-    def keyboard_version(message: MessageView) -> str:
-        data = callbacks.decode(message.all_buttons()[0].callback_data) if message.all_buttons() else None
-        return data.version if data is not None else ""
 
     def changed() -> MessageView | bool | None:
         if until():

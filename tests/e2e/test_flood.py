@@ -2,8 +2,9 @@
 
 Telegram allows about 20 messages a minute in a group (edits count), one a
 second in a chat, 30 a second overall; the fake answers 429 with
-``retry_after`` beyond that.  The bot coalesces group edits; PTB's
-AIORateLimiter throttles group calls and waits out a 429 before retrying.
+``retry_after`` beyond that.  The bot coalesces group edits; its
+``ChatRateLimiter`` throttles each chat and waits out a 429 (in that chat only)
+before retrying.
 What a person must never see: a press left unanswered or answered too late
 ("query is too old"), an error popup, a message that stays out of date.
 """

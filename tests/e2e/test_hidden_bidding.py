@@ -43,7 +43,7 @@ async def test_hidden_bids_hands_and_kitty_never_leak(fake_telegram: FakeTelegra
     timeline = Timeline()
     timeline.install(monkeypatch)
 
-    async with bot_running(server, tmp_path / "t.db", group_interval=1.0) as app:
+    async with bot_running(server, tmp_path / "t.db") as app:  # the group's message changes once a trick
         await alice.command(group, "newgame")  # the default preset: 盐城, hidden bids
         await wait_seated(server, app, group, alice)
         for seat, person in ((1, bob), (2, carol), (3, dave)):

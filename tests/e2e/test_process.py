@@ -56,6 +56,11 @@ def _group_shows(group: Group, text: str) -> bool:
     return text in (table_message(group).text or "")
 
 
+def _last_trick(text: str | None) -> str | None:
+    """The "Last trick: …" line of a message (the group's message changes once a trick)."""
+    return next((line for line in (text or "").split("\n") if line.startswith("Last trick:")), None)
+
+
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_the_bot_process_stops_mid_hand_and_plays_on_after_a_restart(fake_telegram: FakeTelegram,
                                                                            tmp_path: Path) -> None:
@@ -82,18 +87,21 @@ async def test_the_bot_process_stops_mid_hand_and_plays_on_after_a_restart(fake_
 
         def stop_here() -> bool:
             """Alice's turn after three plays of hers (on a message newer than her last play),
-            while the group's message still lags behind."""
+            while the group's message still lags behind: it does not show the last trick yet."""
             message = hand_message(alice)
             sizes = played()
             if len(sizes) < 3 or message is None or offered_move(message) != "play":
                 return False
             version = message.all_buttons()[0].callback_data.split(":")[2]  # type: ignore[union-attr]
-            return int(version.split(".")[1]) < min(sizes) and not _group_shows(group, "Alice to play")
+            last = _last_trick(message.text)
+            return int(version.split(".")[1]) < min(sizes) and last is not None and not _group_shows(group, last)
         await play_what_is_offered(server, alice, until=stop_here, timeout=60)
         before = hand_message(alice)
         assert before is not None
+        last = _last_trick(before.text)
+        assert last is not None
     # Ctrl-C: the pending group edit went out before the process ended.
-    assert _group_shows(group, "Alice to play"), table_message(group).text
+    assert _group_shows(group, last), table_message(group).text
     calls = server.calls.mark()
 
     async with chaodipi_run(server, db_path, log):

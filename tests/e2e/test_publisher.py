@@ -56,3 +56,31 @@ async def test_the_database_work_of_an_edit_outlives_the_edit_being_cut_short(
     may_finish.set()
     await publisher.drain()
     assert stored == [alice.id]
+
+
+async def test_an_edit_that_changes_nothing_is_never_sent(fake_telegram: FakeTelegram, bot: telegram.Bot) -> None:
+    """The publisher remembers what each message shows: no "message is not modified" call, ever."""
+    alice = fake_telegram.person("Alice", "alice", started=True)
+
+    async def on_blocked(chat_id: int) -> None:
+        raise AssertionError("nobody blocked the bot")
+
+    publisher = Publisher(bot, on_blocked)
+    slot = publisher.slot((1, "seat0"), alice.id, 0.0, None)
+    keyboard = telegram.InlineKeyboardMarkup([[telegram.InlineKeyboardButton("♠A", callback_data="x")]])
+    shown: list[tuple[str, telegram.InlineKeyboardMarkup | None]] = []
+    renders = [("hand", keyboard), ("hand", keyboard), ("hand, changed", keyboard), ("hand, changed", keyboard),
+               ("hand, changed", None), ("hand, changed", None)]
+    for render in renders:
+        shown.append(render)
+        publisher.schedule(slot, lambda: shown[-1], now=True)
+        await fake_telegram.wait_for(lambda: not slot.dirty and slot.task is not None and slot.task.done(),
+                                     what="the slot flushed")
+    await publisher.drain()
+    assert fake_telegram.calls.count("sendMessage", chat_id=alice.id) == 1
+    edits = fake_telegram.calls.calls("editMessageText")
+    assert [r.params["text"] for r in edits] == ["hand, changed", "hand, changed"]  # the keyboard went too
+    assert all(r.ok for r in edits)
+    # A message id stored before a restart: what it shows is not known, so the first edit is made.
+    again = Publisher(bot, on_blocked).slot((1, "seat0"), alice.id, 0.0, slot.message_id)
+    assert again.shown is None

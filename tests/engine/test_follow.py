@@ -515,3 +515,44 @@ def test_trump_lead_follow_matches_independent_matching(case) -> None:
         got = is_legal_follow(r, rank_name(level), trump, lead, hand, list(play))
         assert got == expected, (name, level, trump, [str(c) for c in lead], [str(c) for c in hand],
                                  [str(c) for c in play])
+
+
+# --- every legal follow, for one-tap buttons --------------------------------------------------
+
+def follows(level: str, trump: str | None, lead: str, hand: str, most: int = 4) -> list[str] | None:
+    from engine.cards import format_cards
+    from engine.follow import legal_follows
+
+    found = legal_follows(ctx("yancheng", level, trump), C(lead), C(hand), most)
+    return None if found is None else [format_cards(play) for play in found]
+
+
+def test_legal_follows_lists_each_play_once() -> None:
+    assert follows("2", "S", "AC", "KC KC 9C 3D 4H") == ["KC", "9C"]  # the hand's order: high to low
+    assert follows("2", "S", "AC", "9C 3D 4H") == ["9C"]  # a lone legal play
+
+
+def test_legal_follows_of_a_pair_keeps_the_pair_rule() -> None:
+    found = follows("2", "S", "AC AC", "KC KC 9C 3D 4H")
+    assert found == ["KC KC"]  # F2: a pair held must answer a pair
+
+
+def test_legal_follows_gives_up_when_any_card_may_fill() -> None:
+    assert follows("2", "S", "AC", "3D 4H 5H 6D") is None  # void: any card, too many to list
+    assert follows("2", "S", "AC AC", "9C 3D 4H 5H") is None  # short: one club and any other card
+    assert follows("2", "S", "AC", "9C 10C JC QC KC") is None  # more than four
+
+
+def test_legal_follows_the_last_cards_are_the_only_play() -> None:
+    assert follows("2", "S", "AC AC", "3D 4H") == ["4H 3D"]
+
+
+def test_legal_follows_agree_with_check_follow() -> None:
+    from engine.follow import is_legal_follow as legal_follow, legal_follows
+
+    c = ctx("yancheng", "2", "S")
+    hand = C("KC KC QC QC 9C 3D")
+    found = legal_follows(c, C("AC AC"), hand, 10)
+    assert found is not None and len(found) == len(set(found)) == 2
+    every = {tuple(sorted(p, key=c.sort_key)) for p in combinations(hand, 2) if legal_follow(c, C("AC AC"), hand, p)}
+    assert set(found) == every

@@ -1,0 +1,242 @@
+"""Telegram's flood limits, chat by chat: a 429 in one chat delays that chat only.
+
+PTB's ``AIORateLimiter`` halts every request of the bot while it waits out one
+chat's ``retry_after``: at a hundred tables, one busy group pauses them all.
+:class:`ChatRateLimiter` keeps the same throttles (about 30 messages a second
+overall, 20 a minute in a group, one a second in a private chat after a short
+burst; edits count in groups only, as Telegram counts them) but remembers a
+429 per chat: that chat's requests wait it out, and every other chat goes on.
+Requests without a chat (button answers) are never throttled, so a press is
+answered at once.
+
+When more calls wait than the overall limit lets through, the ones a person
+is looking at go first: a request made under :data:`URGENT` (the publisher
+sets it for the presser's own message and the next mover's) is served before
+other private messages, and those before the group's (a group message that
+waits is only edited later to its latest state).
+
+Coalescing group edits to the latest state is the publisher's part: a message
+has one edit in flight at most, and what it shows next is rendered when that
+edit is made (:mod:`bot.publisher`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+
+log = logging.getLogger(__name__)
+
+JSONDict = dict[str, Any]
+
+IDLE = 120.0
+"""Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
+
+
+URGENT: ContextVar[bool] = ContextVar("URGENT", default=False)
+"""Set (in the task making the request) for a message someone is waiting to see change."""
+
+FIRST, PRIVATE, GROUP = 0, 1, 2
+"""The order in which requests waiting for the overall limit are served."""
+
+COUNTED = ("send", "copy", "forward")
+"""Calls a private chat's window counts: new messages (an edit there is not held back)."""
+COUNTED_IN_GROUPS = (*COUNTED, "edit")
+"""Calls a group's window counts: new messages and edits (a lookup such as getChatMember is not a message)."""
+
+class Bucket:
+    """A token bucket that never lets more than ``most`` calls through in any ``span`` seconds.
+
+    ``burst`` calls go at once; the rest are paced at ``(most - burst) / span`` a
+    second, so a burst and the refill over a whole window add up to ``most``:
+    safe under a sliding window (the way Telegram counts), yet a call queued
+    behind a burst waits seconds, not the rest of the minute.
+    """
+
+    __slots__ = ("burst", "rate", "tokens", "updated")
+
+    def __init__(self, most: int, span: float, burst: int) -> None:
+        self.burst = burst
+        self.rate = (most - burst) / span
+        self.tokens = float(burst)
+        self.updated: float | None = None
+
+    def take(self, now: float) -> float:
+        """Take a token if there is one (0.0); else the seconds until there is one."""
+        if self.updated is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1 - 1e-9:  # rounding must not leave a token a hair short
+            self.tokens = max(0.0, self.tokens - 1)
+            return 0.0
+        return max(0.01, (1 - self.tokens) / self.rate)
+
+    async def acquire(self, clock: Callable[[], float]) -> None:
+        """Wait for a token, and take it."""
+        while wait := self.take(clock()):
+            await asyncio.sleep(wait)
+
+
+class Queue:
+    """The overall limit: a :class:`Bucket` whose waiting requests are served by priority, then in order.
+
+    One task hands out tokens while anyone waits; a request whose waiter was
+    cancelled (its edit made obsolete) is skipped.
+    """
+
+    def __init__(self, bucket: Bucket) -> None:
+        self.bucket = bucket
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._server: asyncio.Task[None] | None = None
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for a token."""
+        return sum(1 for _, _, future in self._waiting if not future.done())
+
+    async def acquire(self, clock: Callable[[], float], priority: int) -> None:
+        """Wait for a token, served before every waiting request of a later ``priority``."""
+        if not self._waiting and not self.bucket.take(clock()):
+            return  # nobody ahead, and a token at hand
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        if self._server is None or self._server.done():
+            self._server = asyncio.create_task(self._serve(clock))
+        await future
+
+    async def _serve(self, clock: Callable[[], float]) -> None:
+        while self._waiting:
+            priority, order, future = heapq.heappop(self._waiting)
+            if future.done():  # its request was cancelled meanwhile
+                continue
+            heapq.heappush(self._waiting, (priority, order, future))  # served only once a token is in hand
+            await self.bucket.acquire(clock)
+            while self._waiting and self._waiting[0][2].done():
+                heapq.heappop(self._waiting)
+            if self._waiting:
+                heapq.heappop(self._waiting)[2].set_result(None)
+
+
+class _Chat:
+    """One chat's bucket and the time until which Telegram asked it to wait."""
+
+    __slots__ = ("window", "blocked_until", "used")
+
+    def __init__(self, window: Bucket) -> None:
+        self.window = window
+        self.blocked_until = 0.0
+        self.used = 0.0
+
+
+class ChatRateLimiter(BaseRateLimiter[int]):
+    """Throttles per chat and overall; a ``RetryAfter`` pauses only the chat it came from.
+
+    ``overall``, ``group`` and ``private`` are (calls, seconds, burst): just under
+    Telegram's 30 a second, 20 a minute in a group, and one a second in a
+    private chat after a short burst (one call of margin each: Telegram counts a
+    call when it arrives, a little after it left).
+
+    ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
+    With ``paced`` false nothing is throttled beforehand (a test server without
+    flood limits); a 429 is still waited out in its chat only.
+    """
+
+    def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 5),
+                 group: tuple[int, float, int] = (19, 60.0, 5), private: tuple[int, float, int] = (4, 3.0, 2),
+                 max_retries: int = 8, paced: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._overall = Queue(Bucket(*overall))
+        self._group = group
+        self._private = private
+        self._max_retries = max_retries
+        self._paced = paced
+        self._clock = clock
+        self._chats: dict[int, _Chat] = {}
+        self._requests = 0
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to release."""
+
+    def chat(self, chat_id: int) -> _Chat:
+        """The throttle of one chat (a group's when the id is negative)."""
+        found = self._chats.get(chat_id)
+        if found is None:
+            found = self._chats[chat_id] = _Chat(Bucket(*(self._group if chat_id < 0 else self._private)))
+        found.used = self._clock()
+        return found
+
+    def _forget_idle(self) -> None:
+        self._requests += 1
+        if self._requests % 1000:
+            return
+        now = self._clock()
+        for chat_id in [c for c, chat in self._chats.items() if now - chat.used > IDLE and chat.blocked_until < now]:
+            del self._chats[chat_id]
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        """Make the request within the limits; wait out and retry a 429 in this request's chat only."""
+        chat_id: int | None = None
+        with contextlib.suppress(TypeError, ValueError):
+            chat_id = int(data["chat_id"]) if data.get("chat_id") is not None else None
+        retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        self._forget_idle()
+        for attempt in range(retries + 1):
+            chat = self.chat(chat_id) if chat_id is not None else None
+            if chat is not None:
+                counted = COUNTED_IN_GROUPS if chat_id is not None and chat_id < 0 else COUNTED
+                if self._paced and endpoint.startswith(counted):
+                    await chat.window.acquire(self._clock)
+                # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
+                wait = chat.blocked_until - self._clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                first = URGENT.get() and endpoint.startswith("edit")
+                if self._paced:
+                    await self._overall.acquire(
+                        self._clock, FIRST if first else GROUP if chat_id is not None and chat_id < 0 else PRIVATE)
+                outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
+            else:
+                outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)
+            if outcome is not None:
+                return outcome
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _call(self, callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+                    args: Any, kwargs: dict[str, Any], chat: _Chat | None, attempt: int, retries: int,
+                    endpoint: str) -> bool | JSONDict | list[JSONDict] | None:
+        """The result, or None when Telegram said to retry after a while (already waited out)."""
+        try:
+            return await callback(*args, **kwargs)
+        except RetryAfter as exc:
+            if attempt >= retries:
+                raise
+            # As PTB's own limiter reads it: the public attribute changes type in PTB 23 (a deprecation warning).
+            delay = exc._retry_after.total_seconds()  # pylint: disable=protected-access
+            log.info("%s: flood control, retrying in %s s (this chat only)", endpoint, delay)
+            if chat is not None:
+                chat.blocked_until = max(chat.blocked_until, self._clock() + delay + 0.1)
+            else:
+                await asyncio.sleep(delay + 0.1)
+            return None

@@ -1,0 +1,164 @@
+"""The per-chat rate limiter: a 429 in one chat delays that chat only."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from telegram.error import RetryAfter
+
+from bot.ratelimit import ChatRateLimiter
+
+GROUP_A, GROUP_B, PERSON = -1001, -1002, 42
+
+
+class Telegram:
+    """Stands in for PTB's request callback: answers 429 for the chats told to, records the rest."""
+
+    def __init__(self) -> None:
+        self.flooded: dict[int, int] = {}
+        """chat id → retry_after Telegram answers for it (once)."""
+        self.calls: list[tuple[str, int | None]] = []
+        self.refused: list[int | None] = []
+
+    async def __call__(self, endpoint: str, data: dict[str, Any]) -> bool:
+        chat_id = data.get("chat_id")
+        if chat_id in self.flooded:
+            self.refused.append(chat_id)
+            raise RetryAfter(self.flooded.pop(chat_id))
+        self.calls.append((endpoint, chat_id))
+        return True
+
+
+async def request(limiter: ChatRateLimiter, telegram: Telegram, endpoint: str, chat_id: int | None,
+                  retries: int | None = None) -> Any:
+    data: dict[str, Any] = {} if chat_id is None else {"chat_id": chat_id}
+    return await limiter.process_request(telegram, (endpoint, data), {}, endpoint, data, retries)
+
+
+async def test_a_429_in_one_group_does_not_delay_another_chat() -> None:
+    limiter, telegram = ChatRateLimiter(), Telegram()
+    telegram.flooded[GROUP_A] = 30  # group A must wait half a minute
+    stuck = asyncio.create_task(request(limiter, telegram, "editMessageText", GROUP_A))
+    await asyncio.wait_for(_until(lambda: telegram.refused == [GROUP_A]), 10)
+    # Group A waits; group B, a private chat and a button answer go at once.
+    assert await asyncio.wait_for(request(limiter, telegram, "editMessageText", GROUP_B), 10)
+    assert await asyncio.wait_for(request(limiter, telegram, "sendMessage", PERSON), 10)
+    assert await asyncio.wait_for(request(limiter, telegram, "answerCallbackQuery", None), 10)
+    # A second request to group A waits behind the first one's "retry after" instead of meeting a 429.
+    second = asyncio.create_task(request(limiter, telegram, "sendMessage", GROUP_A))
+    await asyncio.sleep(0)
+    assert not stuck.done() and not second.done()
+    assert telegram.calls == [("editMessageText", GROUP_B), ("sendMessage", PERSON), ("answerCallbackQuery", None)]
+    assert telegram.refused == [GROUP_A]
+    stuck.cancel()
+    second.cancel()
+    await asyncio.gather(stuck, second, return_exceptions=True)
+
+
+async def test_a_429_is_waited_out_and_retried_then_given_up() -> None:
+    limiter, telegram = ChatRateLimiter(max_retries=1), Telegram()
+    telegram.flooded[PERSON] = 0  # "retry after 0": retried at once
+    assert await asyncio.wait_for(request(limiter, telegram, "editMessageText", PERSON), 10)
+    assert telegram.refused == [PERSON] and telegram.calls == [("editMessageText", PERSON)]
+    telegram.flooded[PERSON] = 0
+    with pytest.raises(RetryAfter):  # no retry left (PTB's per-call argument)
+        await asyncio.wait_for(request(limiter, telegram, "editMessageText", PERSON, retries=0), 10)
+
+
+async def test_quiet_chats_are_forgotten() -> None:
+    now = [0.0]
+    limiter, telegram = ChatRateLimiter(overall=(20_000, 1.0, 10_000), clock=lambda: now[0]), Telegram()
+    for chat_id in range(1, 1001):
+        await request(limiter, telegram, "sendMessage", chat_id)
+    now[0] = 1_000.0
+    await request(limiter, telegram, "sendMessage", PERSON)
+    for _ in range(999):
+        await request(limiter, telegram, "answerCallbackQuery", None)
+    assert set(limiter._chats) == {PERSON}
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
+async def test_a_group_never_has_more_than_twenty_calls_in_a_sliding_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst, then paced: the twenty-first call goes more than a minute after the first (PTB's limiter: 3 s)."""
+    now = [0.0]
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    limiter, telegram = ChatRateLimiter(clock=lambda: now[0]), Telegram()
+    monkeypatch.setattr("bot.ratelimit.asyncio.sleep", sleep)  # time moves only when the limiter waits
+    for _ in range(21):
+        await request(limiter, telegram, "editMessageText", GROUP_A)
+    monkeypatch.undo()
+    assert len(telegram.calls) == 21
+    assert slept and now[0] >= 60.0
+
+
+async def test_edits_in_a_private_chat_are_not_held_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player's own message is edited at once however often they tap; new messages keep one a second."""
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    limiter, telegram = ChatRateLimiter(overall=(20_000, 1.0, 10_000), clock=lambda: now[0]), Telegram()
+    monkeypatch.setattr("bot.ratelimit.asyncio.sleep", sleep)
+    for _ in range(10):
+        await request(limiter, telegram, "editMessageText", PERSON)
+    assert now[0] == 0.0
+    for _ in range(4):
+        await request(limiter, telegram, "sendMessage", PERSON)
+    monkeypatch.undo()
+    assert now[0] > 2.0  # two at once, then paced
+
+
+async def test_under_the_overall_limit_a_message_someone_waits_for_goes_first() -> None:
+    """Waiting for the overall limit: an urgent edit (a press's own message), then private chats, then groups."""
+    from bot.ratelimit import URGENT
+
+    limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()
+    await request(limiter, telegram, "sendMessage", PERSON)  # the burst is spent: what follows waits
+
+    async def urgent_edit() -> Any:
+        URGENT.set(True)  # as the publisher sets it in its own task
+        return await request(limiter, telegram, "editMessageText", PERSON + 1)
+
+    waiting = [asyncio.create_task(request(limiter, telegram, "editMessageText", GROUP_A)),
+               asyncio.create_task(request(limiter, telegram, "sendMessage", PERSON + 2)),
+               asyncio.create_task(urgent_edit())]
+    await asyncio.wait_for(asyncio.gather(*waiting), 30)
+    assert telegram.calls[1:] == [("editMessageText", PERSON + 1), ("sendMessage", PERSON + 2),
+                                  ("editMessageText", GROUP_A)]
+
+
+async def test_a_cancelled_request_gives_its_turn_to_the_next() -> None:
+    limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()
+    await request(limiter, telegram, "sendMessage", PERSON)
+    obsolete = asyncio.create_task(request(limiter, telegram, "editMessageText", PERSON + 1))
+    kept = asyncio.create_task(request(limiter, telegram, "editMessageText", PERSON + 2))
+    await asyncio.sleep(0)
+    obsolete.cancel()
+    await asyncio.wait_for(kept, 30)
+    assert telegram.calls[1:] == [("editMessageText", PERSON + 2)]
+    assert obsolete.cancelled()
+
+
+async def test_unpaced_nothing_waits_but_a_429_still_holds_its_chat_only() -> None:
+    limiter, telegram = ChatRateLimiter(paced=False), Telegram()
+    for _ in range(30):  # far past a group's twenty a minute: nothing is held back
+        await asyncio.wait_for(request(limiter, telegram, "editMessageText", GROUP_A), 10)
+    telegram.flooded[GROUP_B] = 30
+    stuck = asyncio.create_task(request(limiter, telegram, "sendMessage", GROUP_B))
+    await asyncio.wait_for(_until(lambda: telegram.refused == [GROUP_B]), 10)
+    assert await asyncio.wait_for(request(limiter, telegram, "sendMessage", GROUP_A), 10)
+    assert not stuck.done()
+    stuck.cancel()
+    await asyncio.gather(stuck, return_exceptions=True)

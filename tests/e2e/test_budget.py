@@ -1,0 +1,130 @@
+"""Telegram's budget: the API calls one hand of four people costs, as tests that fail when a change adds calls.
+
+Telegram allows about 20 messages (edits count) a minute in a group and one a
+second in a private chat; a bot's 30 a second overall decide how many tables
+it hosts.  Four people play one seeded 盐城 hand at human pace (each press made
+only once the bot showed everything: the most calls a hand can cost) against
+the fake Bot API with Telegram's limits.  They bid and steal by selecting
+cards, bury with Hint then Bury, and play with the one-tap ▶ button.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from .botkit import bot_running, tables
+from .fake_telegram import FakeTelegram
+from .fake_telegram.recording import CallRecord
+from .plans import find_plan
+from .scenario import App, announced, play_hand, press_hand, sit_from_group, start_match, wait_seated
+
+GROUP_BUDGET = 30
+"""Sends and edits in the group per hand."""
+PRIVATE_BUDGET = 200
+"""Sends, edits and deletes in the four private chats per hand (taps included)."""
+
+
+async def settled(server: FakeTelegram, app: App) -> None:
+    """Every message shows the latest state: no edit pending (human pace), nothing in flight."""
+    publisher = tables(app).publisher
+    assert publisher is not None
+    await server.wait_for(lambda: all(not slot.dirty and (slot.task is None or slot.task.done())
+                                      for slot in publisher._slots.values()), timeout=30, what="every edit made")
+    await server.wait_idle(quiet=0.3, timeout=30)
+
+
+def purposes(records: list[CallRecord], group_id: int) -> Counter[str]:
+    """What the calls were: chat kind and method (button answers apart)."""
+    out: Counter[str] = Counter()
+    for record in records:
+        if record.method in ("getUpdates", "getChatMember"):
+            continue
+        where = "group" if record.chat_id == group_id else "private"
+        out[f"{where} {record.method}"] += 1
+    return out
+
+
+async def test_a_four_person_hand_at_human_pace_stays_within_its_budget(fake_telegram: FakeTelegram,
+                                                                      tmp_path: Path) -> None:
+    server = fake_telegram  # Telegram's own limits, real clock
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    carol = server.person("Carol", "carol", language_code="zh-hans", started=True)
+    dave = server.person("Dave", "dave", language_code="en", started=True)
+    group = server.group("Budget", [alice, bob, carol, dave])
+    plan = find_plan("yancheng", bidders=2)
+    people = {0: alice, 1: bob, 2: carol, 3: dave}
+
+    # The pause between hands as in production: the hand ends with its result, not with the next deal.
+    async with bot_running(server, tmp_path / "t.db", group_interval=0.5, hand_pause=600.0) as app:
+        async def human_pace() -> None:
+            await settled(server, app)
+
+        await alice.command(group, "newgame", "yancheng")
+        assert await wait_seated(server, app, group, alice) == 0
+        for seat in (1, 2, 3):
+            await sit_from_group(server, people[seat], group, seat)
+            assert await wait_seated(server, app, group, people[seat]) == seat
+        table = await start_match(server, app, alice, group, plan.seed_index)
+        assert table.match is not None
+        hand = table.match.hand
+        start = server.calls.mark()
+        await play_hand(server, table, people, plan, settle=human_pace, one_tap=True)
+        await server.wait_for(lambda: announced(group, "第 1 局结束"), timeout=30,
+                              what="the hand's result")
+        await human_pace()
+        # The hand's calls: from the deal to its result, the private result lines and the pause's line.
+        calls = server.calls.since(start)
+    assert hand.over
+    used = purposes(calls, group.id)
+    print("calls in the hand:", dict(sorted(used.items())))
+    group_calls = sum(n for what, n in used.items() if what.startswith("group ") and "answerCallbackQuery" not in what)
+    private_calls = sum(n for what, n in used.items() if what.startswith("private ")
+                        and "answerCallbackQuery" not in what)
+    assert group_calls <= GROUP_BUDGET, used
+    assert private_calls <= PRIVATE_BUDGET, used
+    assert not [r for r in calls if "not modified" in (r.description or "")], used
+    assert not [r for r in calls if r.status == 429], used
+
+
+async def test_a_tap_edits_the_tappers_message_and_a_play_the_movers_and_the_next(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Selecting a card: one edit of the tapper's hand message, nobody else's, not the group's; a play:
+    the mover's and the next mover's."""
+    server = fake_telegram
+    people = {seat: server.person(name, name.lower(), language_code="en", started=True)
+              for seat, name in enumerate(("Alice", "Bob", "Carol", "Dave"))}
+    group = server.group("Taps", list(people.values()))
+    plan = find_plan("yancheng", bidders=2)
+    async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+        await people[0].command(group, "newgame", "yancheng")
+        assert await wait_seated(server, app, group, people[0]) == 0
+        for seat in (1, 2, 3):
+            await sit_from_group(server, people[seat], group, seat)
+            assert await wait_seated(server, app, group, people[seat]) == seat
+        table = await start_match(server, app, people[0], group, plan.seed_index)
+        assert table.match is not None
+        hand = table.match.hand
+        await play_hand(server, table, people, plan, until=lambda h: h.phase == "playing")
+        await settled(server, app)
+        seat = hand.turn
+        assert seat is not None
+        card = min(hand.hands[seat])
+        mark = server.calls.mark()
+        answer = await press_hand(server, people[seat], table, seat, "sel", f"{card}0")
+        assert not answer.show_alert, answer.text
+        await settled(server, app)
+        changed = [r for r in server.calls.since(mark) if r.method not in ("getUpdates", "answerCallbackQuery")]
+        assert [(r.method, r.chat_id) for r in changed] == [("editMessageText", people[seat].id)]
+        # The lead (one tap): the mover's message and the next mover's; the group's reads the same mid-trick.
+        assert not (await press_hand(server, people[seat], table, seat, "clear")).show_alert
+        await settled(server, app)
+        mark = server.calls.mark()
+        assert not (await press_hand(server, people[seat], table, seat, "go")).show_alert
+        await settled(server, app)
+        changed = [r for r in server.calls.since(mark) if r.method not in ("getUpdates", "answerCallbackQuery")]
+        after = hand.turn
+    assert len(hand.current) == 1 and after is not None
+    assert sorted((r.method, r.chat_id) for r in changed) == sorted(
+        [("editMessageText", people[seat].id), ("editMessageText", people[after].id)])
