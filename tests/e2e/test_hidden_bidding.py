@@ -21,11 +21,11 @@ from engine.hand import Action
 from engine.match import Match
 from engine.ruleset import get_ruleset
 
-from .botkit import bot_running, table_message, tables
+from .botkit import bot_running, table_message
 from .fake_telegram import FakeTelegram, FloodLimits
 from .leaks import Timeline, cards_in, find_leaks
 from .plans import find_plan
-from .scenario import hand_button, play_hand, press_hand, sit_from_group, start_match, wait_seated
+from .scenario import hand_button, play_hand, sit_from_group, start_match, wait_seated
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())

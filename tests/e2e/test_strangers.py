@@ -20,7 +20,7 @@ from bot import links
 from .botkit import bot_running, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Person
-from .scenario import fill_with_ai, press_lobby, sit_from_group, start_match, wait_seated
+from .scenario import press_lobby, sit_from_group, start_match, wait_seated
 
 HOSTILE = ("<b>", "Tom & Jerry <3", "\u202eevil\u202c 🃏 " + "名" * 190, "&amp; <i>x</i> 🙂")
 

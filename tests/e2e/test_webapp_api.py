@@ -23,7 +23,7 @@ from engine.hand import Hand
 from engine.match import Match
 
 from .appkit import PUBLIC_URL, AppClient, app_base, init_data_for, play_through_app, stream, webapp_running
-from .botkit import hand_message, tables
+from .botkit import hand_message
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
 from .leaks import cards_in
