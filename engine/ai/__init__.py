@@ -55,7 +55,7 @@ Strength = Literal["casual", "strong"]
 STRENGTHS: tuple[Strength, ...] = ("casual", "strong")
 """The strengths a table may choose, weakest first."""
 
-DEFAULT_DEALS = 12
+DEFAULT_DEALS = 16
 """Sampled deals per searched play: the strong player's default."""
 
 DEFAULT_BUDGET = 0.4
