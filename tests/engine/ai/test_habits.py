@@ -5,6 +5,7 @@ and the strong AI (「高手」) the good one, so that it fails without the fix:
 
 1. it almost never steals (抄底);
 2. it wins with 大王 where the red five also wins, and later has ♥5 forced out (逼红5);
+   it throws ♥5 onto a partner's unbeatable trump 5-10-K where the rules leave the choice;
 3. it buries badly and rarely makes a void;
 4. it does not defend the last trick (and the kitty) at the must-play level J;
 5. it spends its top trump pair on 10 points early.
@@ -105,6 +106,27 @@ def _finish_casually(hand: Hand, action: Action) -> Hand:
         assert turn is not None
         hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
     return hand
+
+
+def test_habit_2_keeps_the_red_five_off_a_partners_sure_trump_five_ten_king() -> None:
+    """扬中 at level 2, ♠ trump (a real deal, seed 187, played by the baseline until here): the first trick.
+
+    The dealer leads the trump 5-10-K ♠5 ♠10 ♠K, which nothing can beat; its
+    partner (seat 2) must follow with three trumps and holds ♠9 ♠Q, the level
+    cards ♥2 ♦2, both jokers and ♥5.  扬中 does not force the highest trumps
+    onto a 5-10-K, so the choice is free: the baseline feeds ♥5 for its 5
+    points, spending the hand's top card (and its 保红5); an expert plays a
+    level card and keeps the red five.
+    """
+    hand = _casual_until(Hand(HandSetup(RULESETS["yangzhong"], 187, 2, (2, 2), 0, 0)), 11)
+    assert hand.trump == "S" and not hand.ruleset.ftk_forces_highest
+    assert [(s, Counter(c)) for s, c in hand.current] == [(0, Counter(parse_cards("5S 10S KS"))),
+                                                          (1, Counter(parse_cards("7S 8S 9S")))]
+    assert Counter(hand.hands[2]) >= Counter(parse_cards("9S QS 2H 2D BJ SJ 5H"))
+    view = view_for(hand, 2)
+    red_five = Card.parse("5H")
+    assert red_five in casual_action(view, hand.ruleset).cards
+    assert red_five not in STRONG(view, hand.ruleset).cards
 
 
 def test_habit_4_at_level_j_the_dealer_side_keeps_its_jacks_for_the_last_trick() -> None:
