@@ -501,11 +501,11 @@ class Tables:
         fight the loop for the GIL).  Only the seat's view goes to the worker.
         The caller holds the table's lock, so the hand cannot move meanwhile.
         """
-        if not table.playing or table.settings.ai_strength != "strong":
-            return self.ai_action(table)
+        if not table.playing or table.paused or table.between_hands is not None:
+            return None  # the same guards as ai_action's, before any search
         assert table.match is not None
         hand = table.match.hand
-        if hand.over or hand.phase != "playing":
+        if table.settings.ai_strength != "strong" or hand.over or hand.phase != "playing":
             return self.ai_action(table)
         seat = hand.turn
         if seat is None or self._human(table, seat):

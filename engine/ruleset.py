@@ -143,6 +143,10 @@ class Ruleset:
         if problems:
             raise RulesetError(f"Ruleset {self.name!r} is inconsistent: " + " ".join(problems))
 
+    def __hash__(self) -> int:
+        """Hashed by name alone (equal rulesets share a name): every trump-context lookup hashes one."""
+        return hash(self.name)
+
     def replace(self, **changes: Any) -> Ruleset:
         """A copy with some options changed (checked again)."""
         return dataclasses.replace(self, **changes)

@@ -55,7 +55,7 @@ Strength = Literal["casual", "strong"]
 STRENGTHS: tuple[Strength, ...] = ("casual", "strong")
 """The strengths a table may choose, weakest first."""
 
-DEFAULT_DEALS = 12
+DEFAULT_DEALS = 16
 """Sampled deals per searched play: the strong player's default."""
 
 DEFAULT_BUDGET = 0.4
@@ -156,7 +156,7 @@ def _candidates(view: HandView, ruleset: Ruleset, ctx: TrumpContext, mem: Memory
     """The plays worth searching, the heuristic's choice first; every one legal."""
     if view.current:
         # Every follow here is built by cheapest_follow (which checks) or checked where it is built.
-        return follow_candidates(mem, view.current)[:limit]
+        return follow_candidates(mem, view.current, limit)
     dealer_side = view.dealer_side is not None and view.dealer_side == mem.seat % 2
     leads = lead_candidates(mem, dealer_side=dealer_side, heaven_and_earth=ruleset.heaven_and_earth != "none",
                             limit=limit)

@@ -1,4 +1,4 @@
-"""The table's AI strength (「轻松」 casual / 「高手」 strong): stored, shown in the settings, casual by default."""
+"""The table's AI strength (「轻松」 casual / 「高手」 strong): stored, shown in the settings, strong by default."""
 
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ def _table(settings: TableSettings) -> Table:
     return table
 
 
-def test_casual_by_default_and_stored() -> None:
-    assert TableSettings().ai_strength == "casual"
-    strong = TableSettings(ai_strength="strong")
-    assert TableSettings.from_dict(strong.to_dict()) == strong
-    assert TableSettings.from_dict({"preset": "xin"}).ai_strength == "casual"  # stored before the setting existed
+def test_strong_by_default_and_stored() -> None:
+    assert TableSettings().ai_strength == "strong"
+    casual = TableSettings(ai_strength="casual")
+    assert TableSettings.from_dict(casual.to_dict()) == casual
+    assert TableSettings.from_dict(TableSettings().to_dict()).ai_strength == "strong"
+    # Stored before the setting existed: those tables played the casual AI, and keep it.
+    assert TableSettings.from_dict({"preset": "xin"}).ai_strength == "casual"
     assert TableSettings.from_dict({"ai_strength": "godlike"}).ai_strength == "casual"
 
 

@@ -1,13 +1,7 @@
-"""The strong AI (「高手」): legal, blind to hidden cards, its search sound, and free of the baseline's five habits.
-
-Each habit test is a position where an expert's play is clear; it checks
-that the frozen baseline (the casual AI) gets it wrong and the strong AI
-right, so that the test fails without the fix.
-"""
+"""The strong AI (「高手」): legal, blind to hidden cards, its search sound (its habits: tests/engine/ai/test_habits.py)."""
 
 from __future__ import annotations
 
-import copy
 import io
 import random
 from collections import Counter
@@ -18,19 +12,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.ai import Player, StrongPlayer, casual_action, choose_action, heuristic_action, random_action
-from engine.ai.baseline.burying import choose_bury as baseline_bury
-from engine.ai.burying import choose_bury
 from engine.ai.memory import build_memory, context
 from engine.ai.search import deck_is_whole, sample_world, world_hand
-from engine.cards import Card, parse_cards
-from engine.hand import Action, Hand, HandSetup
+from engine.hand import Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS
 from engine.selfplay import actions, main
-from engine.trump import TRUMP, trump_context
-from engine.views import BidView, HandView, view_for
-
-from tests.engine.rig import mini_hand, play_tricks
+from engine.views import view_for
 
 PRESETS = sorted(RULESETS)
 STRONG = StrongPlayer(budget=float("inf"))
@@ -186,132 +174,6 @@ def test_sampled_worlds_respect_what_is_public(preset: str, seed: int) -> None:
                 assert not any(ctx.group(c) == group for c in hands[other]), (other, group)
         if view.kitty is not None:
             assert Counter(kitty) == Counter(view.kitty)
-
-
-# --- the five habits -----------------------------------------------------------------------
-
-def test_habit_1_an_attacker_steals_to_turn_the_dealers_trump_plain() -> None:
-    """南通 (open bids), level 2: the dealer declared ♦ with 2♦2♦; attacker seat 1 holds 2♥2♥, 大王 and ten hearts.
-
-    Stealing (抄底) with the heart pair (above ♦ on 南通's ladder) makes the
-    dealer's long diamonds a plain suit and gives seat 1 the kitty: the game's own move, which the baseline
-    leaves for a much stronger hand.
-    """
-    r = RULESETS["nantong"]
-    hand = tuple(parse_cards("2H 2H AH KH QH 9H 8H 6H 4H 3H AC KC 9C 7C 4C KD 8D 6D 3D 10S 9S 6S 4S 3S BJ"))
-    view = HandView(
-        viewer=1, preset="nantong", number=2, phase="stealing", flag=False, level=2, levels=(2, 2), dealer=0,
-        dealer_side=0, trump="D", trump_known=True, my_bid_trump=None, hand=hand, hand_sizes=(25, 25, 25, 25),
-        bids=(BidView(0, "declare", tuple(parse_cards("2D 2D")), "D2", "D", False),), flipped=(), kitty=None,
-        kitty_holder=0, to_act=(1,), turn=1, passed=(), current=(), tricks=(), trick_points=0, adjustments=(),
-        threshold=80, result=None, escaped=None,
-    )
-    assert casual_action(view, r).kind == "pass_steal"
-    action = STRONG(view, r)
-    assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("2H 2H"))
-
-
-def test_habit_2_wins_with_the_red_five_not_the_big_joker() -> None:
-    """盐城, ♠ trump: the dealer leads 小王; seat 3 (last) can win with 大王 or ♥5, and has no other trump.
-
-    Both win the trick.  Keeping ♥5 alone among the trumps lets a trump pair
-    lead force it out later (逼红5, −50 for the attackers); the big joker can be
-    forced out for nothing.  Win with ♥5.
-    """
-    hand = mini_hand("yancheng", plays=["SJ 9S 9S AC", "3D 4D 8C 8D", "6S 4H 3H KC", "BJ 5H 6C 7C"],
-                     kitty="2S 3C 4C 6D 7D 8H 9H JH", bid="2S", dealer=0, number=2, levels=(2, 2),
-                     dealer_side=0, previous_dealer=0)
-    play_tricks(hand, ["SJ", "3D", "6S"])
-    view = view_for(hand, 3)
-    assert casual_action(view, hand.ruleset).cards == tuple(parse_cards("BJ"))
-    assert STRONG(view, hand.ruleset).cards == tuple(parse_cards("5H"))
-
-
-def test_habit_3_bury_empties_a_short_suit_with_a_stranded_ten() -> None:
-    """33 cards with ♥ trump and 14 trumps: ♦10 ♦4 ♦3 is a short suit whose 10 will fall to the first ♦ lead.
-
-    The baseline buries ♦3 ♦4 and low cards of the long suits, stranding ♦10
-    alone; burying all three diamonds makes a void the long trumps can ruff.
-    """
-    ctx = trump_context(RULESETS["yancheng"], 9, "H")
-    hand = parse_cards("AS JS 10S 10S 5S 3S 4S 6S 7S 8S BJ SJ 5H 9H 9H 9C 2H 3H 4H 6H 7H 8H KH KH AH "
-                       "AC KC 3C 4C QC 10D 3D 4D")
-    assert len(hand) == 33
-    base = baseline_bury(ctx, hand)
-    assert {c for c in hand if c.suit == "D"} - set(base) == {Card.parse("10D")}
-    strong = choose_bury(ctx, hand)
-    assert {c for c in strong if c.suit == "D"} == set(parse_cards("10D 3D 4D"))
-    assert not any(ctx.group(c) == TRUMP for c in strong)
-
-
-def _casual_until(hand: Hand, events: int) -> Hand:
-    """Play a hand with four casual seats (bids asked seat by seat from seat 0) until ``events`` actions."""
-    while len(hand.events) < events:
-        if hand.phase == "bidding":
-            for seat in range(4):
-                if hand.phase == "bidding" and seat not in hand.passed:
-                    hand.apply(casual_action(view_for(hand, seat), hand.ruleset))
-            continue
-        turn = hand.turn
-        assert turn is not None
-        hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
-    return hand
-
-
-def _finish_casually(hand: Hand, action: Action) -> Hand:
-    hand.apply(action)
-    while not hand.over:
-        turn = hand.turn
-        assert turn is not None
-        hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
-    return hand
-
-
-def test_habit_4_at_level_j_the_dealer_side_keeps_its_jacks_for_the_last_trick() -> None:
-    """池州 at level J, ♥ trump, four cards left (a real deal, seed 1008, played by the baseline until here).
-
-    Seat 0 (the dealer's partner) holds ♦5 ♠9 ♦J ♥J; the attackers still hold
-    ♣J ♠J ♣J.  Seat 1 led ♣Q, the dealer ♣10, seat 3 threw ♦K: 20 points.
-    Ruffing with ♦J takes them, but leaves ♥J alone to guard the last trick,
-    and an attackers' J taking the last trick sends the dealer side back to 2
-    (池州's J rule).  Keep both jacks: let the 20 points go.
-    """
-    hand = _casual_until(Hand(HandSetup(RULESETS["chizhou"], 1008, 2, (11, 11), 0, 0)), 65)
-    assert [Counter(h) for h in hand.hands] == [Counter(parse_cards(h)) for h in
-                                                ("5D 9S JD JH", "9C JC JS", "JD 5H KH", "AD JC 5D")]
-    assert [(s, Counter(c)) for s, c in hand.current] == [(1, Counter(parse_cards("QC"))),
-                                                          (2, Counter(parse_cards("10C"))),
-                                                          (3, Counter(parse_cards("KD")))]
-    assert hand.trump == "H" and hand.dealer == 2
-    view = view_for(hand, 0)
-    casual = casual_action(view, hand.ruleset)
-    strong = STRONG(view, hand.ruleset)
-    assert casual.cards == tuple(parse_cards("JD"))
-    assert not any(c.rank == 11 for c in strong.cards)
-    # Played out by the baseline from here: the jack spent costs the level; the jacks kept hold the last trick.
-    lost = _finish_casually(copy.deepcopy(hand), casual)
-    kept = _finish_casually(copy.deepcopy(hand), strong)
-    assert lost.result is not None and lost.result.demoted_to == 2
-    assert kept.result is not None and kept.result.demoted_to is None and kept.tricks[-1].winner % 2 == 0
-
-
-def test_habit_5_keeps_the_top_trump_pair_for_more_than_ten_points() -> None:
-    """盐城, ♠ trump, 12 cards left: the dealer leads ♣5♣5 (10 points); seat 1 has no club and no small trump pair.
-
-    The baseline spends 大王大王, the hand's top pair, on 10 points at the
-    first trick; an expert keeps it for the pulls and the last trick that
-    decide the kitty, and discards.
-    """
-    hand = mini_hand("yancheng",
-                     plays=["5C 5C AC KC QC 10C 9C 8C 4D 6D 7D 9D", "BJ BJ 3S 4S 4H 6H 3D 8D JD QD KD AD",
-                            "SJ SJ 7S 7S 6C 7C JC 3C 4C 10D 5D 6H", "AS KS QS JS 10S AH KH QH JH 9H 8H 7H"],
-                     kitty="2S 3H 10H 10H 5S 6S 8S 9S", bid="2S", dealer=0, number=2, levels=(2, 2),
-                     dealer_side=0, previous_dealer=0)
-    play_tricks(hand, ["5C 5C"])
-    view = view_for(hand, 1)
-    assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("BJ BJ"))
-    played = STRONG(view, hand.ruleset).cards
-    assert not any(c.is_joker for c in played)
 
 
 # --- the command line ----------------------------------------------------------------------
