@@ -17,7 +17,7 @@ Run from the repository root::
 Options: ``--window`` seconds measured (default 120), ``--think MIN,MAX``
 a person's thinking time per move (uniform, default 4,11: about 70 moves
 make an unloaded hand 8-9 minutes, the issue's human pace), ``--opening``
-tables being opened at once (default 10), ``--ai-delay``, ``--minutes``.
+tables being opened at once (default 50), ``--ai-delay``, ``--minutes``.
 
 ``tables`` and ``soak``: each table is a group of four people.  One sends
 /newgame, the three others sit with the group's buttons, the first presses
@@ -411,7 +411,7 @@ def _kinds(lines: list[str]) -> str:
     """The kinds of logged problems, most common first: " (12× edit failed …)"."""
     if not lines:
         return ""
-    kinds = Counter(" ".join(line.split(" ", 3)[-1].split()[:4]) for line in lines)
+    kinds = Counter(" ".join([w for w in line.split(" ", 3)[-1].split() if "=" not in w][:6]) for line in lines)
     return " (" + "; ".join(f"{n}× {kind} …" for kind, n in kinds.most_common(3)) + ")"
 
 
@@ -1030,9 +1030,11 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                   f"whole life {life_cpu:.0f} s); RSS idle {rss_idle / 2**20:.0f} MiB, with {n} tables "
                   f"{rss / 2**20:.0f} MiB = {(rss - rss_idle) / n / 1024:.0f} KiB/table; threads {threads}, fds {fds}, "
                   f"asyncio tasks {inside.get('tasks', '?')}, timers {inside.get('timers', '?')}")
+            others = Counter(r.method for r in calls if not r.method.startswith(("answer", "edit", "send")))
             print(f"  fake server: {len(calls) / span:.1f} calls/s ({kinds['sends'] / span:.1f} sends, "
                   f"{kinds['edits'] / span:.1f} edits, {kinds['answers'] / span:.1f} answers, "
-                  f"{kinds['other'] / span:.1f} other); 429s in the window: "
+                  f"{kinds['other'] / span:.1f} other: {', '.join(f'{v} {k}' for k, v in others.most_common(3))}); "
+                  "429s in the window: "
                   f"{', '.join(f'{v} {k}' for k, v in refused.most_common()) or 'none'}; while opening: "
                   f"{', '.join(f'{v} {k}' for k, v in before.most_common()) or 'none'}")
             print(f"  simulator+fake CPU {(me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime):.0f} s in the "
@@ -1103,8 +1105,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="AI seconds per move (it plays for a person who timed out; default 0.8)")
     parser.add_argument("--think", type=_think, default=DEFAULT_THINK, metavar="MIN,MAX",
                         help="a person's thinking time per move, uniform (default 4,11 s: an 8-9 minute hand)")
-    parser.add_argument("--opening", type=int, default=10,
-                        help="tables being opened at once while setting up (default 10)")
+    parser.add_argument("--opening", type=int, default=50,
+                        help="tables being opened at once while setting up (default 50)")
     args = parser.parse_args(argv)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     if args.what in ("all", "calls"):
