@@ -984,9 +984,17 @@ async def _crowd_playing(server: FakeTelegram, bot: BotProcess, n: int, think: t
     rss_idle = bot.rss()
     crowd = Crowd.seat(server, n, think, seed=n)
     started = time.monotonic()
+
+    async def progress() -> None:  # a long opening (N=1000) says how far it got
+        while True:
+            await asyncio.sleep(60)
+            print(f"  … {time.monotonic() - started:.0f} s: {len(crowd.tasks) // 4} of {n} tables opened, "
+                  f"{sum(t.playing_since is not None for t in crowd.tables)} playing cards", flush=True)
+    reporter = asyncio.create_task(progress())
     await crowd.open(at_once)
     opened = time.monotonic()
     stuck = await crowd.all_playing(PLAYING_WAIT)
+    reporter.cancel()
     return crowd, rss_idle, (f"opening {n} tables took {opened - started:.0f} s ({crowd.failed} failed), "
                              f"until all played cards {time.monotonic() - started:.0f} s ({stuck} never did)")
 
