@@ -17,7 +17,9 @@ Run from the repository root::
 Options: ``--window`` seconds measured (default 120), ``--think MIN,MAX``
 a person's thinking time per move (uniform, default 4,11: about 70 moves
 make an unloaded hand 8-9 minutes, the issue's human pace), ``--opening``
-tables being opened at once (default 50), ``--ai-delay``, ``--minutes``.
+tables being opened at once (default 50), ``--setup-limit`` seconds the
+opening may take (default 1800; tables not open by then are left out and
+counted as failed), ``--ai-delay``, ``--minutes``.
 
 ``tables`` and ``soak``: each table is a group of four people.  One sends
 /newgame, the three others sit with the group's buttons, the first presses
@@ -792,9 +794,10 @@ class Crowd:
             tables.append(table)
         return cls(server, tables)
 
-    async def open(self, at_once: int) -> None:
+    async def open(self, at_once: int, limit: float) -> None:
         """Open every table, ``at_once`` openings in flight; each table plays as soon as it started
-        (a person who waited would time out, and the AI would play for them)."""
+        (a person who waited would time out, and the AI would play for them).  Openings not done
+        within ``limit`` seconds are given up and count as failed."""
         gate = asyncio.Semaphore(at_once)
 
         async def open_one(table: FourTable) -> None:
@@ -803,7 +806,12 @@ class Crowd:
             if not opened:
                 self.failed += 1
             self.tasks += [asyncio.create_task(s.play()) for s in table.sitters]
-        await asyncio.gather(*(open_one(t) for t in self.tables))
+        openings = [asyncio.create_task(open_one(t)) for t in self.tables]
+        _, late = await asyncio.wait(openings, timeout=limit)
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        self.failed += len(late)
 
     async def all_playing(self, timeout: float) -> int:
         """Wait until every table has played its first card (or ``timeout``); how many have not."""
@@ -976,7 +984,7 @@ BENCH_LIMITS = FloodLimits(edits_count_overall=True)
 
 
 async def _crowd_playing(server: FakeTelegram, bot: BotProcess, n: int, think: tuple[float, float],
-                         at_once: int) -> tuple[Crowd, int, str]:
+                         at_once: int, limit: float) -> tuple[Crowd, int, str]:
     """The bot idle, then N tables opened and each past its bidding, burying and stealing, playing
     cards: (crowd, idle RSS, how long that took)."""
     await bot.start()
@@ -991,20 +999,21 @@ async def _crowd_playing(server: FakeTelegram, bot: BotProcess, n: int, think: t
             print(f"  … {time.monotonic() - started:.0f} s: {len(crowd.tasks) // 4} of {n} tables opened, "
                   f"{sum(t.playing_since is not None for t in crowd.tables)} playing cards", flush=True)
     reporter = asyncio.create_task(progress())
-    await crowd.open(at_once)
+    await crowd.open(at_once, limit)
     opened = time.monotonic()
-    stuck = await crowd.all_playing(PLAYING_WAIT)
+    stuck = await crowd.all_playing(max(60.0, min(PLAYING_WAIT, started + limit - opened)))
     reporter.cancel()
     return crowd, rss_idle, (f"opening {n} tables took {opened - started:.0f} s ({crowd.failed} failed), "
-                             f"until all played cards {time.monotonic() - started:.0f} s ({stuck} never did)")
+                             f"until all played cards {time.monotonic() - started:.0f} s ({stuck} had not)")
 
 
-async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[float, float], at_once: int) -> None:
+async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[float, float], at_once: int,
+                      limit: float) -> None:
     """N four-person tables at human pace: how fast each person sees the bot answer, and at what cost."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeTelegram(limits=BENCH_LIMITS) as server:
             bot = BotProcess(server, Path(folder), ai_delay=ai_delay, group_interval=3.5, sample_every=15.0)
-            crowd, rss_idle, setup = await _crowd_playing(server, bot, n, think, at_once)
+            crowd, rss_idle, setup = await _crowd_playing(server, bot, n, think, at_once, limit)
             cpu0, me0, t0 = bot.cpu(), resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
             wall0 = time.time()
             await asyncio.sleep(window)
@@ -1049,12 +1058,13 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                   f"window; bot warnings {len(bot.problems())}{_kinds(bot.problems())}")
 
 
-async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, float], at_once: int) -> None:
+async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, float], at_once: int,
+               limit: float) -> None:
     """N tables for ``minutes``: a line a minute (memory, tasks, timers, hands, p99), then the RSS slope."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeTelegram(limits=BENCH_LIMITS) as server:
             bot = BotProcess(server, Path(folder), ai_delay=ai_delay, group_interval=3.5, sample_every=30.0)
-            crowd, rss_idle, setup = await _crowd_playing(server, bot, n, think, at_once)
+            crowd, rss_idle, setup = await _crowd_playing(server, bot, n, think, at_once, limit)
             print(f"soak N={n}: {setup}; RSS idle {rss_idle / 2**20:.0f} MiB")
             print("  min  RSS MiB  threads  fds  tasks  timers  jobs  hands  presses  own p99 ms  misses  429s  cores")
             start = time.monotonic()
@@ -1115,6 +1125,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a person's thinking time per move, uniform (default 4,11 s: an 8-9 minute hand)")
     parser.add_argument("--opening", type=int, default=50,
                         help="tables being opened at once while setting up (default 50)")
+    parser.add_argument("--setup-limit", type=float, default=1800.0,
+                        help="seconds the opening may take; tables not open by then are left out (default 1800)")
     args = parser.parse_args(argv)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     if args.what in ("all", "calls"):
@@ -1125,10 +1137,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.what in ("all", "tables"):
         for n in args.sizes or [10, 100, 300, 1000]:
             asyncio.run(many_tables(n, window=args.window, ai_delay=args.ai_delay, think=args.think,
-                                    at_once=args.opening))
+                                    at_once=args.opening, limit=args.setup_limit))
     if args.what == "soak":
         asyncio.run(soak((args.sizes or [100])[0], minutes=args.minutes, ai_delay=args.ai_delay, think=args.think,
-                         at_once=args.opening))
+                         at_once=args.opening, limit=args.setup_limit))
     return 0
 
 
