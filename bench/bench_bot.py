@@ -220,14 +220,6 @@ class BotProcess:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return after.ru_utime + after.ru_stime - self._children_cpu
 
-    def _query(self, sql: str) -> float | None:
-        db = sqlite3.connect(f"file:{self.folder / 'bench.db'}?mode=ro", uri=True, timeout=30)
-        try:
-            value = db.execute(sql).fetchone()[0]
-            return None if value is None else float(value)
-        finally:
-            db.close()
-
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
         """Rows of a query on the bot's database (read-only)."""
         db = sqlite3.connect(f"file:{self.folder / 'bench.db'}?mode=ro", uri=True, timeout=30)
@@ -235,17 +227,6 @@ class BotProcess:
             return list(db.execute(sql).fetchall())
         finally:
             db.close()
-
-    def moves(self) -> int:
-        """Actions stored so far (every bid, pass, bury, steal and play), read from the bot's database."""
-        return int(self._query("SELECT count(*) FROM events") or 0)
-
-    def finished_hands(self) -> tuple[int, float]:
-        """How many hands were scored, and their mean number of actions."""
-        row = (self._query("SELECT count(*) FROM hand_results") or 0,
-               self._query("SELECT avg(n) FROM (SELECT count(*) AS n FROM events "
-                           "JOIN hand_results USING (hand_id) GROUP BY hand_id)") or 0.0)
-        return int(row[0]), float(row[1])
 
     def problems(self) -> list[str]:
         """Warning and error lines the bot logged."""
@@ -384,29 +365,6 @@ class Player:
 
 def _version(message: MessageView) -> str:
     return keyboard_version(message)
-
-
-def moves_per_hand(deals: int = 40) -> float:
-    """The mean number of actions in a hand of the default preset, from self-play of a few deals."""
-    from engine.ai import choose_action
-    from engine.hand import Action
-    from engine.match import Match
-    from engine.ruleset import get_ruleset
-    from engine.views import view_for
-
-    counts = []
-    for n in range(deals):
-        match = Match(get_ruleset("yancheng"), random.Random(n).getrandbits(62))
-        hand, actions = match.hand, 0
-        while match.hand is hand:
-            seats = sorted(hand.to_act())
-            seat = next(s for s in seats if hand.phase != "bidding" or s not in hand.passed)
-            action = choose_action(view_for(hand, seat), hand.ruleset)
-            match.apply(action if hand.can(action) else Action("pass", seat))
-            actions += 1
-        if hand.phase == "finished":
-            counts.append(actions)
-    return sum(counts) / len(counts)
 
 
 def _kinds(lines: list[str]) -> str:
