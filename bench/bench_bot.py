@@ -684,6 +684,8 @@ class FourTable:
     group: Group
     sitters: list[Sitter] = field(default_factory=list)
     presses: list[Pressed] = field(default_factory=list)
+    opened: bool = False
+    """Its people play (the opening was not given up)."""
     playing_since: float | None = None
     """When the table's first card was played (bidding, burying and stealing are over)."""
 
@@ -763,6 +765,7 @@ class Crowd:
                 opened = await table.open()
             if not opened:
                 self.failed += 1
+            table.opened = True
             self.tasks += [asyncio.create_task(s.play()) for s in table.sitters]
         openings = [asyncio.create_task(open_one(t)) for t in self.tables]
         _, late = await asyncio.wait(openings, timeout=limit)
@@ -772,9 +775,10 @@ class Crowd:
         self.failed += len(late)
 
     async def all_playing(self, timeout: float) -> int:
-        """Wait until every table has played its first card (or ``timeout``); how many have not."""
+        """Wait until every open table has played its first card (or ``timeout``); how many have not."""
         deadline = time.monotonic() + timeout
-        while (waiting := sum(t.playing_since is None for t in self.tables)) and time.monotonic() < deadline:
+        while ((waiting := sum(t.opened and t.playing_since is None for t in self.tables))
+               and time.monotonic() < deadline):
             await asyncio.sleep(1.0)
         return waiting
 
@@ -962,7 +966,7 @@ async def _crowd_playing(server: FakeTelegram, bot: BotProcess, n: int, think: t
     stuck = await crowd.all_playing(max(60.0, min(PLAYING_WAIT, started + limit - opened)))
     reporter.cancel()
     return crowd, rss_idle, (f"opening {n} tables took {opened - started:.0f} s ({crowd.failed} failed), "
-                             f"until all played cards {time.monotonic() - started:.0f} s ({stuck} had not)")
+                             f"until all open ones played cards {time.monotonic() - started:.0f} s ({stuck} had not)")
 
 
 async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[float, float], at_once: int,
