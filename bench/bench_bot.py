@@ -997,6 +997,7 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
             life_cpu = await bot.stop()
             span = t1 - t0
             durations = [float(d) for (d,) in hands]
+            playing = max(1, sum(t.opened for t in crowd.tables))  # per table: the tables that play
             print(f"N={n}: {setup}; window {span:.0f} s; think {think[0]:g}-{think[1]:g} s")
             print("                          p50 ms  p95 ms  p99 ms      n  misses")
             for label, values in (("press → answer", answers), ("press → own message", own),
@@ -1005,9 +1006,9 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
             print(f"  hands finished {len(durations)} (mean {sum(durations) / max(1, len(durations)) / 60:.1f} min "
                   f"from deal to result), {int(plays[0][0]) / span:.1f} plays/s, "
                   f"{len(crowd.presses(t0, t1)) / span:.1f} presses/s")
-            print(f"  bot CPU {(cpu1 - cpu0) / span:.2f} cores ({1000 * (cpu1 - cpu0) / span / n:.1f} ms/s per table; "
-                  f"whole life {life_cpu:.0f} s); RSS idle {rss_idle / 2**20:.0f} MiB, with {n} tables "
-                  f"{rss / 2**20:.0f} MiB = {(rss - rss_idle) / n / 1024:.0f} KiB/table; threads {threads}, fds {fds}, "
+            print(f"  bot CPU {(cpu1 - cpu0) / span:.2f} cores ({1000 * (cpu1 - cpu0) / span / playing:.1f} ms/s per table; "
+                  f"whole life {life_cpu:.0f} s); RSS idle {rss_idle / 2**20:.0f} MiB, with {playing} tables "
+                  f"{rss / 2**20:.0f} MiB = {(rss - rss_idle) / playing / 1024:.0f} KiB/table; threads {threads}, fds {fds}, "
                   f"asyncio tasks {inside.get('tasks', '?')}, timers {inside.get('timers', '?')}")
             others = Counter(r.method for r in calls if not r.method.startswith(("answer", "edit", "send")))
             print(f"  fake server: {len(calls) / span:.1f} calls/s ({kinds['sends'] / span:.1f} sends, "
