@@ -385,6 +385,31 @@ async def test_per_chat_and_global_limits(fake_telegram_factory: ServerFactory, 
         await bot.send_message(people[28].id, "news")
 
 
+async def test_private_edits_can_count_in_the_overall_window(
+    fake_telegram_factory: ServerFactory, fake_clock: FakeClock
+) -> None:
+    server = await fake_telegram_factory(clock=fake_clock, limits=FloodLimits(edits_count_overall=True))
+    people = [server.person(f"P{i}", started=True) for i in range(30)]
+    async with telegram.Bot(server.token, base_url=server.base_url) as bot:
+        for person in people:
+            await bot.send_message(person.id, "hand")
+        fake_clock.advance(1)
+        # Edits in one private chat are not held to its one-a-second rate ...
+        for i in range(5):
+            await bot.edit_message_text(f"edit {i}", people[0].id, 1)
+        for person in people[1:26]:
+            await bot.edit_message_text("edited", person.id, 1)
+        # ... but 30 sends and edits within a second fill the overall window.
+        with pytest.raises(RetryAfter) as refused:
+            await bot.edit_message_text("one too many", people[29].id, 1)
+        assert retry_seconds(refused.value) == 1
+        with pytest.raises(RetryAfter):
+            await bot.send_message(people[29].id, "news")
+        fake_clock.advance(1)
+        await bot.edit_message_text("after the wait", people[29].id, 1)
+    assert server.flood.rejections == 2
+
+
 async def test_aioratelimiter_absorbs_429(fake_telegram_factory: ServerFactory) -> None:
     # Small windows on the real clock: 5 messages per second in a group.
     limits = FloodLimits(group_max=5, group_window=1.0, per_chat_burst=100, per_chat_rate=100.0)
@@ -520,3 +545,29 @@ async def test_call_log_queries(fake_telegram: FakeTelegram, bot: telegram.Bot) 
     assert len(fake_telegram.calls.private_calls()) == 1
     assert fake_telegram.calls.by_method()["sendMessage"] == 3
     assert fake_telegram.calls.calls("SENDMESSAGE", chat_id=mia.id)[0].params["text"] == "private"
+
+
+async def test_chat_changed_is_set_by_a_call_in_that_chat(fake_telegram: FakeTelegram, bot: telegram.Bot) -> None:
+    nina = fake_telegram.person("Nina", started=True)
+    omar = fake_telegram.person("Omar", started=True)
+    mine, other = fake_telegram.chat_changed(nina.id), fake_telegram.chat_changed(omar.id)
+    assert fake_telegram.chat_changed(nina.id) is mine  # one event per chat until it is set
+    await bot.send_message(nina.id, "hand")
+    assert mine.is_set() and not other.is_set()
+    again = fake_telegram.chat_changed(nina.id)
+    assert again is not mine and not again.is_set()
+    await bot.edit_message_text("edited", nina.id, 1)
+    assert again.is_set() and not other.is_set()
+
+
+async def test_call_log_forgets_old_records_and_keeps_counting(fake_telegram: FakeTelegram,
+                                                               bot: telegram.Bot) -> None:
+    mia = fake_telegram.person("Mia", started=True)
+    await bot.send_message(mia.id, "one")
+    await bot.send_message(mia.id, "two")
+    log = fake_telegram.calls
+    last = log.records[-1]
+    assert log.forget(last.at) == log.total - len(log.records) == log.forgotten > 0
+    assert log.records[-1] is last and all(r.at >= last.at for r in log.records)
+    await bot.send_message(mia.id, "three")
+    assert log.records[-1].seq == last.seq + 1 == log.total

@@ -7,7 +7,9 @@ server and time taken from an injectable clock, so a test can step a
 :class:`FakeClock` a minute forward instead of sleeping, or shrink the windows.
 
 What counts: every new message; edits count in groups (DESIGN.md: "edits count in
-practice"), and in private chats only when ``edits_count_in_private`` is set.
+practice"), and in private chats only when ``edits_count_in_private`` is set, or,
+with ``edits_count_overall``, in the overall 30-a-second window alone (as issue 13
+reads Telegram: sends and edits together are capped over all chats).
 Rejected requests consume nothing. ``retry_after`` is whole seconds, at least 1,
 the time until every limit involved would let the request through.
 """
@@ -56,6 +58,8 @@ class FloodLimits:
     global_window: float = 1.0
     edits_count_in_groups: bool = True
     edits_count_in_private: bool = False
+    edits_count_overall: bool = False
+    """Private-chat edits take a slot of the overall window (not of their chat's own rate)."""
     enabled: bool = True
 
     @classmethod
@@ -93,9 +97,10 @@ class FloodControl:
 
     def acquire(self, chat_id: int, *, is_group: bool, is_edit: bool = False) -> int | None:
         """Take a slot for one message; return None if allowed, else ``retry_after`` seconds."""
-        if not self.counts(is_group=is_group, is_edit=is_edit):
-            return None
         limits = self.limits
+        in_chat = self.counts(is_group=is_group, is_edit=is_edit)
+        if not in_chat and not (limits.enabled and is_edit and limits.edits_count_overall):
+            return None
         now = self.clock()
         waits: list[float] = []
 
@@ -103,11 +108,11 @@ class FloodControl:
         if bucket is None:
             bucket = _Bucket(float(limits.per_chat_burst), now)
         tokens = min(float(limits.per_chat_burst), bucket.tokens + (now - bucket.updated) * limits.per_chat_rate)
-        if tokens < 1.0:
+        if in_chat and tokens < 1.0:
             waits.append((1.0 - tokens) / limits.per_chat_rate)
 
         group = None
-        if is_group:
+        if in_chat and is_group:
             group = self._group_windows.setdefault(chat_id, deque())
             _expire(group, now - limits.group_window)
             if len(group) >= limits.group_max:
@@ -121,7 +126,8 @@ class FloodControl:
             self.rejections += 1
             self.rejections_by_chat[chat_id] += 1
             return max(1, math.ceil(max(waits) - 1e-9))
-        self._buckets[chat_id] = _Bucket(tokens - 1.0, now)
+        if in_chat:
+            self._buckets[chat_id] = _Bucket(tokens - 1.0, now)
         if group is not None:
             group.append(now)
         self._global_window.append(now)

@@ -80,6 +80,7 @@ class FakeTelegram:
         self.people: list[Person] = []
         self.groups: list[Group] = []
         self._changed = asyncio.Event()
+        self._chat_changes: dict[int, asyncio.Event] = {}
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._runner: web.AppRunner | None = None
@@ -193,6 +194,20 @@ class FakeTelegram:
         self._last_activity = time.monotonic()
         self._changed.set()
         self._changed = asyncio.Event()
+
+    def chat_changed(self, chat_id: int) -> asyncio.Event:
+        """An event set by the next call of the bot that concerns ``chat_id``.
+
+        Any call naming the chat counts (a message sent, edited or deleted there,
+        a press in it answered, a refused attempt too): a waiter re-checks its
+        condition after it. Cheap to wait on by the thousand, unlike
+        :meth:`wait_for`, which also re-checks every 50 ms. Take the event
+        *before* checking the condition, then wait: nothing is missed.
+        """
+        event = self._chat_changes.get(chat_id)
+        if event is None:
+            event = self._chat_changes[chat_id] = asyncio.Event()
+        return event
 
     async def wait_for(
         self, predicate: Callable[[], Any], timeout: float = 5.0, what: str | None = None
@@ -326,7 +341,7 @@ class FakeTelegram:
         chat = self.state.chats.get(chat_id) if chat_id is not None else None
         self.calls.add(
             CallRecord(
-                seq=len(self.calls) + 1,
+                seq=self.calls.total + 1,
                 method=method,
                 params=dict(params.values),
                 chat_id=chat_id,
@@ -337,4 +352,6 @@ class FakeTelegram:
                 result=body.get("result"),
             )
         )
+        if chat_id is not None and (event := self._chat_changes.pop(chat_id, None)) is not None:
+            event.set()
         self._notify()
