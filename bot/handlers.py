@@ -654,7 +654,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
         return tr("You have already done that.")
     if table.stale(seat, data.version, selecting=data.op in SELECTING):
-        tables.refresh(table, urgent=[seat])
+        tables.refresh(table, pressed=seat)
         return tr("That button is out of date; your hand is shown again.")
     assert table.match is not None
     if data.op == "pass" and seat in table.match.hand.passed:
@@ -675,7 +675,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     except storage.StorageError:
         log.exception("table %s: storage error", table.id)
         popup = tr("I could not save your move; nothing changed. Please try again.")
-    tables.refresh(table, urgent=[seat])
+    tables.refresh(table, pressed=seat)
     return popup
 
 

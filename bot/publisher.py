@@ -29,7 +29,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.ratelimit import URGENT
+from bot.ratelimit import MOVER, PRESSER, PRIORITY
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown", "urgent")
+                 "busy", "shown", "priority")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -78,8 +78,9 @@ class Slot:
         """True while a call to Telegram is in flight (perhaps waiting out a flood-control answer)."""
         self.shown: Shown | None = None
         """What the message shows now, as Telegram last accepted it (None: not known, e.g. after a restart)."""
-        self.urgent = False
-        """Someone waits to see this change (their press, their move): served first under the overall limit."""
+        self.priority: int | None = None
+        """Someone waits to see this change (:data:`~bot.ratelimit.PRESSER`: their press; ``MOVER``: their
+        move): served before other messages under the overall limit."""
 
 
 class Publisher:
@@ -141,13 +142,18 @@ class Publisher:
         for key in [key for key in self._slots if key[0] == table_id]:
             self.forget(key)
 
-    def schedule(self, slot: Slot, render: Render, *, now: bool = False) -> None:
-        """Bring the message up to date: at once (``now``) or after the slot's interval."""
+    def schedule(self, slot: Slot, render: Render, *, now: bool = False, pressed: bool = False) -> None:
+        """Bring the message up to date: at once (``now``) or after the slot's interval.
+
+        ``now`` serves it before other messages under the overall limit, and
+        ``pressed`` (its reader just pressed a button) before those too.
+        """
         slot.render = render
         slot.dirty = True
         if now:
             slot.next_at = 0.0
-            slot.urgent = True
+            wanted = PRESSER if pressed else MOVER
+            slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._flush_later(slot))
         elif now and not slot.busy:
@@ -164,8 +170,8 @@ class Publisher:
             if delay > 0:
                 await asyncio.sleep(delay)
             slot.dirty = False
-            URGENT.set(slot.urgent)  # this task's own context: read by the rate limiter
-            slot.urgent = False
+            PRIORITY.set(slot.priority)  # this task's own context: read by the rate limiter
+            slot.priority = None
             spent, slot.next_at = slot.next_at, time.monotonic() + slot.interval
             slot.sending = slot.message_id is None
             slot.busy = True

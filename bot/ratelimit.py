@@ -10,10 +10,12 @@ Requests without a chat (button answers) are never throttled, so a press is
 answered at once.
 
 When more calls wait than the overall limit lets through, the ones a person
-is looking at go first: a request made under :data:`URGENT` (the publisher
-sets it for the presser's own message and the next mover's) is served before
-other private messages, and those before the group's (a group message that
-waits is only edited later to its latest state).
+is looking at go first: the publisher sets :data:`PRIORITY` for an edit of a
+presser's own message (:data:`PRESSER`), then the next mover's
+(:data:`MOVER`); other private messages come next, and the group's last (a
+group message that waits is only edited later to its latest state).  Only
+messages (sends and edits) count against the overall limit; lookups, deletes
+and button answers do not.
 
 Coalescing group edits to the latest state is the publisher's part: a message
 has one edit in flight at most, and what it shows next is rendered when that
@@ -43,11 +45,12 @@ IDLE = 120.0
 """Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
 
 
-URGENT: ContextVar[bool] = ContextVar("URGENT", default=False)
-"""Set (in the task making the request) for a message someone is waiting to see change."""
-
-FIRST, PRIVATE, GROUP = 0, 1, 2
+PRESSER, MOVER, PRIVATE, GROUP = 0, 1, 2, 3
 """The order in which requests waiting for the overall limit are served."""
+
+PRIORITY: ContextVar[int | None] = ContextVar("PRIORITY", default=None)
+"""Set (in the task making the request) for a message someone is waiting to see change:
+:data:`PRESSER` or :data:`MOVER`."""
 
 COUNTED = ("send", "copy", "forward")
 """Calls a private chat's window counts: new messages (an edit there is not held back)."""
@@ -212,10 +215,11 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                 wait = chat.blocked_until - self._clock()
                 if wait > 0:
                     await asyncio.sleep(wait)
-                first = URGENT.get() and endpoint.startswith("edit")
-                if self._paced:
-                    await self._overall.acquire(
-                        self._clock, FIRST if first else GROUP if chat_id is not None and chat_id < 0 else PRIVATE)
+                if self._paced and endpoint.startswith(COUNTED_IN_GROUPS):
+                    chosen = PRIORITY.get() if endpoint.startswith("edit") else None
+                    group = chat_id is not None and chat_id < 0
+                    await self._overall.acquire(self._clock, chosen if chosen is not None else
+                                                GROUP if group else PRIVATE)
                 outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
             else:
                 outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)

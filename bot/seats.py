@@ -79,15 +79,16 @@ def message_saver(tables: Tables, table: Table, seat: int, user_id: int) -> Call
     return save
 
 
-def schedule_hand(tables: Tables, table: Table, seat: int, info: Seat, *, now: bool) -> None:
-    """Bring one person's hand message up to date (the render decides what it may show)."""
+def schedule_hand(tables: Tables, table: Table, seat: int, info: Seat, *, now: bool, pressed: bool = False) -> None:
+    """Bring one person's hand message up to date (the render decides what it may show); ``pressed``:
+    they just pressed a button, and see the answer before anything else goes out."""
     publisher = tables.publisher
     if publisher is None or info.user_id is None:
         return
     user_id = info.user_id
     slot = publisher.slot(slot_key(table.id, seat, user_id), user_id, 2.0, info.hand_message_id)
     slot.on_sent = message_saver(tables, table, seat, user_id)
-    publisher.schedule(slot, owner_renderer(tables, table, seat, user_id, info.lang), now=now)
+    publisher.schedule(slot, owner_renderer(tables, table, seat, user_id, info.lang), now=now, pressed=pressed)
 
 
 def freeze(tables: Tables, table: Table, seat: int, info: Seat) -> None:

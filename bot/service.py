@@ -695,8 +695,9 @@ class Tables:
     def _tr(self, table: Table) -> Translator:
         return translator(table.lang)
 
-    def refresh(self, table: Table, *, urgent: Sequence[int] = ()) -> None:
-        """Schedule the group message and every private hand message for an update."""
+    def refresh(self, table: Table, *, urgent: Sequence[int] = (), pressed: int | None = None) -> None:
+        """Schedule the group message and every private hand message for an update: at once for the
+        ``urgent`` seats, first of all for the seat that ``pressed`` a button."""
         for watcher in self.watchers:
             watcher(table)
         publisher = self.publisher
@@ -713,7 +714,8 @@ class Tables:
                 continue
             if self.app_seats[(table.id, seat)]:
                 continue  # the web app shows this seat live; no Bot API call until it closes
-            seats.schedule_hand(self, table, seat, info, now=seat in urgent)
+            seats.schedule_hand(self, table, seat, info, now=seat in urgent or seat == pressed,
+                                pressed=seat == pressed)
 
     def app_url(self, table: Table) -> str | None:
         """The web app's address for this table, when ``CHAODIPI_PUBLIC_URL`` is set."""
@@ -747,8 +749,7 @@ class Tables:
     def after_change(self, table: Table, *, actor: int | None = None) -> None:
         """After any change: the deadline, the AI seats, nudges and the messages."""
         started = self.arm_deadline(table)
-        urgent = set(self.waiting_humans(table)) | ({actor} if actor is not None else set())
-        self.refresh(table, urgent=sorted(urgent))
+        self.refresh(table, urgent=self.waiting_humans(table), pressed=actor)
         for seat in started:
             info = table.seats[seat]
             # A hand message not sent yet goes out as a new message, which notifies by itself.

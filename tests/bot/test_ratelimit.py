@@ -121,22 +121,27 @@ async def test_edits_in_a_private_chat_are_not_held_back(monkeypatch: pytest.Mon
 
 
 async def test_under_the_overall_limit_a_message_someone_waits_for_goes_first() -> None:
-    """Waiting for the overall limit: an urgent edit (a press's own message), then private chats, then groups."""
-    from bot.ratelimit import URGENT
+    """Waiting for the overall limit: the presser's own message, the next mover's, other private chats,
+    then groups; a lookup (not a message) does not wait at all."""
+    from bot.ratelimit import MOVER, PRESSER, PRIORITY
 
     limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()
     await request(limiter, telegram, "sendMessage", PERSON)  # the burst is spent: what follows waits
 
-    async def urgent_edit() -> Any:
-        URGENT.set(True)  # as the publisher sets it in its own task
-        return await request(limiter, telegram, "editMessageText", PERSON + 1)
+    async def edit(priority: int, chat_id: int) -> Any:
+        PRIORITY.set(priority)  # as the publisher sets it in its own task
+        return await request(limiter, telegram, "editMessageText", chat_id)
 
     waiting = [asyncio.create_task(request(limiter, telegram, "editMessageText", GROUP_A)),
                asyncio.create_task(request(limiter, telegram, "sendMessage", PERSON + 2)),
-               asyncio.create_task(urgent_edit())]
+               asyncio.create_task(edit(MOVER, PERSON + 3)),
+               asyncio.create_task(edit(PRESSER, PERSON + 1))]
+    await asyncio.sleep(0)
+    assert await asyncio.wait_for(request(limiter, telegram, "getChatMember", GROUP_B), 10)
+    assert telegram.calls[1:] == [("getChatMember", GROUP_B)]  # ahead of every message waiting
     await asyncio.wait_for(asyncio.gather(*waiting), 30)
-    assert telegram.calls[1:] == [("editMessageText", PERSON + 1), ("sendMessage", PERSON + 2),
-                                  ("editMessageText", GROUP_A)]
+    assert telegram.calls[2:] == [("editMessageText", PERSON + 1), ("editMessageText", PERSON + 3),
+                                  ("sendMessage", PERSON + 2), ("editMessageText", GROUP_A)]
 
 
 async def test_a_cancelled_request_gives_its_turn_to_the_next() -> None:
