@@ -48,6 +48,11 @@ IDLE = 120.0
 PRESSER, MOVER, PRIVATE, GROUP = 0, 1, 2, 3
 """The order in which requests waiting for the overall limit are served."""
 
+HEAD_START = {PRESSER: 0.0, MOVER: 0.5, PRIVATE: 2.0, GROUP: 4.0}
+"""Seconds a request of each priority waits behind one that arrived at the same time: a presser's
+edit goes first, yet a group's message that has waited four seconds goes before a new press (no
+message starves while many tables keep the overall limit busy)."""
+
 PRIORITY: ContextVar[int | None] = ContextVar("PRIORITY", default=None)
 """Set (in the task making the request) for a message someone is waiting to see change:
 :data:`PRESSER` or :data:`MOVER`."""
@@ -99,7 +104,7 @@ class Queue:
 
     def __init__(self, bucket: Bucket) -> None:
         self.bucket = bucket
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
 
@@ -109,21 +114,22 @@ class Queue:
         return sum(1 for _, _, future in self._waiting if not future.done())
 
     async def acquire(self, clock: Callable[[], float], priority: int) -> None:
-        """Wait for a token, served before every waiting request of a later ``priority``."""
+        """Wait for a token; waiting requests are served by arrival plus their priority's
+        :data:`HEAD_START`."""
         if not self._waiting and not self.bucket.take(clock()):
             return  # nobody ahead, and a token at hand
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), future))
+        heapq.heappush(self._waiting, (clock() + HEAD_START[priority], next(self._order), future))
         if self._server is None or self._server.done():
             self._server = asyncio.create_task(self._serve(clock))
         await future
 
     async def _serve(self, clock: Callable[[], float]) -> None:
         while self._waiting:
-            priority, order, future = heapq.heappop(self._waiting)
+            due, order, future = heapq.heappop(self._waiting)
             if future.done():  # its request was cancelled meanwhile
                 continue
-            heapq.heappush(self._waiting, (priority, order, future))  # served only once a token is in hand
+            heapq.heappush(self._waiting, (due, order, future))  # served only once a token is in hand
             await self.bucket.acquire(clock)
             while self._waiting and self._waiting[0][2].done():
                 heapq.heappop(self._waiting)

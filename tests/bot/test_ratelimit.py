@@ -167,3 +167,31 @@ async def test_unpaced_nothing_waits_but_a_429_still_holds_its_chat_only() -> No
     assert not stuck.done()
     stuck.cancel()
     await asyncio.gather(stuck, return_exceptions=True)
+
+
+@pytest.mark.parametrize("press_at, first", [(3.0, "press"), (5.0, "group")])
+async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(press_at: float, first: str) -> None:
+    """Served by arrival plus a head start (a press 0 s, a group 4 s): a busy bot never starves a group."""
+    from bot.ratelimit import GROUP, PRESSER, Bucket, Queue
+
+    import time
+
+    start, jump = time.monotonic(), [0.0]
+
+    def clock() -> float:  # real time, which the test can move forward at once
+        return time.monotonic() - start + jump[0]
+
+    queue = Queue(Bucket(2, 1.0, 1))
+    queue.bucket.tokens, queue.bucket.updated = 0.0, clock()  # empty: whoever comes waits
+    served: list[str] = []
+
+    async def wait(name: str, priority: int) -> None:
+        await queue.acquire(clock, priority)
+        served.append(name)
+
+    group = asyncio.create_task(wait("group", GROUP))  # arrives now
+    await asyncio.sleep(0.05)  # it waits for the next token (about a second)
+    jump[0] = press_at
+    press = asyncio.create_task(wait("press", PRESSER))  # arrives press_at seconds later
+    await asyncio.wait_for(asyncio.gather(group, press), 30)
+    assert served[0] == first
