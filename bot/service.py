@@ -55,6 +55,12 @@ class TableError(Exception):
         return tr(self.msgid, **self.values)
 
 
+AT_THE_TABLE = 150.0
+"""Seconds after a press in which a player counts as at the table (real-time pace): a round of four
+moves takes less, so their edited hand message is enough and no "your turn" message is sent (it
+would cost a send and a delete a move; the group's reminder before the deadline still mentions them)."""
+
+
 class Tables:
     """All tables of all chats, in memory, backed by storage."""
 
@@ -762,7 +768,7 @@ class Tables:
         info = table.seats[seat]
         if self.publisher is None or info is None or info.user_id is None or not info.reachable:
             return
-        if table.settings.pace == "realtime" and time.time() - info.last_active < 30:
+        if table.settings.pace == "realtime" and time.time() - info.last_active < AT_THE_TABLE:
             return  # they are at the table: the edited hand message is enough
         assert table.match is not None
         tr = translator(info.lang)
