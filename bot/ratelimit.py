@@ -108,11 +108,6 @@ class Queue:
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
 
-    @property
-    def waiting(self) -> int:
-        """How many requests wait for a token."""
-        return sum(1 for _, _, future in self._waiting if not future.done())
-
     async def acquire(self, clock: Callable[[], float], priority: int) -> None:
         """Wait for a token; waiting requests are served by arrival plus their priority's
         :data:`HEAD_START`."""
@@ -210,12 +205,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         with contextlib.suppress(TypeError, ValueError):
             chat_id = int(data["chat_id"]) if data.get("chat_id") is not None else None
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
+        group = chat_id is not None and chat_id < 0
         self._forget_idle()
         for attempt in range(retries + 1):
             chat = self.chat(chat_id) if chat_id is not None else None
             if chat is not None:
-                counted = COUNTED_IN_GROUPS if chat_id is not None and chat_id < 0 else COUNTED
-                if self._paced and endpoint.startswith(counted):
+                if self._paced and endpoint.startswith(COUNTED_IN_GROUPS if group else COUNTED):
                     await chat.window.acquire(self._clock)
                 # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
                 wait = chat.blocked_until - self._clock()
@@ -223,7 +218,6 @@ class ChatRateLimiter(BaseRateLimiter[int]):
                     await asyncio.sleep(wait)
                 if self._paced and endpoint.startswith(COUNTED_IN_GROUPS):
                     chosen = PRIORITY.get() if endpoint.startswith("edit") else None
-                    group = chat_id is not None and chat_id < 0
                     await self._overall.acquire(self._clock, chosen if chosen is not None else
                                                 GROUP if group else PRIVATE)
                 outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
