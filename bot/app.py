@@ -50,10 +50,11 @@ STOP_TIMEOUT: Final = 15.0
 
 def build_application(config: Settings) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers, rate limiter, start-up and shut-down hooks."""
+    limiter = ChatRateLimiter(max_retries=8, paced=config.flood_pacing)
     builder: ApplicationBuilder = (  # type: ignore[type-arg]
         Application.builder()
         .token(config.token)
-        .rate_limiter(ChatRateLimiter(max_retries=8, paced=config.flood_pacing))
+        .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_post_init)
         .post_stop(_post_stop)
@@ -66,7 +67,8 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
                                     lambda: app.bot_data.get("db"),
-                                    lambda: app.bot_data["tables"].load() if "tables" in app.bot_data else {})
+                                    lambda: {**(app.bot_data["tables"].load() if "tables" in app.bot_data else {}),
+                                             "calls": limiter.in_flight})
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,

@@ -168,6 +168,9 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self._clock = clock
         self._chats: dict[int, _Chat] = {}
         self._requests = 0
+        self.in_flight = 0
+        """Requests to chats not yet answered (waiting for the limits or on the wire): ``/health`` shows it,
+        and a number that keeps growing means the bot asks more of Telegram than its limits allow."""
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -205,24 +208,42 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         with contextlib.suppress(TypeError, ValueError):
             chat_id = int(data["chat_id"]) if data.get("chat_id") is not None else None
         retries = self._max_retries if rate_limit_args is None else rate_limit_args
-        group = chat_id is not None and chat_id < 0
         self._forget_idle()
+        if chat_id is None:
+            return await self._unthrottled(callback, args, kwargs, retries, endpoint)
+        self.in_flight += 1
+        try:
+            return await self._throttled(callback, args, kwargs, chat_id, chat_id < 0, retries, endpoint)
+        finally:
+            self.in_flight -= 1
+
+    async def _unthrottled(self, callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+                           args: Any, kwargs: dict[str, Any], retries: int,
+                           endpoint: str) -> bool | JSONDict | list[JSONDict]:
+        """A request without a chat (a button answer, getUpdates): never paced; a 429 is waited out."""
         for attempt in range(retries + 1):
-            chat = self.chat(chat_id) if chat_id is not None else None
-            if chat is not None:
-                if self._paced and endpoint.startswith(COUNTED_IN_GROUPS if group else COUNTED):
-                    await chat.window.acquire(self._clock)
-                # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
-                wait = chat.blocked_until - self._clock()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                if self._paced and endpoint.startswith(COUNTED_IN_GROUPS):
-                    chosen = PRIORITY.get() if endpoint.startswith("edit") else None
-                    await self._overall.acquire(self._clock, chosen if chosen is not None else
-                                                GROUP if group else PRIVATE)
-                outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
-            else:
-                outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)
+            outcome = await self._call(callback, args, kwargs, None, attempt, retries, endpoint)
+            if outcome is not None:
+                return outcome
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    async def _throttled(self, callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+                         args: Any, kwargs: dict[str, Any], chat_id: int, group: bool, retries: int,
+                         endpoint: str) -> bool | JSONDict | list[JSONDict]:
+        """A request to a chat: paced by the chat's window and the overall limit; a 429 waits in this chat."""
+        for attempt in range(retries + 1):
+            chat = self.chat(chat_id)
+            if self._paced and endpoint.startswith(COUNTED_IN_GROUPS if group else COUNTED):
+                await chat.window.acquire(self._clock)
+            # Checked once this request's turn in the chat came: a 429 met meanwhile counts.
+            wait = chat.blocked_until - self._clock()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if self._paced and endpoint.startswith(COUNTED_IN_GROUPS):
+                chosen = PRIORITY.get() if endpoint.startswith("edit") else None
+                await self._overall.acquire(self._clock, chosen if chosen is not None else
+                                            GROUP if group else PRIVATE)
+            outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)
             if outcome is not None:
                 return outcome
         raise AssertionError("unreachable: the last attempt returns or raises")

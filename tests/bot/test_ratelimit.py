@@ -52,9 +52,11 @@ async def test_a_429_in_one_group_does_not_delay_another_chat() -> None:
     assert not stuck.done() and not second.done()
     assert telegram.calls == [("editMessageText", GROUP_B), ("sendMessage", PERSON), ("answerCallbackQuery", None)]
     assert telegram.refused == [GROUP_A]
+    assert limiter.in_flight == 2  # the two requests to group A (a button answer is no chat's)
     stuck.cancel()
     second.cancel()
     await asyncio.gather(stuck, second, return_exceptions=True)
+    assert limiter.in_flight == 0
 
 
 async def test_a_429_is_waited_out_and_retried_then_given_up() -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from bot.ratelimit import ChatRateLimiter
+
 from .botkit import bot_running, tables
 from .fake_telegram import FakeTelegram
 from .fake_telegram.recording import CallRecord
@@ -26,11 +28,15 @@ PRIVATE_BUDGET = 200
 
 
 async def settled(server: FakeTelegram, app: App) -> None:
-    """Every message shows the latest state: no edit pending (human pace), nothing in flight."""
-    publisher = tables(app).publisher
-    assert publisher is not None
+    """Every message shows the latest state: no edit pending (human pace), no announcement waiting for the
+    group's limit, nothing in flight."""
+    publisher, outbox = tables(app).publisher, tables(app).outbox
+    limiter = app.bot.rate_limiter
+    assert publisher is not None and outbox is not None and isinstance(limiter, ChatRateLimiter)
     await server.wait_for(lambda: all(not slot.dirty and (slot.task is None or slot.task.done())
-                                      for slot in publisher._slots.values()), timeout=30, what="every edit made")
+                                      for slot in publisher._slots.values())
+                          and all(sender.done() for sender in outbox._senders.values()) and not limiter.in_flight,
+                          timeout=60, what="every edit and announcement made")
     await server.wait_idle(quiet=0.3, timeout=30)
 
 
