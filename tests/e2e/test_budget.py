@@ -10,6 +10,7 @@ cards, bury with Hint then Bury, and play with the one-tap ▶ button.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -134,3 +135,48 @@ async def test_a_tap_edits_the_tappers_message_and_a_play_the_movers_and_the_nex
     assert len(hand.current) == 1 and after is not None
     assert sorted((r.method, r.chat_id) for r in changed) == sorted(
         [("editMessageText", people[seat].id), ("editMessageText", people[after].id)])
+
+
+async def test_a_person_thinking_at_human_pace_gets_no_your_turn_message_one_away_for_minutes_does(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """A "your turn" message costs a send and the delete of the one before: at human pace (a round of four
+    people thinking 4-11 s each takes about half a minute) a person who pressed a round ago is at the table
+    and their edited hand message is enough; one who pressed minutes ago is told by a new message."""
+    server = fake_telegram
+    people = {seat: server.person(name, name.lower(), language_code="en", started=True)
+              for seat, name in enumerate(("Alice", "Bob", "Carol", "Dave"))}
+    group = server.group("Nudges", list(people.values()))
+    plan = find_plan("yancheng", bidders=2)
+    async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+        await people[0].command(group, "newgame", "yancheng")
+        assert await wait_seated(server, app, group, people[0]) == 0
+        for seat in (1, 2, 3):
+            await sit_from_group(server, people[seat], group, seat)
+            assert await wait_seated(server, app, group, people[seat]) == seat
+        table = await start_match(server, app, people[0], group, plan.seed_index)
+        assert table.match is not None and table.settings.pace == "realtime"
+        hand = table.match.hand
+        await play_hand(server, table, people, plan, until=lambda h: h.phase == "playing")
+        await settled(server, app)
+
+        async def play_and_count_new_messages(thought: float) -> tuple[int, int]:
+            """The mover plays at once; the next mover last pressed ``thought`` seconds ago.  Their seat and
+            the new messages they got."""
+            mover = hand.turn
+            assert mover is not None
+            following = (mover + 1) % 4
+            info = table.seats[following]
+            assert info is not None
+            info.last_active = time.time() - thought
+            mark = server.calls.mark()
+            assert not (await press_hand(server, people[mover], table, mover, "go")).show_alert
+            await settled(server, app)
+            assert hand.turn == following
+            return following, sum(1 for r in server.calls.since(mark)
+                                  if r.method == "sendMessage" and r.chat_id == people[following].id)
+
+        seat, sent = await play_and_count_new_messages(thought=40.0)  # a round at human pace
+        assert sent == 0, f"seat {seat} pressed 40 s ago and got a 'your turn' message"
+        seat, sent = await play_and_count_new_messages(thought=200.0)  # away from the chat
+        assert sent == 1, f"seat {seat} pressed 200 s ago and got {sent} new messages"
+    assert "Your turn" in people[seat].bot_private_messages()[-1].text
