@@ -48,10 +48,12 @@ IDLE = 120.0
 PRESSER, MOVER, PRIVATE, GROUP = 0, 1, 2, 3
 """The order in which requests waiting for the overall limit are served."""
 
-HEAD_START = {PRESSER: 0.0, MOVER: 0.5, PRIVATE: 2.0, GROUP: 4.0}
-"""Seconds a request of each priority waits behind one that arrived at the same time: a presser's
-edit goes first, yet a group's message that has waited four seconds goes before a new press (no
-message starves while many tables keep the overall limit busy)."""
+HEAD_START = {PRESSER: 0.0, MOVER: 10.0, PRIVATE: 11.5, GROUP: 13.5}
+"""Seconds a request of each priority waits behind one that arrived at the same time.  A presser's own
+message goes before any other message less than ten seconds old: a person sees their press take effect
+at once however busy the bot is (presses cannot swamp the others: each person presses again only once
+they have seen their message change).  Among the rest, a group's message that has waited two seconds
+goes before a new next mover's, so no message starves while many tables keep the overall limit busy."""
 
 PRIORITY: ContextVar[int | None] = ContextVar("PRIORITY", default=None)
 """Set (in the task making the request) for a message someone is waiting to see change:

@@ -171,9 +171,9 @@ async def test_unpaced_nothing_waits_but_a_429_still_holds_its_chat_only() -> No
     await asyncio.gather(stuck, return_exceptions=True)
 
 
-@pytest.mark.parametrize("press_at, first", [(3.0, "press"), (5.0, "group")])
+@pytest.mark.parametrize("press_at, first", [(12.0, "press"), (15.0, "group")])
 async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(press_at: float, first: str) -> None:
-    """Served by arrival plus a head start (a press 0 s, a group 4 s): a busy bot never starves a group."""
+    """Served by arrival plus a head start (a press 0 s, a group 13.5 s): a busy bot never starves a group."""
     from bot.ratelimit import GROUP, PRESSER, Bucket, Queue
 
     import time
