@@ -201,7 +201,7 @@ async def cmd_start(update: Update, context: Context) -> None:
             info.reachable = True
             if seated.playing and not await seats.come_back(tables, seated, index):
                 if seated.paused:  # they were unreachable, and so nobody was left: the table goes on
-                    await seats.resume(tables, seated)
+                    seats.resume(tables, seated)
                     tables.after_change(seated)
                 tables.refresh(seated, urgent=[index])
         if seated.playing:

@@ -93,6 +93,9 @@ class Publisher:
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
         self._handed_off: set[asyncio.Task[None]] = set()
+        self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None]]] = {}
+        """Notices waiting to be sent, chat by chat, in order."""
+        self._posters: dict[int, asyncio.Task[None]] = {}
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None) -> Slot:
         """The slot for a message (created on first use)."""
@@ -235,6 +238,25 @@ class Publisher:
             log.warning("send failed in chat %s: %s", chat_id, exc)
         return None
 
+    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Send a notice soon, in a task of its own, after the notices posted to that chat before it.
+
+        For a caller that holds a table's lock: a message waits for its chat's
+        flood limit and, on a busy bot, for the overall one (seconds, in a
+        group), and nobody else's press should wait for it.
+        """
+        self._posts.setdefault(chat_id, []).append((text, markup))
+        poster = self._posters.get(chat_id)
+        if poster is None or poster.done():
+            self._posters[chat_id] = asyncio.create_task(self._send_posts(chat_id))
+
+    async def _send_posts(self, chat_id: int) -> None:
+        while waiting := self._posts.get(chat_id):
+            text, markup = waiting.pop(0)
+            await self.send(chat_id, text, markup)
+        self._posts.pop(chat_id, None)
+        self._posters.pop(chat_id, None)
+
     async def delete(self, chat_id: int, message_id: int | None) -> None:
         """Delete a message; one that is already gone (a 400 after a restart, say) counts as deleted."""
         if message_id is None:
@@ -249,7 +271,9 @@ class Publisher:
             log.warning("delete failed in chat %s: %s", chat_id, exc)
 
     async def drain(self) -> None:
-        """Flush every pending edit now, retired slots' too, and finish the database work (shut-down)."""
+        """Flush every pending edit now, retired slots' too, send the notices posted, and finish the
+        database work (shut-down)."""
+        await asyncio.gather(*list(self._posters.values()), return_exceptions=True)
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.task is not None and not slot.task.done():
                 if slot.sending:  # let it finish (and store what it sent), then flush the rest

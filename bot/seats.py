@@ -126,14 +126,14 @@ async def set_away(tables: Tables, table: Table, seat: int, info: Seat, away: bo
         freeze(tables, table, seat, info)
 
 
-async def send_away_notice(tables: Tables, table: Table, info: Seat) -> None:
+def send_away_notice(tables: Tables, table: Table, info: Seat) -> None:
     """Tell an away person in private that the AI plays for them, with 「我回来了」."""
     if tables.publisher is None or info.user_id is None or not info.reachable:
         return
     tr = translator(info.lang)
     title = name_html(tables.group_titles.get(table.chat_id, table.title))
-    await tables.publisher.send(info.user_id, tr("You ran out of time at the table in {title}: the AI plays for you until you are back.", title=title),
-                                back_button(tr, table))
+    tables.publisher.post(info.user_id, tr("You ran out of time at the table in {title}: the AI plays for you until you are back.", title=title),
+                          back_button(tr, table))
 
 
 async def come_back(tables: Tables, table: Table, seat: int) -> bool:
@@ -149,8 +149,8 @@ async def come_back(tables: Tables, table: Table, seat: int) -> bool:
     await set_away(tables, table, seat, info, False)
     if tables.publisher is not None:
         tr = translator(table.lang)
-        await tables.publisher.send(table.chat_id, tr("{who} is back at the table.", who=name_html(info.name)))
-    await resume(tables, table)
+        tables.publisher.post(table.chat_id, tr("{who} is back at the table.", who=name_html(info.name)))
+    resume(tables, table)
     tables.after_change(table, actor=seat)
     return True
 
@@ -160,25 +160,25 @@ def nobody_left(table: Table) -> bool:
     return not any(present(info) for info in table.seats)
 
 
-async def pause_if_empty(tables: Tables, table: Table) -> None:
+def pause_if_empty(tables: Tables, table: Table) -> None:
     """Between hands: a table with nobody present stops (no AI-only hands go into the league)."""
     if table.paused or not table.playing or not nobody_left(table):
         return
     table.paused = True
     if tables.publisher is not None:
         tr = translator(table.lang)
-        await tables.publisher.send(table.chat_id, tr(
+        tables.publisher.post(table.chat_id, tr(
             "The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it."))
 
 
-async def resume(tables: Tables, table: Table) -> None:
+def resume(tables: Tables, table: Table) -> None:
     """A paused table goes on once someone is present again."""
     if not table.paused or nobody_left(table):
         return
     table.paused = False
     if tables.publisher is not None:
         tr = translator(table.lang)
-        await tables.publisher.send(table.chat_id, tr("The table resumes."))
+        tables.publisher.post(table.chat_id, tr("The table resumes."))
 
 
 def escape_cost(table: Table, seat: int) -> int:

@@ -173,7 +173,7 @@ class Tables:
         await storage.set_seat(self.db, table.id, seat, user_id=user_id)
         table.seats[seat] = Seat(user_id, name, lang=lang)
         if table.paused:  # someone sat at a table nobody was left at: it goes on
-            await seats.resume(self, table)
+            seats.resume(self, table)
             self.after_change(table)
         return seat
 
@@ -373,7 +373,7 @@ class Tables:
             self._close(table)
         else:
             self._pause(table)
-            await seats.pause_if_empty(self, table)
+            seats.pause_if_empty(self, table)
 
     async def _tell_players(self, table: Table, record: HandRecord) -> None:
         """Each person at the table gets the result in one line in their private chat."""
@@ -663,7 +663,7 @@ class Tables:
         if not mentions:
             return
         left = time_left(tr, (table.deadline or 0) - time.time())
-        await self._announce(table, tr("⏰ {who}: the table is waiting for your move {left}.",
+        self._announce(table, tr("⏰ {who}: the table is waiting for your move {left}.",
                                        who=and_list(tr, mentions), left=left))
 
     async def _time_out(self, table: Table) -> None:
@@ -678,14 +678,14 @@ class Tables:
             info = table.seats[seat]
             assert info is not None
             if table.settings.on_timeout == "escape":
-                await self._announce(table, tr("{who} ran out of time: the escape rule applies.",
+                self._announce(table, tr("{who} ran out of time: the escape rule applies.",
                                                who=name_html(info.name)))
                 await self.escape(table, seat)
                 return
             await seats.set_away(self, table, seat, info, True)
-            await self._announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
+            self._announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
                                            who=name_html(info.name)))
-            await seats.send_away_notice(self, table, info)
+            seats.send_away_notice(self, table, info)
 
     async def restore_timers(self) -> None:
         """Re-arm every stored deadline after a restart (a past one fires at once)."""
@@ -748,9 +748,10 @@ class Tables:
         table.message_id = message_id
         await storage.update_table(self.db, table.id, message_id=message_id)
 
-    async def _announce(self, table: Table, text: str) -> None:
+    def _announce(self, table: Table, text: str) -> None:
+        """A notice in the group, sent after the table's lock is released (see :meth:`Publisher.post`)."""
         if self.publisher is not None:
-            await self.publisher.send(table.chat_id, text)
+            self.publisher.post(table.chat_id, text)
 
     def after_change(self, table: Table, *, actor: int | None = None) -> None:
         """After any change: the deadline, the AI seats, nudges and the messages."""

@@ -21,7 +21,7 @@ class Recorder:
     def __init__(self) -> None:
         self.sent: list[tuple[int, str]] = []
 
-    async def send(self, chat_id: int, text: str, *args: object, **kwargs: object) -> None:
+    def post(self, chat_id: int, text: str, *args: object, **kwargs: object) -> None:
         self.sent.append((chat_id, text))
 
 

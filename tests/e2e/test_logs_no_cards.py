@@ -89,7 +89,8 @@ async def test_a_hand_at_debug_level_logs_no_card(
     # The records are about something: moves at DEBUG, each with its table and hand,
     # and the moves Alice made through buttons with the update that carried them.
     moves = [r for r in records.records if r.getMessage().startswith("event ")]
-    assert len(moves) > 50
+    played = sum(len(actions) for actions in table.match.past_actions)  # the deals until the scored hand
+    assert played >= 4 and len(moves) >= played  # every move logged (a hand's length depends on its plays)
     assert all(r.table == table.id and r.hand is not None for r in moves)  # type: ignore[attr-defined]
     assert any(r.update is not None for r in moves)  # type: ignore[attr-defined]
     assert f"table={table.id} hand=" in stream.getvalue()

@@ -167,9 +167,12 @@ async def test_a_timeout_hands_the_seat_to_the_ai_until_i_am_back(fake_telegram:
         answer = await press_back(server, ann)
         assert not answer.show_alert, answer.text
         assert not table.seats[0].timed_out and not table.paused  # type: ignore[union-attr]
-        await server.wait_for(lambda: announced(group, tr("{who} is back at the table.", who="Ann")),
-                              what="the group told")
-        assert announced(group, tr("The table resumes."))
+        # Told after the press is answered (nobody's press waits for the group's flood limit), in order.
+        await server.wait_for(lambda: announced(group, tr("The table resumes.")), what="the group told")
+        texts = [m.text or "" for m in group.bot_messages()]
+        back = [i for i, t in enumerate(texts) if tr("{who} is back at the table.", who="Ann") in t]
+        resumes = [i for i, t in enumerate(texts) if tr("The table resumes.") in t]
+        assert back and back[-1] < resumes[-1], texts
         await server.wait_for(lambda: (m := hand_message(ann)) is not None and bool(cards_in(m.text or "") or
                                                                                     m.buttons),
                               what="her hand shown again")
