@@ -375,6 +375,14 @@ def _kinds(lines: list[str]) -> str:
     return " (" + "; ".join(f"{n}× {kind} …" for kind, n in kinds.most_common(3)) + ")"
 
 
+def _examples(lines: list[str], most: int = 3) -> list[str]:
+    """The first logged line of each of the most common kinds of problem (the bot never logs a card)."""
+    first: dict[str, str] = {}
+    for line in lines:
+        first.setdefault(" ".join([w for w in line.split(" ", 3)[-1].split() if "=" not in w][:6]), line[:300])
+    return list(first.values())[:most]
+
+
 def _rejections(server: FakeTelegram, since: float = 0.0, until: float = float("inf")) -> str:
     """429 answers by chat type and method."""
     found = Counter(f"{r.chat_type} {r.method}" for r in server.calls.records
@@ -1019,6 +1027,8 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                   f"{', '.join(f'{v} {k}' for k, v in before.most_common()) or 'none'}")
             print(f"  simulator+fake CPU {(me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime):.0f} s in the "
                   f"window; bot warnings {len(bot.problems())}{_kinds(bot.problems())}")
+            for line in _examples(bot.problems()):
+                print(f"    e.g. {line}")
 
 
 async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, float], at_once: int,

@@ -56,8 +56,8 @@ they have seen their message change).  Among the rest, a group's message that ha
 goes before a new next mover's, so no message starves while many tables keep the overall limit busy."""
 
 PRIORITY: ContextVar[int | None] = ContextVar("PRIORITY", default=None)
-"""Set (in the task making the request) for a message someone is waiting to see change:
-:data:`PRESSER` or :data:`MOVER`."""
+"""Set (in the task making the request) for a message someone is waiting for: :data:`PRESSER` (their
+own hand message after a press, or a message their press waits for) or :data:`MOVER`."""
 
 COUNTED = ("send", "copy", "forward")
 """Calls a private chat's window counts: new messages (an edit there is not held back)."""
@@ -242,7 +242,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
             if wait > 0:
                 await asyncio.sleep(wait)
             if self._paced and endpoint.startswith(COUNTED_IN_GROUPS):
-                chosen = PRIORITY.get() if endpoint.startswith("edit") else None
+                chosen = PRIORITY.get()
                 await self._overall.acquire(self._clock, chosen if chosen is not None else
                                             GROUP if group else PRIVATE)
             outcome = await self._call(callback, args, kwargs, chat, attempt, retries, endpoint)

@@ -130,20 +130,22 @@ async def test_under_the_overall_limit_a_message_someone_waits_for_goes_first() 
     limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()
     await request(limiter, telegram, "sendMessage", PERSON)  # the burst is spent: what follows waits
 
-    async def edit(priority: int, chat_id: int) -> Any:
+    async def edit(priority: int, chat_id: int, endpoint: str = "editMessageText") -> Any:
         PRIORITY.set(priority)  # as the publisher sets it in its own task
-        return await request(limiter, telegram, "editMessageText", chat_id)
+        return await request(limiter, telegram, endpoint, chat_id)
 
     waiting = [asyncio.create_task(request(limiter, telegram, "editMessageText", GROUP_A)),
                asyncio.create_task(request(limiter, telegram, "sendMessage", PERSON + 2)),
                asyncio.create_task(edit(MOVER, PERSON + 3)),
-               asyncio.create_task(edit(PRESSER, PERSON + 1))]
+               asyncio.create_task(edit(PRESSER, PERSON + 1)),
+               asyncio.create_task(edit(PRESSER, PERSON + 4, "sendMessage"))]  # a message a press waits for
     await asyncio.sleep(0)
     assert await asyncio.wait_for(request(limiter, telegram, "getChatMember", GROUP_B), 10)
     assert telegram.calls[1:] == [("getChatMember", GROUP_B)]  # ahead of every message waiting
     await asyncio.wait_for(asyncio.gather(*waiting), 30)
-    assert telegram.calls[2:] == [("editMessageText", PERSON + 1), ("editMessageText", PERSON + 3),
-                                  ("sendMessage", PERSON + 2), ("editMessageText", GROUP_A)]
+    assert telegram.calls[2:] == [("editMessageText", PERSON + 1), ("sendMessage", PERSON + 4),
+                                  ("editMessageText", PERSON + 3), ("sendMessage", PERSON + 2),
+                                  ("editMessageText", GROUP_A)]
 
 
 async def test_a_cancelled_request_gives_its_turn_to_the_next() -> None:
