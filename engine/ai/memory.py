@@ -154,7 +154,11 @@ class _Played:
 
 
 _PLAYED: dict[int, _Played] = {}
-_PLAYED_LIMIT = 20_000
+"""The running totals by the id of their last trick, least recently used first."""
+_PLAYED_LIMIT = 4096
+"""Entries kept: the tricks of the hands being decided stay (each lookup renews them); those of finished
+hands and of search rollouts, never asked for again, are dropped oldest first (a bot keeps a bounded
+cache however many hands it hosts)."""
 
 
 def _note_trick(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], cards: dict[Card, int],
@@ -182,16 +186,17 @@ def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Ca
         return {}, (frozenset(), frozenset(), frozenset(), frozenset())
     last = tricks[-1]
     before = tricks[-2] if len(tricks) >= 2 else None
-    entry = _PLAYED.get(id(last))
+    entry = _PLAYED.pop(id(last), None)
     if entry is not None and entry.trick is last and entry.before is before and entry.ctx is ctx:
+        _PLAYED[id(last)] = entry  # the most recently used
         return entry.cards, entry.voids
     cards, voids = _played_through(ctx, tricks[:-1])
     cards = dict(cards)
     open_voids = [set(v) for v in voids]
     _note_trick(ctx, last.plays, cards, open_voids)
     done = tuple(frozenset(v) for v in open_voids)
-    if len(_PLAYED) >= _PLAYED_LIMIT:
-        _PLAYED.clear()
+    while len(_PLAYED) >= _PLAYED_LIMIT:
+        del _PLAYED[next(iter(_PLAYED))]
     _PLAYED[id(last)] = _Played(last, before, ctx, cards, done)
     return cards, done
 
