@@ -29,7 +29,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.ratelimit import MOVER, PRESSER, PRIORITY
+from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +57,16 @@ def message_gone(exc: BadRequest) -> bool:
     return "message to edit not found" in text or "message can't be edited" in text
 
 
+def _before(wanted: int | None, flying: int | None) -> bool:
+    """True if a call of priority ``wanted`` is served before one of ``flying`` (None: served last)."""
+    return wanted is not None and (flying is None or wanted < flying)
+
+
 class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown", "priority")
+                 "busy", "shown", "priority", "flying")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -81,6 +86,8 @@ class Slot:
         self.priority: int | None = None
         """Someone waits to see this change (:data:`~bot.ratelimit.PRESSER`: their press; ``MOVER``: their
         move): served before other messages under the overall limit."""
+        self.flying: int | None = None
+        """The priority of the call in flight (None: the default, served last)."""
 
 
 class Publisher:
@@ -159,11 +166,13 @@ class Publisher:
             slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)
         if slot.task is None or slot.task.done():
             slot.task = asyncio.create_task(self._flush_later(slot))
-        elif now and not slot.busy:
-            # Only a task waiting out the slot's interval is cut short.  A call in
-            # flight is let finish: a new message's id would be lost (a second
-            # message next time), and an edit waiting out a 429 would only meet
-            # the same flood limit again.  It sees next_at = 0 and flushes again.
+        elif now and (not slot.busy or not slot.sending and _before(slot.priority, slot.flying)):
+            # A task waiting out the slot's interval is cut short; so is an edit still
+            # waiting behind other messages under the overall limit when someone now
+            # waits for it (on a busy bot a press would wait behind its own message's
+            # older, less urgent edit): it goes again with the latest content, first.
+            # A new message being sent is let finish (its id would be lost: a second
+            # message next time); it sees next_at = 0 and flushes again.
             slot.task.cancel()
             slot.task = asyncio.create_task(self._flush_later(slot))
 
@@ -174,7 +183,7 @@ class Publisher:
                 await asyncio.sleep(delay)
             slot.dirty = False
             PRIORITY.set(slot.priority)  # this task's own context: read by the rate limiter
-            slot.priority = None
+            slot.flying, slot.priority = slot.priority, None
             spent, slot.next_at = slot.next_at, time.monotonic() + slot.interval
             slot.sending = slot.message_id is None
             slot.busy = True
@@ -237,6 +246,13 @@ class Publisher:
         except TelegramError as exc:
             log.warning("send failed in chat %s: %s", chat_id, exc)
         return None
+
+    @property
+    def behind(self) -> bool:
+        """True while the bot sends more than Telegram's overall limit lets through (see
+        :attr:`bot.ratelimit.ChatRateLimiter.behind`)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        return isinstance(limiter, ChatRateLimiter) and limiter.behind
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Send a notice soon, in a task of its own, after the notices posted to that chat before it.

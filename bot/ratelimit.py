@@ -110,6 +110,11 @@ class Queue:
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
 
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a token (a cancelled one until its turn comes)."""
+        return len(self._waiting)
+
     async def acquire(self, clock: Callable[[], float], priority: int) -> None:
         """Wait for a token; waiting requests are served by arrival plus their priority's
         :data:`HEAD_START`."""
@@ -173,6 +178,12 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         self.in_flight = 0
         """Requests to chats not yet answered (waiting for the limits or on the wire): ``/health`` shows it,
         and a number that keeps growing means the bot asks more of Telegram than its limits allow."""
+
+    @property
+    def behind(self) -> bool:
+        """True while more messages wait for the overall limit than it lets through in a second: the bot
+        asks more of Telegram than it allows, and a message that can be left out should be."""
+        return self._overall.waiting > self._overall.bucket.rate
 
     async def initialize(self) -> None:
         """Nothing to set up."""

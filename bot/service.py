@@ -769,8 +769,12 @@ class Tables:
         info = table.seats[seat]
         if self.publisher is None or info is None or info.user_id is None or not info.reachable:
             return
-        if table.settings.pace == "realtime" and time.time() - info.last_active < AT_THE_TABLE:
-            return  # they are at the table: the edited hand message is enough
+        if table.settings.pace == "realtime" and (time.time() - info.last_active < AT_THE_TABLE
+                                                  or self.publisher.behind):
+            # They are at the table: the edited hand message is enough.  Or the bot is behind
+            # Telegram's overall limit: a new message would only delay the edits that show the turn
+            # (the group's reminder before the deadline still names them).
+            return
         assert table.match is not None
         tr = translator(info.lang)
         hand = table.match.hand

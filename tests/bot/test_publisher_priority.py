@@ -34,3 +34,56 @@ async def test_a_press_is_served_before_a_move_and_a_move_before_the_rest() -> N
     await asyncio.wait_for(asyncio.gather(*(s.task for s in slots.values() if s.task is not None)), 10)
     assert sorted(bot.seen) == [(1, PRESSER), (2, MOVER), (3, None)]
     assert all(slot.priority is None for slot in slots.values())  # spent with the edit
+
+
+class SlowBot(Bot):
+    """Its first edit waits (behind other messages under the overall limit) until released or cancelled."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.texts: list[str] = []
+        self.cancelled = 0
+        self.calls = 0
+
+    async def edit_message_text(self, text: str, chat_id: int, message_id: int, **_: Any) -> None:
+        self.calls += 1
+        if self.calls == 1 and not self.release.is_set():
+            try:
+                await self.release.wait()
+            except asyncio.CancelledError:
+                self.cancelled += 1
+                raise
+        self.texts.append(text)
+        await super().edit_message_text(text, chat_id, message_id)
+
+
+async def test_a_press_does_not_wait_behind_its_own_messages_older_less_urgent_edit() -> None:
+    bot = SlowBot()
+    publisher = Publisher(bot, _blocked)  # type: ignore[arg-type]
+    slot = publisher.slot((1, "1"), 1, 60.0, message_id=7)
+    publisher.schedule(slot, lambda: ("your move", None), now=True)  # waits, as the next mover's
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert slot.busy and not bot.texts
+    publisher.schedule(slot, lambda: ("your move, a card selected", None), now=True, pressed=True)
+    assert slot.task is not None
+    await asyncio.wait_for(slot.task, 10)
+    assert bot.cancelled == 1  # the waiting edit gave way
+    assert bot.texts == ["your move, a card selected"] and bot.seen == [(1, PRESSER)]
+
+
+async def test_an_edit_already_as_urgent_is_let_finish() -> None:
+    bot = SlowBot()
+    publisher = Publisher(bot, _blocked)  # type: ignore[arg-type]
+    slot = publisher.slot((1, "1"), 1, 60.0, message_id=7)
+    publisher.schedule(slot, lambda: ("one card selected", None), now=True, pressed=True)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    publisher.schedule(slot, lambda: ("two cards selected", None), now=True, pressed=True)
+    bot.release.set()
+    for _ in range(100):
+        if len(bot.texts) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert bot.cancelled == 0 and bot.texts == ["one card selected", "two cards selected"]

@@ -199,3 +199,13 @@ async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(p
     press = asyncio.create_task(wait("press", PRESSER))  # arrives press_at seconds later
     await asyncio.wait_for(asyncio.gather(group, press), 30)
     assert served[0] == first
+
+
+async def test_behind_while_more_messages_wait_than_a_second_lets_through() -> None:
+    limiter, telegram = ChatRateLimiter(overall=(12, 1.0, 2)), Telegram()  # 10 a second after the burst
+    assert not limiter.behind
+    waiting = [asyncio.create_task(request(limiter, telegram, "sendMessage", PERSON + n)) for n in range(14)]
+    await asyncio.sleep(0)
+    assert limiter.behind  # 12 wait for a limit that lets 10 through in a second
+    await asyncio.wait_for(asyncio.gather(*waiting), 30)
+    assert not limiter.behind and limiter.in_flight == 0
