@@ -113,6 +113,11 @@ class Publisher:
             self._slots[key] = found
         return found
 
+    def unsent(self, key: tuple[int, str]) -> bool:
+        """True while the message is still to be sent (a new message waiting, or in flight)."""
+        slot = self._slots.get(key)
+        return slot is not None and slot.message_id is None and (slot.dirty or slot.busy)
+
     def forget(self, key: tuple[int, str]) -> None:
         """Stop keeping a message current (the table closed, the seat emptied)."""
         slot = self._slots.pop(key, None)

@@ -649,8 +649,29 @@ class Tables:
         async with table.lock:
             if table.deadline != deadline or not table.playing:
                 return
+            if self._cards_not_sent(table):
+                # Someone has not been sent their cards yet (on a bot behind Telegram's limits the deal's
+                # messages may wait): the clock starts again, not the timeout.
+                pace = PACES[table.settings.pace]
+                assert table.match is not None
+                table.deadline = time.time() + (pace.bidding if table.match.hand.phase == "bidding" else pace.turn)
+                self._spawn(self._store_deadline(table, table.deadline))
+                self._set_timer(table)
+                return
             await self._time_out(table)
             self.after_change(table)
+
+    def _cards_not_sent(self, table: Table) -> bool:
+        """True if someone the table waits for has a hand message still to be sent (the hand's first)."""
+        if self.publisher is None:
+            return False
+        for seat in self.waiting_humans(table):
+            info = table.seats[seat]
+            if info is not None and info.user_id is not None and info.reachable \
+                    and not self.app_seats[(table.id, seat)] \
+                    and self.publisher.unsent(seats.slot_key(table.id, seat, info.user_id)):
+                return True
+        return False
 
     async def _remind(self, table: Table) -> None:
         """One reminder in the group, mentioning only the people the table still waits for."""

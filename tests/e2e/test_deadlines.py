@@ -5,14 +5,16 @@ The paces are shortened for the test (the real ones are 60 s, an hour and a day)
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from bot import service
 from bot.model import Pace
+from bot.ratelimit import ChatRateLimiter
 
-from .botkit import bot_running, table_message, tables
+from .botkit import bot_running, hand_message, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 
 
@@ -74,3 +76,29 @@ async def test_the_escape_policy_scores_an_escape_and_seats_the_ai(fake_telegram
                               what="the AI to take the seat of the player who escaped")
         await server.wait_for(lambda: any("left the table" in (m.text or "") for m in group.bot_messages()),
                               timeout=10, what="the escape result")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_clock_waits_until_the_player_has_been_shown_their_cards(fake_telegram: FakeTelegram,
+                                                                         tmp_path: Path) -> None:
+    """On a bot behind Telegram's limits the deal's messages may wait: a window that closed before a player
+    saw their cards would deal again and again (at 300 tables, hundreds of hands were dealt, and closed,
+    unseen).  The deadline passes only once the player's hand message is on Telegram."""
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table = await _table_with_ai(server, tmp_path, app, alice, group)
+        limiter = app.bot.rate_limiter
+        assert isinstance(limiter, ChatRateLimiter)
+        held = 4.0  # as if Telegram had answered her chat "retry after 4 s": her cards wait that long
+        limiter.chat(alice.id).blocked_until = time.monotonic() + held
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        first = table.match.hand
+        await server.wait_for(lambda: hand_message(alice) is not None, timeout=30, what="her cards")
+        shown = time.monotonic()
+        assert first.phase == "bidding" and not any(a.kind == "close" for a in first.actions), \
+            "the bidding window closed before she saw her cards"
+        await server.wait_for(lambda: table.match.hand is not first or first.phase != "bidding",
+                              timeout=30, what="the window to close after she saw her cards")
+        assert time.monotonic() - shown > 0.5  # the window ran after her cards were shown
