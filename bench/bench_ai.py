@@ -5,7 +5,7 @@
 For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` does
 (each deal four times: the strong AI on either side, either side dealing)
 and prints the strong side's hands won and mean 积分 per hand with 95%
-intervals, the habit counts of the tally, and the seconds each strength
+intervals (the deal as the unit), the habit counts of the tally and of each side, and the seconds each strength
 took per decision, by phase (p50 / p95 / max), both wall-clock and in this
 process's CPU time: on a shared machine the wall-clock figures are an upper
 bound, the CPU ones what one free core would take (the strong player's time
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from engine.ai import DEFAULT_DEALS, Player, casual_action, strong_player  # noqa: E402
 from engine.hand import Action  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
-from engine.selfplay import duel, margin_line  # noqa: E402
+from engine.selfplay import duel, margin_line, sides_line  # noqa: E402
 from engine.views import HandView  # noqa: E402
 
 Times = dict[str, list[float]]
@@ -71,6 +71,7 @@ def main() -> None:
         seconds = time.perf_counter() - started
         print(tally.summary(f"{name}: strong against the baseline, seed {args.seed}"))
         print("  " + margin_line(tally, name))
+        print("  " + sides_line(tally))
         print(f"  {tally.hands / seconds:.2f} hands per second (half the seats strong)")
         for label, times in (("strong", strong_times), ("casual", casual_times)):
             for phase in ("bidding", "burying", "stealing", "playing"):
