@@ -172,6 +172,17 @@ class Tally:
         for seat in range(4):
             self.scores[seat] += result.scores[seat]
 
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts (a part of the same duel or self-play, played elsewhere) to this one."""
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            if name in ("deal_wins", "deal_scores"):
+                mine.extend(value)
+            elif isinstance(value, list):
+                setattr(self, name, [a + b for a, b in zip(mine, value)])
+            else:
+                setattr(self, name, mine + value)
+
     def summary(self, title: str) -> str:
         """A human-readable summary."""
         n = max(self.hands, 1)
@@ -260,16 +271,21 @@ def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
 
 
 def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Player,
-         emit: Emit | None = None, names: tuple[str, str] = ("ai", "random")) -> Tally:
+         emit: Emit | None = None, names: tuple[str, str] = ("ai", "random"), first: int = 0) -> Tally:
     """Play ``hands`` independent hands, ``player`` against ``opponent``, roles balanced (see the module doc).
 
-    The tally's ``ai_wins`` counts the hands ``player``'s side won.
+    The tally's ``ai_wins`` counts the hands ``player``'s side won.  The
+    hands are those numbered from ``first`` (a multiple of 4) of the seed's
+    sequence, so that a long duel can be played in parts (the AI players
+    ignore the shared random generator, so the parts play the same hands).
     """
+    if first % 4:
+        raise ValueError("a duel's part starts at a deal: first must be a multiple of 4")
     tally = Tally()
     rng = random.Random(derived_seed(seed, "rng"))
     started = time.perf_counter()
     spent_emitting = 0.0
-    for i in range(hands):
+    for i in range(first, first + hands):
         ai_side = i % 2
         dealer_side = (i // 2) % 2
         level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)

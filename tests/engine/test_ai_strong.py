@@ -198,3 +198,15 @@ def test_duel_counts_per_deal_and_per_side_add_up_to_the_tally() -> None:
         assert sum(tally.side_red5_forced) == tally.red5_forced
         assert sum(tally.side_must_play) == tally.must_play_hands
         assert sum(tally.side_last_lost) == tally.last_lost_at_must_play
+
+
+def test_a_duel_played_in_parts_adds_up_to_the_whole() -> None:
+    """Parts starting at deal boundaries, merged in order, give the tally of the whole duel (bench_ai --jobs)."""
+    ruleset = RULESETS["nantong"]
+    whole = duel(ruleset, 22, 7, heuristic_action, casual_action)
+    merged = duel(ruleset, 12, 7, heuristic_action, casual_action)
+    merged.merge(duel(ruleset, 10, 7, heuristic_action, casual_action, first=12))
+    merged.seconds = whole.seconds = 0.0
+    assert merged == whole
+    with pytest.raises(ValueError):
+        duel(ruleset, 4, 7, heuristic_action, casual_action, first=2)
