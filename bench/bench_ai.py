@@ -1,15 +1,18 @@
 """The strong AI against the frozen baseline, with decision times per phase for both strengths.
 
-    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--preset NAME ...]
+    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--jobs J] [--preset NAME ...]
 
 For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` does
 (each deal four times: the strong AI on either side, either side dealing)
 and prints the strong side's hands won and mean 积分 per hand with 95%
-intervals, the habit counts of the tally, and the seconds each strength
+intervals (the deal as the unit), the habit counts of the tally and of each side, and the seconds each strength
 took per decision, by phase (p50 / p95 / max), both wall-clock and in this
 process's CPU time: on a shared machine the wall-clock figures are an upper
 bound, the CPU ones what one free core would take (the strong player's time
 budget is wall-clock, so a loaded machine also cuts its searches short).
+With ``--jobs`` J > 1 each preset's deals are shared out among J worker
+processes (the same hands as with one: the parts follow the seed's sequence);
+on a shared machine the decision times then include the workers' contention.
 It prints figures and asserts nothing about time.
 """
 
@@ -22,13 +25,14 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from engine.ai import DEFAULT_DEALS, Player, casual_action, strong_player  # noqa: E402
 from engine.hand import Action  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
-from engine.selfplay import duel, margin_line  # noqa: E402
+from engine.selfplay import Tally, duel, margin_line, sides_line  # noqa: E402
 from engine.views import HandView  # noqa: E402
 
 Times = dict[str, list[float]]
@@ -52,25 +56,58 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {1000 * v[len(v) // 2]:.1f} ms, p95 {1000 * v[int(len(v) * 0.95)]:.1f} ms, max {1000 * v[-1]:.1f} ms"
 
 
+def play_part(name: str, first: int, hands: int, seed: int, deals: int) -> tuple[Tally, Times, Times]:
+    """Hands ``first`` … ``first + hands - 1`` of a preset's duel, with both strengths' decision times."""
+    strong_times: Times = {}
+    casual_times: Times = {}
+    strong = timed(strong_player(deals=deals), strong_times)
+    casual = timed(casual_action, casual_times)
+    tally = duel(RULESETS[name], hands, seed, strong, casual, names=("strong", "baseline"), first=first)
+    return tally, strong_times, casual_times
+
+
+def parts(hands: int, jobs: int) -> list[tuple[int, int]]:
+    """(first, count) of each part: whole deals of four hands, shared out as evenly as they go."""
+    deals = -(-hands // 4)
+    per = -(-deals // jobs)
+    out = []
+    for first_deal in range(0, deals, per):
+        first = 4 * first_deal
+        out.append((first, min(4 * per, hands - first)))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100, help="hands per preset (a multiple of 4 balances roles)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the strong player's sampled deals")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (1: play in this process)")
     parser.add_argument("--preset", nargs="*", default=list(RULESETS))
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
           f"{args.hands} hands per preset, strong player with {args.deals} deals per play", flush=True)
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     for name in args.preset:
+        started = time.perf_counter()
+        if pool is None:
+            results = [play_part(name, 0, args.hands, args.seed, args.deals)]
+        else:
+            futures = [pool.submit(play_part, name, first, count, args.seed, args.deals)
+                       for first, count in parts(args.hands, args.jobs)]
+            results = [f.result() for f in futures]
+        seconds = time.perf_counter() - started
+        tally = Tally()
         strong_times: Times = {}
         casual_times: Times = {}
-        strong = timed(strong_player(deals=args.deals), strong_times)
-        casual = timed(casual_action, casual_times)
-        started = time.perf_counter()
-        tally = duel(RULESETS[name], args.hands, args.seed, strong, casual, names=("strong", "baseline"))
-        seconds = time.perf_counter() - started
+        for part, part_strong, part_casual in results:
+            tally.merge(part)
+            for mine, theirs in ((strong_times, part_strong), (casual_times, part_casual)):
+                for key, values in theirs.items():
+                    mine.setdefault(key, []).extend(values)
         print(tally.summary(f"{name}: strong against the baseline, seed {args.seed}"))
         print("  " + margin_line(tally, name))
+        print("  " + sides_line(tally))
         print(f"  {tally.hands / seconds:.2f} hands per second (half the seats strong)")
         for label, times in (("strong", strong_times), ("casual", casual_times)):
             for phase in ("bidding", "burying", "stealing", "playing"):

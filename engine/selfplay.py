@@ -131,6 +131,18 @@ class Tally:
     ai_score_sq: int = 0
     ai_wins_as_dealer: int = 0
     ai_dealer_hands: int = 0
+    deal_wins: list[int] = field(default_factory=list)
+    """Of a duel: the AI side's hands won per deal (its four plays)."""
+    deal_scores: list[int] = field(default_factory=list)
+    """Of a duel: the AI side's 积分 summed over each deal's four plays."""
+    side_steals: list[int] = field(default_factory=lambda: [0, 0])
+    """Of a duel: steals by the AI side, and by the other side."""
+    side_red5_forced: list[int] = field(default_factory=lambda: [0, 0])
+    """Of a duel: red fives of the AI side forced out (逼红5), and of the other side."""
+    side_must_play: list[int] = field(default_factory=lambda: [0, 0])
+    """Of a duel: hands at J/A with the AI side dealing, and with the other side dealing."""
+    side_last_lost: list[int] = field(default_factory=lambda: [0, 0])
+    """Of those, hands whose last trick the dealing side lost."""
     seconds: float = 0.0
 
     def add(self, hand: Hand) -> None:
@@ -159,6 +171,17 @@ class Tally:
             self.last_lost_at_must_play += hand.tricks[-1].winner % 2 != hand.dealer_side
         for seat in range(4):
             self.scores[seat] += result.scores[seat]
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts (a part of the same duel or self-play, played elsewhere) to this one."""
+        for name, value in vars(other).items():
+            mine = getattr(self, name)
+            if name in ("deal_wins", "deal_scores"):
+                mine.extend(value)
+            elif isinstance(value, list):
+                setattr(self, name, [a + b for a, b in zip(mine, value)])
+            else:
+                setattr(self, name, mine + value)
 
     def summary(self, title: str) -> str:
         """A human-readable summary."""
@@ -248,16 +271,21 @@ def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
 
 
 def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Player,
-         emit: Emit | None = None, names: tuple[str, str] = ("ai", "random")) -> Tally:
+         emit: Emit | None = None, names: tuple[str, str] = ("ai", "random"), first: int = 0) -> Tally:
     """Play ``hands`` independent hands, ``player`` against ``opponent``, roles balanced (see the module doc).
 
-    The tally's ``ai_wins`` counts the hands ``player``'s side won.
+    The tally's ``ai_wins`` counts the hands ``player``'s side won.  The
+    hands are those numbered from ``first`` (a multiple of 4) of the seed's
+    sequence, so that a long duel can be played in parts (the AI players
+    ignore the shared random generator, so the parts play the same hands).
     """
+    if first % 4:
+        raise ValueError("a duel's part starts at a deal: first must be a multiple of 4")
     tally = Tally()
     rng = random.Random(derived_seed(seed, "rng"))
     started = time.perf_counter()
     spent_emitting = 0.0
-    for i in range(hands):
+    for i in range(first, first + hands):
         ai_side = i % 2
         dealer_side = (i // 2) % 2
         level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)
@@ -274,12 +302,34 @@ def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Play
         if dealer_side == ai_side:
             tally.ai_dealer_hands += 1
             tally.ai_wins_as_dealer += won
+        _count_sides(tally, hand, ai_side, won, new_deal=i % 4 == 0)
         if emit is not None:
             t = time.perf_counter()
             emit(hand_record(hand, [names[0] if s % 2 == ai_side else names[1] for s in range(4)]))
             spent_emitting += time.perf_counter() - t
     tally.seconds = time.perf_counter() - started - spent_emitting
     return tally
+
+
+def _count_sides(tally: Tally, hand: Hand, ai_side: int, won: bool, new_deal: bool) -> None:
+    """A duel's figures per deal and per side (index 0 the AI side, 1 the other)."""
+    result = hand.result
+    assert result is not None
+    if new_deal:
+        tally.deal_wins.append(0)
+        tally.deal_scores.append(0)
+    tally.deal_wins[-1] += won
+    tally.deal_scores[-1] += result.scores[ai_side]
+    for bid in hand.bids:
+        if bid.kind == "steal":
+            tally.side_steals[bid.seat % 2 != ai_side] += 1
+    for adj in result.adjustments:
+        if adj.reason == "red5_forced":
+            tally.side_red5_forced[adj.seat % 2 != ai_side] += 1
+    if hand.level in (11, 14) and not hand.setup.flag and hand.tricks:
+        dealing = hand.dealer_side != ai_side
+        tally.side_must_play[dealing] += 1
+        tally.side_last_lost[dealing] += hand.tricks[-1].winner % 2 != hand.dealer_side
 
 
 def vs_random(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
@@ -297,17 +347,40 @@ def vs_baseline(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = Non
 def margin_line(tally: Tally, preset: str) -> str:
     """The strong side's hands won and mean 积分 per hand against the baseline, with 95% intervals.
 
-    Normal approximations over hands; the four plays of a deal are counted
-    as four hands (the interval is a little narrow for that).
+    Normal approximations with the deal as the unit: a deal's four plays
+    (the same cards, roles swapped) are not independent, as the strong side
+    wins more often where the baseline, in the mirrored seats, loses, so the
+    spread is taken between deals (a cluster estimate), which is both honest
+    and narrower than counting the plays as independent hands.
     """
     n = max(tally.hands, 1)
     won = tally.ai_wins / n
-    won_half = 1.96 * math.sqrt(max(won * (1 - won), 0.0) / n)
     mean = tally.ai_score / n
-    var = max(tally.ai_score_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    mean_half = 1.96 * math.sqrt(var / n)
+    won_half = _cluster_half(tally.deal_wins, won, tally.hands)
+    mean_half = _cluster_half(tally.deal_scores, mean, tally.hands)
     return (f"strong AI won {won:.1%} ± {won_half:.1%} of {tally.hands} hands ({preset}) against the baseline; "
-            f"mean 积分 per hand {mean:+.3f} ± {mean_half:.3f} (95% intervals)")
+            f"mean 积分 per hand {mean:+.3f} ± {mean_half:.3f} (95% intervals over {len(tally.deal_wins)} deals)")
+
+
+def _cluster_half(sums: Sequence[int], mean: float, hands: int) -> float:
+    """Half the 95% interval of a per-hand mean from per-deal sums (four hands a deal, the last maybe fewer)."""
+    deals = len(sums)
+    if deals < 2:
+        return float("nan")
+    sizes = [4] * (deals - 1) + [hands - 4 * (deals - 1)]
+    spread = sum((total - mean * size) ** 2 for total, size in zip(sums, sizes))
+    return 1.96 * math.sqrt(deals / (deals - 1) * spread) / hands
+
+
+def sides_line(tally: Tally) -> str:
+    """A duel's habit counts for each side: steals, red fives forced out, last tricks lost at J/A as dealer side."""
+    n = max(tally.hands, 1)
+    parts = []
+    for i, who in enumerate(("strong", "baseline")):
+        parts.append(f"{who} side: steals {tally.side_steals[i] / n:.3f} per hand, "
+                     f"its red five forced out (逼红5) {tally.side_red5_forced[i]}, "
+                     f"last trick lost dealing at J/A {tally.side_last_lost[i]} of {tally.side_must_play[i]}")
+    return "; ".join(parts)
 
 
 def win_rate_line(tally: Tally, preset: str) -> str:
@@ -358,6 +431,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
             print(tally.summary(f"{name}: strong AI (one side) against the baseline (the other), seed {args.seed}"),
                   file=report)
             print("  " + margin_line(tally, name), file=report)
+            print("  " + sides_line(tally), file=report)
         elif args.vs_random:
             tally = vs_random(ruleset, args.hands, args.seed, sink, player)
             print(tally.summary(f"{name}: {args.strength} AI (one side) against random (the other), "

@@ -17,7 +17,7 @@ from engine.ai.search import deck_is_whole, sample_world, world_hand
 from engine.hand import Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS
-from engine.selfplay import actions, main
+from engine.selfplay import actions, duel, main
 from engine.views import view_for
 
 PRESETS = sorted(RULESETS)
@@ -180,7 +180,33 @@ def test_sampled_worlds_respect_what_is_public(preset: str, seed: int) -> None:
 
 def test_selfplay_vs_baseline_prints_the_margin() -> None:
     out = io.StringIO()
-    assert main(["--preset", "xin", "--hands", "4", "--seed", "1", "--vs-baseline", "--deals", "1"], out=out) == 0
+    assert main(["--preset", "xin", "--hands", "8", "--seed", "1", "--vs-baseline", "--deals", "1"], out=out) == 0
     text = out.getvalue()
-    assert "strong AI won" in text and "of 4 hands (xin) against the baseline" in text and "±" in text
+    assert "strong AI won" in text and "of 8 hands (xin) against the baseline" in text and "±" in text
+    assert "over 2 deals" in text and "nan" not in text
     assert "buries that made a void" in text and "last trick lost by the dealer side at J/A" in text
+    assert "strong side: steals" in text and "baseline side: steals" in text
+
+
+def test_duel_counts_per_deal_and_per_side_add_up_to_the_tally() -> None:
+    """The per-deal sums (for the intervals) and the per-side habit counts split the duel's totals exactly."""
+    for preset in ("yancheng", "chizhou"):
+        tally = duel(RULESETS[preset], 120, 5, heuristic_action, casual_action)
+        assert len(tally.deal_wins) == len(tally.deal_scores) == 30
+        assert sum(tally.deal_wins) == tally.ai_wins and sum(tally.deal_scores) == tally.ai_score
+        assert sum(tally.side_steals) == tally.steals
+        assert sum(tally.side_red5_forced) == tally.red5_forced
+        assert sum(tally.side_must_play) == tally.must_play_hands
+        assert sum(tally.side_last_lost) == tally.last_lost_at_must_play
+
+
+def test_a_duel_played_in_parts_adds_up_to_the_whole() -> None:
+    """Parts starting at deal boundaries, merged in order, give the tally of the whole duel (bench_ai --jobs)."""
+    ruleset = RULESETS["nantong"]
+    whole = duel(ruleset, 22, 7, heuristic_action, casual_action)
+    merged = duel(ruleset, 12, 7, heuristic_action, casual_action)
+    merged.merge(duel(ruleset, 10, 7, heuristic_action, casual_action, first=12))
+    merged.seconds = whole.seconds = 0.0
+    assert merged == whole
+    with pytest.raises(ValueError):
+        duel(ruleset, 4, 7, heuristic_action, casual_action, first=2)

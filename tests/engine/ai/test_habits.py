@@ -8,7 +8,7 @@ and the strong AI (「高手」) the good one, so that it fails without the fix:
    it throws ♥5 onto a partner's unbeatable trump 5-10-K where the rules leave the choice;
 3. it buries badly and rarely makes a void;
 4. it does not defend the last trick (and the kitty) at the must-play level J;
-5. it spends its top trump pair on 10 points early.
+5. it spends its top trump pair on 10 points early, and leads a J into an unseen K.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections import Counter
 from engine.ai import StrongPlayer, casual_action
 from engine.ai.baseline.burying import choose_bury as baseline_bury
 from engine.ai.burying import choose_bury
+from engine.ai.memory import build_memory
 from engine.cards import Card, parse_cards
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
@@ -174,3 +175,29 @@ def test_habit_5_keeps_the_top_trump_pair_for_more_than_ten_points() -> None:
     assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("BJ BJ"))
     played = STRONG(view, hand.ruleset).cards
     assert not any(c.is_joker for c in played)
+
+
+def test_habit_5_does_not_lead_a_jack_into_an_unseen_king() -> None:
+    """盐城 at level 3, ♣ trump (a real deal, seed 1029, played by the baseline until here): trick 10, 12 cards left.
+
+    The dealer (seat 2) is to lead with ♦10 ♦J ♦Q ♦Q ♦K, ♥10 ♥J ♥3, ♠5, ♣5 ♣K and ♦3.
+    One ♦K is unseen (seat 1 holds it).  The baseline leads ♦J, its lowest
+    pointless diamond, and seat 1's ♦K takes the trick and its 10 points:
+    a J led into a K gives the attackers the lead and the king.  The
+    strong player leads no jack; played out by the baseline from here, the
+    attackers do not win that trick.
+    """
+    hand = _casual_until(Hand(HandSetup(RULESETS["yancheng"], 1029, 2, (3, 3), 0, 0)), 46)
+    assert hand.trump == "C" and hand.dealer == 2 and hand.turn == 2 and not hand.current and len(hand.tricks) == 9
+    assert Counter(hand.hands[2]) == Counter(parse_cards("10D JD QD QD KD 10H JH 3H 5S 5C KC 3D"))
+    assert Card.parse("KD") in hand.hands[1]
+    view = view_for(hand, 2)
+    assert build_memory(view, hand.ctx).unseen[Card.parse("KD")] == 1  # the dealer cannot tell where it is
+    casual = casual_action(view, hand.ruleset)
+    strong = STRONG(view, hand.ruleset)
+    assert casual.cards == tuple(parse_cards("JD"))
+    assert not any(c.rank == 11 for c in strong.cards)
+    lost = _finish_casually(copy.deepcopy(hand), casual)
+    kept = _finish_casually(copy.deepcopy(hand), strong)
+    assert lost.tricks[9].winner == 1 and Card.parse("KD") in dict(lost.tricks[9].plays)[1]
+    assert kept.tricks[9].winner % 2 == 0
