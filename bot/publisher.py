@@ -259,6 +259,12 @@ class Publisher:
         limiter = getattr(self.bot, "rate_limiter", None)
         return isinstance(limiter, ChatRateLimiter) and limiter.behind
 
+    @property
+    def backlog(self) -> float:
+        """Seconds the messages waiting for Telegram's overall limit need to go out."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        return limiter.backlog if isinstance(limiter, ChatRateLimiter) else 0.0
+
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Send a notice soon, in a task of its own, after the notices posted to that chat before it.
 

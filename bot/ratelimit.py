@@ -180,10 +180,15 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         and a number that keeps growing means the bot asks more of Telegram than its limits allow."""
 
     @property
+    def backlog(self) -> float:
+        """Seconds the messages waiting for the overall limit need to go out (0.0: none wait)."""
+        return self._overall.waiting / self._overall.bucket.rate
+
+    @property
     def behind(self) -> bool:
         """True while more messages wait for the overall limit than it lets through in a second: the bot
         asks more of Telegram than it allows, and a message that can be left out should be."""
-        return self._overall.waiting > self._overall.bucket.rate
+        return self.backlog > 1.0
 
     async def initialize(self) -> None:
         """Nothing to set up."""

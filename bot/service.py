@@ -55,6 +55,9 @@ class TableError(Exception):
         return tr(self.msgid, **self.values)
 
 
+FAR_BEHIND = 10.0
+"""Seconds of messages waiting for Telegram's overall limit beyond which no turn times out and no reminder
+goes (an overloaded bot would time people out for its own lag, and each timeout costs more messages)."""
 AT_THE_TABLE = 150.0
 """Seconds after a press in which a player counts as at the table (real-time pace): a round of four
 moves takes less, so their edited hand message is enough and no "your turn" message is sent (it
@@ -644,14 +647,16 @@ class Tables:
                 if table.deadline != deadline:
                     return
                 table.reminded = True
-                await self._remind(table)
+                if not self._far_behind():  # else the turn itself may not be shown yet
+                    await self._remind(table)
         await asyncio.sleep(max(0.0, deadline - time.time()))
         async with table.lock:
             if table.deadline != deadline or not table.playing:
                 return
-            if self._cards_not_sent(table):
-                # Someone has not been sent their cards yet (on a bot behind Telegram's limits the deal's
-                # messages may wait): the clock starts again, not the timeout.
+            if self._cards_not_sent(table) or self._far_behind():
+                # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
+                # (their turn may not be shown yet, and a timeout's messages would add to the backlog):
+                # the clock starts again, not the timeout.
                 pace = PACES[table.settings.pace]
                 assert table.match is not None
                 table.deadline = time.time() + (pace.bidding if table.match.hand.phase == "bidding" else pace.turn)
@@ -660,6 +665,11 @@ class Tables:
                 return
             await self._time_out(table)
             self.after_change(table)
+
+    def _far_behind(self) -> bool:
+        """True while the messages waiting for Telegram's overall limit need more than :data:`FAR_BEHIND`
+        seconds to go out."""
+        return self.publisher is not None and self.publisher.backlog > FAR_BEHIND
 
     def _cards_not_sent(self, table: Table) -> bool:
         """True if someone the table waits for has a hand message still to be sent (the hand's first)."""

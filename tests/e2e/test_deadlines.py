@@ -102,3 +102,28 @@ async def test_the_clock_waits_until_the_player_has_been_shown_their_cards(fake_
         await server.wait_for(lambda: table.match.hand is not first or first.phase != "bidding",
                               timeout=30, what="the window to close after she saw her cards")
         assert time.monotonic() - shown > 0.5  # the window ran after her cards were shown
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_no_turn_times_out_while_the_bot_is_far_behind_telegrams_limits(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An overloaded bot would time people out for its own lag, and every timeout's messages (the reminder,
+    "ran out of time", the private notice, "is back") would add to the backlog: the clock starts again."""
+    server = fake_telegram
+    backlog = [60.0]  # seconds of messages waiting for Telegram's overall limit
+    monkeypatch.setattr(ChatRateLimiter, "backlog", property(lambda self: backlog[0]))
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table = await _table_with_ai(server, tmp_path, app, alice, group)
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        first = table.match.hand
+        deadlines: set[float] = set()
+        await server.wait_for(lambda: deadlines.add(table.deadline) or len(deadlines) >= 3, timeout=30,
+                              what="the clock to start again twice")
+        assert first.phase == "bidding" and table.match.hand is first
+        assert not any("waiting for your move" in (m.text or "") or "ran out of time" in (m.text or "")
+                       for m in group.bot_messages())
+        backlog[0] = 0.0  # caught up: the window closes by its deadline
+        await server.wait_for(lambda: table.match.hand is not first or first.phase != "bidding", timeout=30,
+                              what="the window to close once the bot caught up")
