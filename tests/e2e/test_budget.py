@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import Table
 from bot.ratelimit import ChatRateLimiter
 
 from .botkit import bot_running, tables
-from .fake_telegram import FakeTelegram
+from .fake_telegram import FakeTelegram, Group, Person
 from .fake_telegram.recording import CallRecord
 from .plans import find_plan
 from .scenario import App, announced, play_hand, press_hand, sit_from_group, start_match, wait_seated
@@ -41,6 +42,17 @@ async def settled(server: FakeTelegram, app: App) -> None:
                           and all(sender.done() for sender in outbox._senders.values()) and not limiter.in_flight,
                           timeout=60, what="every edit and announcement made")
     await server.wait_idle(quiet=0.3, timeout=30)
+
+
+async def seat_four_and_start(server: FakeTelegram, app: App, people: dict[int, Person], group: Group,
+                              seed_index: int) -> Table:
+    """A 盐城 table of four people (seat 0 opens it, the others sit from the group), the match started."""
+    await people[0].command(group, "newgame", "yancheng")
+    assert await wait_seated(server, app, group, people[0]) == 0
+    for seat in (1, 2, 3):
+        await sit_from_group(server, people[seat], group, seat)
+        assert await wait_seated(server, app, group, people[seat]) == seat
+    return await start_match(server, app, people[0], group, seed_index)
 
 
 def purposes(records: list[CallRecord], group_id: int) -> Counter[str]:
@@ -70,12 +82,7 @@ async def test_a_four_person_hand_at_human_pace_stays_within_its_budget(fake_tel
         async def human_pace() -> None:
             await settled(server, app)
 
-        await alice.command(group, "newgame", "yancheng")
-        assert await wait_seated(server, app, group, alice) == 0
-        for seat in (1, 2, 3):
-            await sit_from_group(server, people[seat], group, seat)
-            assert await wait_seated(server, app, group, people[seat]) == seat
-        table = await start_match(server, app, alice, group, plan.seed_index)
+        table = await seat_four_and_start(server, app, people, group, plan.seed_index)
         assert table.match is not None
         hand = table.match.hand
         start = server.calls.mark()
@@ -107,12 +114,7 @@ async def test_a_tap_edits_the_tappers_message_and_a_play_the_movers_and_the_nex
     group = server.group("Taps", list(people.values()))
     plan = find_plan("yancheng", bidders=2)
     async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
-        await people[0].command(group, "newgame", "yancheng")
-        assert await wait_seated(server, app, group, people[0]) == 0
-        for seat in (1, 2, 3):
-            await sit_from_group(server, people[seat], group, seat)
-            assert await wait_seated(server, app, group, people[seat]) == seat
-        table = await start_match(server, app, people[0], group, plan.seed_index)
+        table = await seat_four_and_start(server, app, people, group, plan.seed_index)
         assert table.match is not None
         hand = table.match.hand
         await play_hand(server, table, people, plan, until=lambda h: h.phase == "playing")
@@ -151,12 +153,7 @@ async def test_a_person_thinking_at_human_pace_gets_no_your_turn_message_one_awa
     group = server.group("Nudges", list(people.values()))
     plan = find_plan("yancheng", bidders=2)
     async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
-        await people[0].command(group, "newgame", "yancheng")
-        assert await wait_seated(server, app, group, people[0]) == 0
-        for seat in (1, 2, 3):
-            await sit_from_group(server, people[seat], group, seat)
-            assert await wait_seated(server, app, group, people[seat]) == seat
-        table = await start_match(server, app, people[0], group, plan.seed_index)
+        table = await seat_four_and_start(server, app, people, group, plan.seed_index)
         assert table.match is not None and table.settings.pace == "realtime"
         hand = table.match.hand
         await play_hand(server, table, people, plan, until=lambda h: h.phase == "playing")
