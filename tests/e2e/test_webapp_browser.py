@@ -129,9 +129,11 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
 
             # The finished hand replays trick by trick: from the app's button, and from the result message's
             # link, which brings a private message whose button opens the replay.
-            result_message = await server.wait_for(lambda: next((m for m in group.bot_messages()
-                                                                 if "局结束" in (m.text or "")), None),
-                                                   what="the result message")
+            # The result with its link (the table message may say 局结束 before the result is sent).
+            result_message = await server.wait_for(
+                lambda: next((m for m in group.bot_messages() if "局结束" in (m.text or "")
+                              and any(e.get("type") == "text_link" for e in m.entities)), None),
+                what="the result message")
             link = next(e["url"] for e in result_message.entities if e.get("type") == "text_link")
             assert link.startswith(f"https://t.me/{server.bot.username}?start=r")
             await alice.open_link(link)
