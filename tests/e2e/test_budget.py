@@ -44,6 +44,13 @@ async def settled(server: FakeTelegram, app: App) -> None:
     await server.wait_idle(quiet=0.3, timeout=30)
 
 
+def four_people(server: FakeTelegram, title: str) -> tuple[dict[int, Person], Group]:
+    """Four English-speaking people who started the bot, by the seat each will take, and their group."""
+    people = {seat: server.person(name, name.lower(), language_code="en", started=True)
+              for seat, name in enumerate(("Alice", "Bob", "Carol", "Dave"))}
+    return people, server.group(title, list(people.values()))
+
+
 async def seat_four_and_start(server: FakeTelegram, app: App, people: dict[int, Person], group: Group,
                               seed_index: int) -> Table:
     """A 盐城 table of four people (seat 0 opens it, the others sit from the group), the match started."""
@@ -109,9 +116,7 @@ async def test_a_tap_edits_the_tappers_message_and_a_play_the_movers_and_the_nex
     """Selecting a card: one edit of the tapper's hand message, nobody else's, not the group's; a play:
     the mover's and the next mover's."""
     server = fake_telegram
-    people = {seat: server.person(name, name.lower(), language_code="en", started=True)
-              for seat, name in enumerate(("Alice", "Bob", "Carol", "Dave"))}
-    group = server.group("Taps", list(people.values()))
+    people, group = four_people(server, "Taps")
     plan = find_plan("yancheng", bidders=2)
     async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
         table = await seat_four_and_start(server, app, people, group, plan.seed_index)
@@ -148,9 +153,7 @@ async def test_a_person_thinking_at_human_pace_gets_no_your_turn_message_one_awa
     and their edited hand message is enough; one who pressed minutes ago is told by a new message, unless
     the bot is behind Telegram's overall limit (the message would delay the edits that show the turn)."""
     server = fake_telegram
-    people = {seat: server.person(name, name.lower(), language_code="en", started=True)
-              for seat, name in enumerate(("Alice", "Bob", "Carol", "Dave"))}
-    group = server.group("Nudges", list(people.values()))
+    people, group = four_people(server, "Nudges")
     plan = find_plan("yancheng", bidders=2)
     async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
         table = await seat_four_and_start(server, app, people, group, plan.seed_index)
