@@ -26,7 +26,7 @@ from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
 from bot.moves import make_move
-from bot.ratelimit import PRESSER, PRIORITY
+from bot.ratelimit import ANSWER, PRIORITY
 from bot.render_private import one_tap_plays, peek_text
 from bot.service import TableError, Tables
 from bot.webapp.links import replay_offer
@@ -159,9 +159,9 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
         return exc.text(tr)
     record = await remember_user(context, user)
     if not record.can_message_privately or record.blocked:
-        # Try once: people who opened the bot elsewhere can be reached without a link.  The press
-        # waits for this message (under the table's lock), so it goes first under the overall limit.
-        first = PRIORITY.set(PRESSER)
+        # Try once: people who opened the bot elsewhere can be reached without a link.  The press's
+        # answer waits for this message (under the table's lock), so it goes before every other.
+        first = PRIORITY.set(ANSWER)
         try:
             await context.bot.send_message(user.id, tr("You are joining the table in {title}.",
                                                         title=name_html(table.title or "?")))

@@ -45,19 +45,23 @@ IDLE = 120.0
 """Seconds after which a quiet chat's throttle is forgotten (it is full again by then)."""
 
 
-PRESSER, MOVER, PRIVATE, GROUP = 0, 1, 2, 3
+ANSWER, PRESSER, MOVER, PRIVATE, GROUP = -1, 0, 1, 2, 3
 """The order in which requests waiting for the overall limit are served."""
 
-HEAD_START = {PRESSER: 0.0, MOVER: 10.0, PRIVATE: 11.5, GROUP: 13.5}
-"""Seconds a request of each priority waits behind one that arrived at the same time.  A presser's own
-message goes before any other message less than ten seconds old: a person sees their press take effect
-at once however busy the bot is (presses cannot swamp the others: each person presses again only once
-they have seen their message change).  Among the rest, a group's message that has waited two seconds
-goes before a new next mover's, so no message starves while many tables keep the overall limit busy."""
+HEAD_START = {ANSWER: -3600.0, PRESSER: 0.0, MOVER: 10.0, PRIVATE: 11.5, GROUP: 13.5}
+"""Seconds a request of each priority waits behind one that arrived at the same time.  A message a
+button's answer waits for (:data:`ANSWER`) goes before every other: Telegram takes no answer after
+about 15 s, however far behind the bot is (it is one message per press of someone the bot has not
+reached yet, so it cannot crowd the others out).  A presser's own message goes before any other message
+less than ten seconds old: a person sees their press take effect at once however busy the bot is
+(presses cannot swamp the others: each person presses again only once they have seen their message
+change).  Among the rest, a group's message that has waited two seconds goes before a new next
+mover's, so no message starves while many tables keep the overall limit busy."""
 
 PRIORITY: ContextVar[int | None] = ContextVar("PRIORITY", default=None)
-"""Set (in the task making the request) for a message someone is waiting for: :data:`PRESSER` (their
-own hand message after a press, or a message their press waits for) or :data:`MOVER`."""
+"""Set (in the task making the request) for a message someone is waiting for: :data:`ANSWER` (a message
+the answer to their press waits for), :data:`PRESSER` (their own hand message after a press) or
+:data:`MOVER`."""
 
 COUNTED = ("send", "copy", "forward")
 """Calls a private chat's window counts: new messages (an edit there is not held back)."""

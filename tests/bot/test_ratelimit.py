@@ -173,10 +173,14 @@ async def test_unpaced_nothing_waits_but_a_429_still_holds_its_chat_only() -> No
     await asyncio.gather(stuck, return_exceptions=True)
 
 
-@pytest.mark.parametrize("press_at, first", [(12.0, "press"), (15.0, "group")])
-async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(press_at: float, first: str) -> None:
-    """Served by arrival plus a head start (a press 0 s, a group 13.5 s): a busy bot never starves a group."""
-    from bot.ratelimit import GROUP, PRESSER, Bucket, Queue
+@pytest.mark.parametrize("press_at, answer, first", [(12.0, False, "press"), (15.0, False, "group"),
+                                                      (600.0, True, "press")])
+async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(press_at: float, answer: bool,
+                                                                               first: str) -> None:
+    """Served by arrival plus a head start (a press 0 s, a group 13.5 s): a busy bot never starves a group.
+    A message a button's answer waits for goes first however long the others waited (Telegram takes no
+    answer after 15 s)."""
+    from bot.ratelimit import ANSWER, GROUP, PRESSER, Bucket, Queue
 
     import time
 
@@ -196,7 +200,7 @@ async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(p
     group = asyncio.create_task(wait("group", GROUP))  # arrives now
     await asyncio.sleep(0.05)  # it waits for the next token (about a second)
     jump[0] = press_at
-    press = asyncio.create_task(wait("press", PRESSER))  # arrives press_at seconds later
+    press = asyncio.create_task(wait("press", ANSWER if answer else PRESSER))  # arrives press_at seconds later
     await asyncio.wait_for(asyncio.gather(group, press), 30)
     assert served[0] == first
 
