@@ -115,10 +115,14 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 SAMPLER = """
 import asyncio, gc, json, sys, threading, time
+from collections import Counter
 import chaodipi_cli
+
+CENSUS_EVERY = 10
 
 def sample(path, every):
     loop = app = None
+    taken = 0
     while True:
         time.sleep(every)
         if loop is None:  # found once: the loop run_polling runs, and the Application
@@ -131,7 +135,11 @@ def sample(path, every):
             continue
         queue = getattr(app, "job_queue", None)
         figures = {"tasks": len(asyncio.all_tasks(loop)), "timers": len(loop._scheduled),
-                   "jobs": len(queue.jobs()) if queue is not None else -1}
+                   "jobs": len(queue.jobs()) if queue is not None else -1, "blocks": sys.getallocatedblocks()}
+        taken += 1
+        if taken % CENSUS_EVERY == 0:  # the most numerous kinds of objects the collector tracks
+            kinds = Counter(type(o).__qualname__ for o in gc.get_objects())
+            figures["census"] = dict(kinds.most_common(60))
         with open(path, "a") as out:
             out.write(json.dumps(figures) + "\\n")
 
@@ -139,8 +147,9 @@ threading.Thread(target=sample, args=(sys.argv[1], float(sys.argv[2])), daemon=T
 sys.exit(chaodipi_cli.main(["run"]))
 """
 """``python -c SAMPLER samples.jsonl SECONDS``: the bot as ``chaodipi run`` runs it, plus a thread that
-appends its asyncio task count, its timer count (callbacks scheduled on the loop) and PTB's job-queue
-jobs (-1: no job queue) to a file every SECONDS.  A leak of tasks or timers shows there; the bot is
+appends its asyncio task count, its timer count (callbacks scheduled on the loop), PTB's job-queue
+jobs (-1: no job queue) and Python's allocated memory blocks to a file every SECONDS, and every
+tenth time a census of the objects the garbage collector tracks, by type (what a leak is made of).  A leak of tasks or timers shows there; the bot is
 not changed for it (reading the loop from another thread is approximate, which is fine for a trend)."""
 POLL = 0.05
 """How often a simulated person looks at their phone (seconds)."""
@@ -201,12 +210,19 @@ class BotProcess:
                 threads = int(line.split()[1])
         return threads, len(os.listdir(f"/proc/{self.pid}/fd"))
 
-    def sample(self) -> dict[str, int]:
-        """The bot's latest self-report: asyncio tasks, timers (scheduled callbacks), PTB jobs ({} if none)."""
+    def sample(self) -> dict[str, Any]:
+        """The bot's latest self-report: asyncio tasks, timers (scheduled callbacks), PTB jobs, Python's
+        allocated blocks ({} if none)."""
         if self.samples is None or not self.samples.exists():
             return {}
         lines = self.samples.read_text().splitlines()
         return json.loads(lines[-1]) if lines else {}
+
+    def censuses(self) -> list[dict[str, int]]:
+        """The bot's object censuses so far (objects the collector tracks, by type), oldest first."""
+        if self.samples is None or not self.samples.exists():
+            return []
+        return [c for line in self.samples.read_text().splitlines() if (c := json.loads(line).get("census"))]
 
     async def stop(self) -> float:
         """Ctrl-C; the CPU seconds the process used in its whole life."""
@@ -1039,7 +1055,8 @@ async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, flo
             bot = BotProcess(server, Path(folder), ai_delay=ai_delay, group_interval=3.5, sample_every=30.0)
             crowd, rss_idle, setup = await _crowd_playing(server, bot, n, think, at_once, limit)
             print(f"soak N={n}: {setup}; RSS idle {rss_idle / 2**20:.0f} MiB")
-            print("  min  RSS MiB  threads  fds  tasks  timers  jobs  hands  presses  own p99 ms  misses  429s  cores")
+            print("  min  RSS MiB  blocks k  threads  fds  tasks  timers  jobs  hands  presses  own p99 ms  misses  "
+                  "429s  cores")
             start = time.monotonic()
             points: list[tuple[float, float]] = []
             cpu = bot.cpu()
@@ -1057,7 +1074,8 @@ async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, flo
                 used, cpu = now - cpu, now
                 points.append((minute, rss / 2**20))
                 p99 = pct(own, 0.99)
-                print(f"  {minute:3d}  {rss / 2**20:7.0f}  {threads:7d}  {fds:3d}  {inside.get('tasks', '?')!s:>5}  "
+                blocks = inside.get("blocks")
+                print(f"  {minute:3d}  {rss / 2**20:7.0f}  {'?' if blocks is None else f'{blocks / 1000:.0f}':>8}  {threads:7d}  {fds:3d}  {inside.get('tasks', '?')!s:>5}  "
                       f"{inside.get('timers', '?')!s:>6}  {inside.get('jobs', '?')!s:>4}  {int(hands[0][0]):5d}  "
                       f"{len(own):7d}  {'inf' if p99 == float('inf') else f'{1000 * p99:.0f}':>10}  "
                       f"{_misses(own):>6}  {refused:4d}  {used / 60:5.2f}", flush=True)
@@ -1068,6 +1086,12 @@ async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, flo
             print(f"  RSS {points[0][1]:.0f} → {points[-1][1]:.0f} MiB; slope {60 * slope:+.1f} MiB/hour "
                   f"(least squares{' after the first quarter' if len(points) >= 8 else ''}); "
                   f"bot warnings {len(bot.problems())}{_kinds(bot.problems())}")
+            censuses = bot.censuses()
+            if len(censuses) >= 2:
+                first, last = censuses[len(censuses) // 4], censuses[-1]
+                grew = sorted(((last.get(k, 0) - first.get(k, 0), k) for k in last), reverse=True)[:8]
+                print("  objects that grew most (the census a quarter in → the last): "
+                      + ", ".join(f"{k} {first.get(k, 0)}→{last[k]}" for d, k in grew if d > 0))
 
 
 def _slope(points: list[tuple[float, float]]) -> float:
