@@ -30,6 +30,7 @@ from bot.announcements import Outbox
 from bot.labels import and_list, name_html
 from bot.model import AI_STRENGTHS, PACES, Seat, Table, TableSettings
 from bot.publisher import Publisher
+from bot.ratelimit import PRESSER, PRIORITY
 from bot.render_group import (
     render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
 )
@@ -305,13 +306,14 @@ class Tables:
                 self.outbox.wake(table.chat_id)
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
-                await self._hand_over(table, output, after.last_trick)
+                await self._hand_over(table, output, after.last_trick, action.seat)
                 logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
         return outputs
 
-    async def _hand_over(self, table: Table, record: HandRecord, last: Trick | None = None) -> None:
+    async def _hand_over(self, table: Table, record: HandRecord, last: Trick | None = None,
+                         ender: int | None = None) -> None:
         """Store a finished hand with its announcement (its last trick first), and deal the next (or end
-        the match).
+        the match).  ``ender`` is the seat whose move ended the hand (its person hears first).
 
         The announcement goes into the outbox in the same transaction as the
         result, and is sent after the caller lets go (nobody waits for it).
@@ -368,7 +370,7 @@ class Tables:
         table.last_result = record
         if self.outbox is not None:
             self.outbox.wake(table.chat_id)
-        self._spawn(self._tell_players(table, record))
+        self._spawn(self._tell_players(table, record, ender))
         await self._new_hand_messages(table)
         if match.over:
             table.status = "finished"
@@ -378,15 +380,27 @@ class Tables:
             self._pause(table)
             seats.pause_if_empty(self, table)
 
-    async def _tell_players(self, table: Table, record: HandRecord) -> None:
-        """Each person at the table gets the result in one line in their private chat."""
+    async def _tell_players(self, table: Table, record: HandRecord, ender: int | None = None) -> None:
+        """Each person at the table gets the result in one line in their private chat.
+
+        The person whose move ended the hand hears first, before other messages under the overall limit:
+        their hand message is not edited again (the next hand comes as a new message after a pause), so
+        this line is what shows their press took effect.
+        """
         if self.publisher is None:
             return
         laps = table.settings.ruleset().laps
-        for seat, info in enumerate(table.seats):
+        order = sorted(range(4), key=lambda seat: seat != ender)
+        for seat in order:
+            info = table.seats[seat]
             if info is None or info.is_ai or info.user_id is None or not info.reachable:
                 continue
-            await self.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps))
+            first = PRIORITY.set(PRESSER if seat == ender else None)
+            try:
+                await self.publisher.send(info.user_id,
+                                          story.private_result(translator(info.lang), record, seat, laps))
+            finally:
+                PRIORITY.reset(first)
 
     async def _new_hand_messages(self, table: Table) -> None:
         """The next hand's private message is a new message (an edit would not notify anyone)."""

@@ -87,3 +87,28 @@ async def test_an_edit_already_as_urgent_is_let_finish() -> None:
             break
         await asyncio.sleep(0.01)
     assert bot.cancelled == 0 and bot.texts == ["one card selected", "two cards selected"]
+
+
+async def test_whoever_ended_the_hand_hears_the_result_first_as_their_press_s_own_update() -> None:
+    """Their hand message is not edited again (the next hand is a new message after a pause): the result
+    line is what shows their last card was taken, so it goes first, before other messages."""
+    from bot.config import Settings
+    from bot.model import Seat
+    from bot.service import Tables
+    from tests.bot import tables as T
+
+    class Sender:
+        def __init__(self) -> None:
+            self.sent: list[tuple[int, int | None]] = []
+
+        async def send(self, chat_id: int, text: str, *args: object, **kwargs: object) -> None:
+            self.sent.append((chat_id, PRIORITY.get()))
+
+    table, record = T.finished()
+    table.seats[1] = Seat(101, "Bob", lang="zh")
+    tables = Tables(db=None, config=Settings(token="x"))  # type: ignore[arg-type]
+    sender = Sender()
+    tables.publisher = sender  # type: ignore[assignment]
+    await tables._tell_players(table, record, 2)
+    assert sender.sent == [(102, PRESSER), (100, None), (101, None), (103, None)]
+    assert PRIORITY.get() is None  # the caller's context is left as it was
