@@ -23,7 +23,7 @@ counted as failed), ``--ai-delay``, ``--minutes``.
 
 ``tables`` and ``soak``: each table is a group of four people.  One sends
 /newgame, the three others sit with the group's buttons, the first presses
-Start.  Each person is one asyncio task that sleeps until the fake server
+Start (again a minute later while the bot answers that it is full).  Each person is one asyncio task that sleeps until the fake server
 reports a call of the bot in their private chat (no polling), looks at
 their hand message, thinks, looks again and makes the move it offers: bids
 one level card now and then (hand 1 is dealt again if nobody bids) or
@@ -712,6 +712,8 @@ class FourTable:
     """Its people play (the opening was not given up)."""
     playing_since: float | None = None
     """When the table's first card was played (bidding, burying and stealing are over)."""
+    refusals: int = 0
+    """Start presses the bot refused because it was far behind Telegram's limits (pressed again a minute later)."""
 
     def _table_message(self) -> MessageView | None:
         for message in self.group.server.state.messages[self.group.id].values():
@@ -741,11 +743,16 @@ class FourTable:
             query = await sitter.press(lobby, button.callback_data, "lobby")
             if query is not None and query.answer_url:  # never here (everyone pressed Start before)
                 await sitter.person.open_link(query.answer_url)
-        lobby = await first.until(self.group.id, lambda: self._lobby("start"), OPEN_WAIT)
-        button = lobby_button(lobby, "start") if lobby is not None else None
-        if lobby is None or button is None or button.callback_data is None:
-            return False
-        await first.press(lobby, button.callback_data, "lobby")
+        while True:
+            lobby = await first.until(self.group.id, lambda: self._lobby("start"), OPEN_WAIT)
+            button = lobby_button(lobby, "start") if lobby is not None else None
+            if lobby is None or button is None or button.callback_data is None:
+                return False
+            query = await first.press(lobby, button.callback_data, "lobby")
+            if query is None or not query.show_alert or BUSY not in (query.answer_text or ""):
+                break
+            self.refusals += 1  # the bot is full: as it asks, Start again in a minute
+            await asyncio.sleep(60)
         for sitter in self.sitters:
             if await sitter.until(sitter.person.id, sitter.hand_message, OPEN_WAIT) is None:
                 return False
@@ -753,6 +760,9 @@ class FourTable:
 
 
 T = TypeVar("T")
+
+BUSY = "as many tables as Telegram lets me"
+"""In the answer to a Start the bot refuses while it is far behind Telegram's limits (English)."""
 
 
 @dataclass
@@ -989,8 +999,12 @@ async def _crowd_playing(server: FakeTelegram, bot: BotProcess, n: int, think: t
     opened = time.monotonic()
     stuck = await crowd.all_playing(max(60.0, min(PLAYING_WAIT, started + limit - opened)))
     reporter.cancel()
+    refused = [t.refusals for t in crowd.tables if t.refusals]
+    busy = (f"; {len(refused)} told the bot was full at Start ({sum(refused)} times; pressed again a minute later)"
+            if refused else "")
     return crowd, rss_idle, (f"opening {n} tables took {opened - started:.0f} s ({crowd.failed} failed), "
-                             f"until all open ones played cards {time.monotonic() - started:.0f} s ({stuck} had not)")
+                             f"until all open ones played cards {time.monotonic() - started:.0f} s ({stuck} had not)"
+                             + busy)
 
 
 async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[float, float], at_once: int,

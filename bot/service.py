@@ -57,8 +57,10 @@ class TableError(Exception):
 
 
 FAR_BEHIND = 10.0
-"""Seconds of messages waiting for Telegram's overall limit beyond which no turn times out and no reminder
-goes (an overloaded bot would time people out for its own lag, and each timeout costs more messages)."""
+"""Seconds of messages waiting for Telegram's overall limit beyond which no turn times out, no reminder
+goes (an overloaded bot would time people out for its own lag, and each timeout costs more messages) and
+no new match starts (the tables playing already would all slow down: a press could no longer be shown
+at once)."""
 AT_THE_TABLE = 150.0
 """Seconds after a press in which a player counts as at the table (real-time pace): a round of four
 moves takes less, so their edited hand message is enough and no "your turn" message is sent (it
@@ -239,6 +241,10 @@ class Tables:
             raise TableError("The match has already started.")
         if not table.full:
             raise TableError("Four seats must be filled first (add the AI to empty seats).")
+        if self._far_behind():
+            # The tables playing already get what Telegram lets through: one more would slow them all.
+            raise TableError("I am hosting as many tables as Telegram lets me right now; "
+                             "please press Start again in a minute.")
         ruleset = table.settings.ruleset()
         seed = self.rng.getrandbits(62)
         match = Match(ruleset, seed)
