@@ -48,15 +48,17 @@ IDLE = 120.0
 ANSWER, PRESSER, MOVER, PRIVATE, GROUP = -1, 0, 1, 2, 3
 """The order in which requests waiting for the overall limit are served."""
 
-HEAD_START = {ANSWER: -3600.0, PRESSER: 0.0, MOVER: 10.0, PRIVATE: 11.5, GROUP: 13.5}
+HEAD_START = {ANSWER: -3600.0, PRESSER: 0.0, MOVER: 30.0, PRIVATE: 31.5, GROUP: 33.5}
 """Seconds a request of each priority waits behind one that arrived at the same time.  A message a
 button's answer waits for (:data:`ANSWER`) goes before every other: Telegram takes no answer after
 about 15 s, however far behind the bot is (it is one message per press of someone the bot has not
 reached yet, so it cannot crowd the others out).  A presser's own message goes before any other message
-less than ten seconds old: a person sees their press take effect at once however busy the bot is
-(presses cannot swamp the others: each person presses again only once they have seen their message
-change).  Among the rest, a group's message that has waited two seconds goes before a new next
-mover's, so no message starves while many tables keep the overall limit busy."""
+less than 30 seconds old: a person sees their press take effect at once however busy the bot is, even
+when the next movers wait 15 s to see their turn (at 300 tables of four people, a 10 s margin let the
+presses wait 4 s).  Presses cannot swamp the others: each person presses again only once they have seen
+their message change, and nobody presses a move before seeing their turn.  Among the rest, a group's
+message that has waited two seconds goes before a new next mover's, so no message starves while many
+tables keep the overall limit busy."""
 
 PRIORITY: ContextVar[int | None] = ContextVar("PRIORITY", default=None)
 """Set (in the task making the request) for a message someone is waiting for: :data:`ANSWER` (a message
