@@ -243,11 +243,10 @@ class Tables:
             raise TableError("Four seats must be filled first (add the AI to empty seats).")
         if self._far_behind():
             # The tables playing already get what Telegram lets through: one more would slow them all.
-            raise TableError("I am hosting as many tables as Telegram lets me right now; "
-                             "please press Start again in a minute.")
+            raise TableError("I am hosting as many tables as Telegram lets me right now; please press Start again in a minute.")  # noqa: E501
         ruleset = table.settings.ruleset()
         seed = self.rng.getrandbits(62)
-        match = Match(ruleset, seed)
+        match = Match(ruleset, seed, history=False)  # each hand is stored as it ends
         async with self.db.transaction():
             record = await storage.create_match(
                 self.db, table.id, preset=ruleset.name, ruleset=ruleset.to_dict(), levels=(2, 2), laps=(1, 1),
@@ -485,7 +484,7 @@ class Tables:
         from engine.ruleset import Ruleset
 
         ruleset = Ruleset.from_dict(active.match.ruleset)
-        match = Match.resume(ruleset, active.match.extra["checkpoint"])
+        match = Match.resume(ruleset, active.match.extra["checkpoint"], history=False)
         table.match, table.match_id, table.hand_id = match, active.match.match_id, active.hand.hand_id
         for event in active.events:
             outputs = match.apply(Action.from_dict(event.payload))

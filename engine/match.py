@@ -67,8 +67,13 @@ class HandRecord:
 class Match:
     """A match of hands; the current hand is :attr:`hand`."""
 
-    def __init__(self, ruleset: Ruleset, seed: int, start: MatchStart | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, seed: int, start: MatchStart | None = None, *,
+                 history: bool = True) -> None:
         self.ruleset = ruleset
+        self.history = history
+        """Keep every finished hand's record and actions (:attr:`records`, :meth:`to_dict`).  A host that
+        stores each hand itself passes False: a match may last many hands, and a long-running process
+        would otherwise hold them all."""
         self.seed = seed
         self.start = start or MatchStart()
         for side in self.start.sides:
@@ -129,7 +134,8 @@ class Match:
         event = self.hand.apply(action)
         out: list[Any] = [event]
         if self.hand.over:
-            self.past_actions.append(self.hand.actions)
+            if self.history:
+                self.past_actions.append(self.hand.actions)
             out.append(self._settle(self.hand))
             self.checkpoint = self._checkpoint()
             if not self.over:
@@ -213,7 +219,8 @@ class Match:
                 moves: tuple[LevelMove, LevelMove], bonus: tuple[int, int, int, int] = (0, 0, 0, 0)) -> HandRecord:
         record = HandRecord(setup.number, setup.seed, setup, result, before, self.sides, moves, bonus,
                             self.winner_side)
-        self.records.append(record)
+        if self.history:
+            self.records.append(record)
         return record
 
     def _must_play(self) -> set[int]:
@@ -280,17 +287,20 @@ class Match:
         }
 
     @classmethod
-    def resume(cls, ruleset: Ruleset, checkpoint: Mapping[str, Any], actions: Sequence[Action] = ()) -> Match:
+    def resume(cls, ruleset: Ruleset, checkpoint: Mapping[str, Any], actions: Sequence[Action] = (), *,
+               history: bool = True) -> Match:
         """Rebuild a match from a :attr:`checkpoint` and the current hand's actions.
 
         A checkpoint is taken at every hand boundary, so a long match need not
         be replayed from its first hand; the current hand still replays from
-        its log.  Past hands' records are not restored.
+        its log.  Past hands' records are not restored; ``history`` is as for
+        a new match.
         """
         if checkpoint.get("version") != 1:
             raise IllegalActionError("Unknown match checkpoint version.", code="bad_version")
         match = cls.__new__(cls)
         match.ruleset = ruleset
+        match.history = history
         match.seed = int(checkpoint["seed"])
         match.start = MatchStart.from_dict(checkpoint["start"])
         a, b = (SideLevel(int(x[0]), int(x[1]), bool(x[2])) for x in checkpoint["sides"])
@@ -311,7 +321,12 @@ class Match:
         return match
 
     def to_dict(self) -> dict[str, Any]:
-        """Ruleset, seed, start and every hand's actions: enough to replay the match."""
+        """Ruleset, seed, start and every hand's actions: enough to replay the match.
+
+        Raises :class:`ValueError` for a match that keeps no history.
+        """
+        if not self.history:
+            raise ValueError("This match keeps no history of its hands.")
         hands = self.past_actions + ([] if self.over else [self.hand.actions])
         return {"version": 1, "ruleset": self.ruleset.to_dict(), "seed": self.seed,
                 "start": self.start.to_dict(), "hands": [[a.to_dict() for a in h] for h in hands]}

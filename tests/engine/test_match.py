@@ -439,9 +439,9 @@ def test_bad_start_refused() -> None:
         start("yancheng", (4, 5), 5)
 
 
-def _self_play_match(preset: str, seed: int, hands: int) -> Match:
+def _self_play_match(preset: str, seed: int, hands: int, *, history: bool = True) -> Match:
     rng = random.Random(seed)
-    m = Match(get_ruleset(preset), seed)
+    m = Match(get_ruleset(preset), seed, history=history)
     for _ in range(hands):
         if m.over:
             break
@@ -472,6 +472,19 @@ def test_match_to_dict_from_dict_replays(preset: str) -> None:
     data = json.loads(json.dumps(m.to_dict()))
     again = Match.from_dict(data)
     assert _state(again) == _state(m)
+
+
+def test_a_match_without_history_holds_no_past_hand_and_plays_the_same() -> None:
+    """A host that stores each hand itself keeps none in memory (a long match would hold them all)."""
+    kept, lean = _self_play_match("yancheng", 7, 4), _self_play_match("yancheng", 7, 4, history=False)
+    assert len(kept.records) >= 4 and kept.past_actions
+    assert lean.records == [] and lean.past_actions == []
+    assert _state(lean)[:6] == _state(kept)[:6] and lean.hand.fingerprint() == kept.hand.fingerprint()
+    assert lean.checkpoint == kept.checkpoint
+    with pytest.raises(ValueError):
+        lean.to_dict()  # it could not replay the match: it says so rather than give a part
+    resumed = Match.resume(get_ruleset("yancheng"), lean.checkpoint, lean.hand.actions, history=False)
+    assert resumed.history is False and resumed.hand.fingerprint() == lean.hand.fingerprint()
 
 
 def test_flag_hand_has_no_heaven_and_earth() -> None:
