@@ -14,7 +14,7 @@ from typing import Final, cast
 
 from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 import storage
@@ -750,8 +750,19 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
     return None
 
 
+def answered_too_late(error: object) -> bool:
+    """True if Telegram refused a button's answer because it came after its window (about 15 s)."""
+    text = error.message.lower() if isinstance(error, BadRequest) else ""
+    return "query is too old" in text or "query id is invalid" in text
+
+
 async def on_error(update: object, context: Context) -> None:
     """Log the failure (never a hidden card) and tell the person something went wrong."""
+    if answered_too_late(context.error):
+        # The press was handled (a move it made stands) and only its answer came too late, or the update
+        # reached the bot after its window: another answer would be refused too.
+        log.warning("a button's answer came too late for Telegram: %s", context.error)
+        return
     log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:

@@ -1,0 +1,46 @@
+"""A button answered after Telegram's window: a warning without a traceback, and no second answer (Telegram
+would refuse it too); any other failure is still an error, and the presser is told."""
+
+from __future__ import annotations
+
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from telegram import CallbackQuery, Update, User
+from telegram.error import BadRequest
+
+from bot.handlers import answered_too_late, on_error
+
+TOO_OLD = "Query is too old and response timeout expired or query id is invalid"
+
+
+class Query(CallbackQuery):
+    """A press whose answers are recorded."""
+
+    def __init__(self) -> None:
+        super().__init__("1", User(7, "Ann", False, language_code="en"), "c")
+        self._unfreeze()
+        self.answers: list[Any] = []
+
+    async def answer(self, text: str | None = None, show_alert: bool | None = None, **_: Any) -> bool:
+        self.answers.append((text, show_alert))
+        return True
+
+
+@pytest.mark.parametrize("error, late", [(BadRequest(TOO_OLD), True), (BadRequest("Query ID is invalid"), True),
+                                         (BadRequest("Message is not modified"), False), (ValueError("x"), False)])
+async def test_an_answer_after_telegrams_window_is_a_warning_and_not_answered_again(
+        error: Exception, late: bool, caplog: pytest.LogCaptureFixture) -> None:
+    assert answered_too_late(error) is late
+    query = Query()
+    update = Update(1, callback_query=query)
+    with caplog.at_level(logging.WARNING, logger="bot.handlers"):
+        await on_error(update, SimpleNamespace(error=error))  # type: ignore[arg-type]
+    levels = [r.levelno for r in caplog.records if r.name == "bot.handlers"]
+    if late:
+        assert levels == [logging.WARNING] and query.answers == []
+        assert not any(r.exc_info for r in caplog.records)
+    else:
+        assert levels == [logging.ERROR] and query.answers == [("Something went wrong; nothing changed.", True)]
