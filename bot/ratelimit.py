@@ -160,9 +160,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     """Throttles per chat and overall; a ``RetryAfter`` pauses only the chat it came from.
 
     ``overall``, ``group`` and ``private`` are (calls, seconds, burst): just under
-    Telegram's 30 a second, 20 a minute in a group, and one a second in a
-    private chat after a short burst (a margin in each: Telegram counts a call
-    when it arrives, and calls paced apart may arrive bunched; overall, three).
+    Telegram's 30 a second, 20 a minute in a group (three at once at most: one a
+    second in any chat after a short burst), and one a second in a private
+    chat after a short burst (a margin in each: Telegram counts a call when it
+    arrives, and calls paced apart may arrive bunched; overall, three).
 
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
     With ``paced`` false nothing is throttled beforehand (a test server without
@@ -170,7 +171,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     """
 
     def __init__(self, *, overall: tuple[int, float, int] = (27, 1.0, 3),
-                 group: tuple[int, float, int] = (19, 60.0, 5), private: tuple[int, float, int] = (4, 3.0, 2),
+                 group: tuple[int, float, int] = (19, 60.0, 3), private: tuple[int, float, int] = (4, 3.0, 2),
                  max_retries: int = 8, paced: bool = True,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._overall = Queue(Bucket(*overall))

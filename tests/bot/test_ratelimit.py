@@ -104,6 +104,24 @@ async def test_a_group_never_has_more_than_twenty_calls_in_a_sliding_minute(monk
     assert slept and now[0] >= 60.0
 
 
+async def test_a_group_gets_at_most_three_messages_in_any_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One a second in a chat, after a short burst of three (as Telegram and the fake count it): a hand's end
+    (the table message, the result, a notice or two) must not go out as one burst of five."""
+    now = [0.0]
+    sent: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    limiter, telegram = ChatRateLimiter(clock=lambda: now[0]), Telegram()
+    monkeypatch.setattr("bot.ratelimit.asyncio.sleep", sleep)  # time moves only when the limiter waits
+    for _ in range(8):
+        await request(limiter, telegram, "sendMessage" if len(sent) % 2 else "editMessageText", GROUP_A)
+        sent.append(now[0])
+    monkeypatch.undo()
+    assert max(sum(1 for t in sent if start <= t < start + 1.0) for start in sent) <= 3
+
+
 async def test_edits_in_a_private_chat_are_not_held_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """A player's own message is edited at once however often they tap; new messages keep one a second."""
     now = [0.0]

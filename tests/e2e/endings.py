@@ -84,7 +84,7 @@ async def store_table(ending: Ending, db_path: Path, chat_id: int, title: str, u
         tables.rng = random.Random(ending.seed_index)
         start = ending.start
         with monkeypatch.context() as patch:
-            patch.setattr(service, "Match", lambda ruleset, seed: Match(ruleset, seed, start))
+            patch.setattr(service, "Match", lambda ruleset, seed, **kw: Match(ruleset, seed, start, **kw))
             await tables.start(table)
         for move in ending.moves:
             await tables.act(table, move)

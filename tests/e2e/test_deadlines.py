@@ -110,13 +110,15 @@ async def test_no_turn_times_out_while_the_bot_is_far_behind_telegrams_limits(
     """An overloaded bot would time people out for its own lag, and every timeout's messages (the reminder,
     "ran out of time", the private notice, "is back") would add to the backlog: the clock starts again."""
     server = fake_telegram
-    backlog = [60.0]  # seconds of messages waiting for Telegram's overall limit
+    backlog = [0.0]  # seconds of messages waiting for Telegram's overall limit (none until the match starts:
+    # a bot far behind starts no new match)
     monkeypatch.setattr(ChatRateLimiter, "backlog", property(lambda self: backlog[0]))
     alice = server.person("Alice", None, language_code="en", started=True)
     group = server.group("Friends", [alice])
     async with bot_running(server, tmp_path / "t.db") as app:
         table = await _table_with_ai(server, tmp_path, app, alice, group)
         assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        backlog[0] = 60.0
         first = table.match.hand
         deadlines: set[float] = set()
         await server.wait_for(lambda: deadlines.add(table.deadline) or len(deadlines) >= 3, timeout=30,
