@@ -62,7 +62,7 @@ DEFAULT_BUDGET = 0.4
 """Seconds a searched play may take at most (it stops sampling once past it)."""
 
 _CANDIDATES = 4
-"""Plays compared by a search at most."""
+"""Plays compared by a search at most, before the end of the hand (see :data:`_ENDGAME_HAND`)."""
 
 _ENDGAME_HAND = 5
 """From this many cards in hand down, a search compares every play (up to :data:`_ENDGAME_CANDIDATES`)."""
