@@ -8,8 +8,8 @@ Two strengths, both deciding for one seat from that seat's
 * 「高手」 strong (the default): :class:`StrongPlayer`.  It bids, buries and
   steals with improved heuristics, and chooses each play by determinized
   search (:mod:`engine.ai.search`): a few candidate plays from the heuristic
-  player are played out in sampled deals of the unseen cards, and the best on
-  average is played.
+  player (with five cards or fewer left, every play, up to eight) are played
+  out in sampled deals of the unseen cards, and the best on average is played.
 
 The ruleset is passed explicitly because a table may play a modified preset;
 the trump context comes from it, the level and the trump as the view shows
@@ -42,7 +42,7 @@ from engine.ai.baseline import choose_action as casual_action
 from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
 from engine.ai.memory import Memory, build_memory, context
-from engine.ai.playing import follow_candidates, lead_candidates, power
+from engine.ai.playing import distinct, every_play, follow_candidates, lead_candidates, power
 from engine.ai.search import best_play
 
 __all__ = ["STRENGTHS", "Player", "Strength", "StrongPlayer", "casual_action", "choose_action",
@@ -62,7 +62,13 @@ DEFAULT_BUDGET = 0.4
 """Seconds a searched play may take at most (it stops sampling once past it)."""
 
 _CANDIDATES = 4
-"""Plays compared by a search at most."""
+"""Plays compared by a search at most, before the end of the hand (see :data:`_ENDGAME_HAND`)."""
+
+_ENDGAME_HAND = 5
+"""From this many cards in hand down, a search compares every play (up to :data:`_ENDGAME_CANDIDATES`)."""
+
+_ENDGAME_CANDIDATES = 8
+"""Plays an end-of-hand search compares at most (beyond it, the heuristic's few)."""
 
 _MAX_DEALS_FACTOR = 6
 """Late in the hand a search samples up to this many times its deals (rollouts are short then)."""
@@ -156,12 +162,18 @@ def _candidates(view: HandView, ruleset: Ruleset, ctx: TrumpContext, mem: Memory
     """The plays worth searching, the heuristic's choice first; every one legal."""
     if view.current:
         # Every follow here is built by cheapest_follow (which checks) or checked where it is built.
-        return follow_candidates(mem, view.current, limit)
-    dealer_side = view.dealer_side is not None and view.dealer_side == mem.seat % 2
-    leads = lead_candidates(mem, dealer_side=dealer_side, heaven_and_earth=ruleset.heaven_and_earth != "none",
-                            limit=limit)
-    out = [cards for cards in leads if _lead_ok(ctx, view, cards)]
-    return out or [_legal_lead(ctx, view, leads[0])]
+        out = follow_candidates(mem, view.current, limit)
+    else:
+        dealer_side = view.dealer_side is not None and view.dealer_side == mem.seat % 2
+        leads = lead_candidates(mem, dealer_side=dealer_side,
+                                heaven_and_earth=ruleset.heaven_and_earth != "none", limit=limit)
+        out = [cards for cards in leads if _lead_ok(ctx, view, cards)] or [_legal_lead(ctx, view, leads[0])]
+    if limit > 1 and len(view.hand) <= _ENDGAME_HAND:
+        # The last tricks decide the kitty: compare every play when there are few (each checked by the engine's rules).
+        rest = every_play(mem, view.current, _ENDGAME_CANDIDATES)
+        if rest is not None:
+            out = distinct(out + rest)[:_ENDGAME_CANDIDATES]
+    return out
 
 
 def _lead_ok(ctx: TrumpContext, view: HandView, cards: list[Card]) -> bool:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from engine.cards import Card
 from engine.combos import Component, Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
-from engine.follow import check_follow
+from engine.follow import check_follow, legal_follows
 from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
@@ -116,7 +116,32 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
         feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     if winners is None:
         winners = _winning_follows(mem, shape, lead, hand, plays)
-    return _distinct([choice or discard, discard, feed, *winners])[:limit]
+    return distinct([choice or discard, discard, feed, *winners])[:limit]
+
+
+def every_play(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]], most: int) -> list[list[Card]] | None:
+    """Every distinct play worth a search at the end of a hand, or None if there are more than ``most``.
+
+    Following: every legal follow (:func:`engine.follow.legal_follows`).
+    Leading: every single card, pair and tractor in the hand (a throw only
+    as the heuristic proposes it).  With a few cards left a search can
+    compare them all, and the last tricks decide the kitty.
+    """
+    ctx = mem.ctx
+    hand = list(mem.hand)
+    if current:
+        follows = legal_follows(ctx, current[0][1], hand, most)
+        return None if follows is None else [list(p) for p in follows]
+    by_group: dict[str, list[Card]] = {}
+    for c in hand:
+        by_group.setdefault(ctx.group(c), []).append(c)
+    plays: list[list[Card]] = []
+    for cards in by_group.values():
+        comps = decompose(ctx, cards)
+        plays.extend(list(comp.cards) for comp in comps if comp.kind != "single")
+        plays.extend([c] for c in dict.fromkeys(cards))
+    plays = distinct(plays)
+    return plays if len(plays) <= most else None
 
 
 def _spare_red_five(mem: Memory, best: list[Card], secure: list[list[Card]]) -> list[Card]:
@@ -134,7 +159,8 @@ def _spare_red_five(mem: Memory, best: list[Card], secure: list[list[Card]]) -> 
     return best
 
 
-def _distinct(plays: list[list[Card]]) -> list[list[Card]]:
+def distinct(plays: list[list[Card]]) -> list[list[Card]]:
+    """The plays with repeats (the same cards in any order) left out, first occurrences kept in order."""
     seen: set[tuple[Card, ...]] = set()
     out: list[list[Card]] = []
     for p in plays:
@@ -363,7 +389,7 @@ def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, l
     """Up to ``limit`` distinct leads, best first by the heuristic's scores."""
     options = _lead_options(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth)
     options.sort(key=lambda o: -o[0])  # stable: equal scores keep the order they were found in
-    return _distinct([o[1] for o in options])[:limit]
+    return distinct([o[1] for o in options])[:limit]
 
 
 def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> list[tuple[float, list[Card]]]:

@@ -1,0 +1,114 @@
+"""The strong AI's search: which plays it compares (its worlds: tests/engine/test_ai_strong.py)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+from engine.ai import StrongPlayer, _candidates, casual_action, heuristic_action
+from engine.ai.memory import build_memory, context
+from engine.ai.playing import every_play, lead_candidates
+from engine.cards import Card, parse_cards
+from engine.follow import is_legal_follow, legal_follows
+from engine.hand import Action, Hand, HandSetup
+from engine.ruleset import RULESETS
+from engine.selfplay import actions
+from engine.views import view_for
+
+STRONG = StrongPlayer(budget=float("inf"))
+"""The strong player with a table's sampled deals and no time cap, so that no decision depends on the machine's load."""
+
+
+def _heuristic_until(hand: Hand, count: int) -> Hand:
+    """Play a hand with the strong heuristics on all four seats (no search) for ``count`` actions."""
+    for i, action in enumerate(actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1))):
+        if i == count:
+            break
+        hand.apply(action)
+    return hand
+
+
+def _finish_casually(hand: Hand, action: Action) -> Hand:
+    hand.apply(action)
+    while not hand.over:
+        turn = hand.turn
+        assert turn is not None
+        hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
+    return hand
+
+
+def _key(cards: list[Card] | tuple[Card, ...]) -> Counter[Card]:
+    return Counter(cards)
+
+
+def test_at_the_end_the_search_compares_leads_the_heuristic_does_not_propose() -> None:
+    """池州 at level J, ♠ trump, three tricks left (a real deal, seed 2001, played by the heuristics until here).
+
+    The dealer (seat 0) holds ♣K ♠A ♠K; attacker seat 3 holds ♦J (a level
+    card, above ♠A), ♠10 and ♥10, and no club.  The heuristic's one lead is
+    ♣K: seat 3 ruffs it, and its ♦J takes the last trick, which in 池州 sends
+    the dealer side back to 2 (−13).  Leading ♠A draws the ♦J at once (−4).
+    With three cards left the search compares every lead and finds it.
+    """
+    hand = _heuristic_until(Hand(HandSetup(RULESETS["chizhou"], 2001, 2, (11, 11), 0, 0)), 75)
+    assert [Counter(h) for h in hand.hands] == [Counter(parse_cards(h)) for h in
+                                                ("KC AS KS", "KC 10C KH", "7C AC 7C", "10S 10H JD")]
+    assert hand.turn == 0 and hand.dealer == 0 and hand.trump == "S" and not hand.current
+    view = view_for(hand, 0)
+    ctx = context(hand.ruleset, view.level, view.trump)
+    leads = lead_candidates(build_memory(view, ctx), dealer_side=True, heaven_and_earth=True, limit=4)
+    assert leads == [parse_cards("KC")]
+    strong = STRONG(view, hand.ruleset)
+    assert strong.cards in (tuple(parse_cards("AS")), tuple(parse_cards("KS")))
+    heuristic = _finish_casually(copy.deepcopy(hand), heuristic_action(view, hand.ruleset))
+    searched = _finish_casually(copy.deepcopy(hand), strong)
+    assert heuristic.result is not None and heuristic.result.demoted_to == 2
+    assert searched.result is not None and searched.result.demoted_to is None
+    assert searched.result.scores[0] > heuristic.result.scores[0]
+
+
+def test_every_play_at_the_end_lists_every_lead_and_every_legal_follow() -> None:
+    """Leads: every single card, pair and tractor of the hand; follows: exactly the legal ones; all of them searched."""
+    widened = 0
+    for seed in (11, 12, 13):
+        hand = Hand(HandSetup(RULESETS["yancheng"], seed, 2, (5, 5), 0, 0))
+        for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
+            turn = hand.turn
+            if hand.phase == "playing" and turn is not None and len(hand.hands[turn]) <= 5:
+                view = view_for(hand, turn)
+                ctx = context(hand.ruleset, view.level, view.trump)
+                mem = build_memory(view, ctx)
+                plays = every_play(mem, view.current, 50)
+                candidates = _candidates(view, hand.ruleset, ctx, mem)
+                if view.current:
+                    legal = legal_follows(ctx, view.current[0][1], view.hand, 50)
+                    assert (plays is None) == (legal is None)
+                    if plays is not None and legal is not None:
+                        assert sorted(map(_key, plays), key=str) == sorted(map(_key, legal), key=str)
+                    assert all(is_legal_follow(ctx, view.current[0][1], view.hand, c) for c in candidates)
+                else:
+                    assert plays is not None
+                    for card in set(view.hand):
+                        assert [card] in plays
+                    assert all(hand.can(Action("play", turn, tuple(c))) for c in candidates)
+                if plays is not None and len(candidates) < 8:  # not cut short: every play is compared
+                    for play in plays:
+                        assert _key(play) in [_key(c) for c in candidates]
+                widened += len(candidates) > 4
+            hand.apply(action)
+    assert widened  # some positions had more plays than the heuristic's four
+
+
+def test_every_play_gives_up_beyond_the_limit() -> None:
+    """A hand with many ways to play returns None rather than a partial list (the search then keeps the heuristic's)."""
+    hand = Hand(HandSetup(RULESETS["yancheng"], 5, 2, (5, 5), 0, 0))
+    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
+        if hand.phase == "playing" and hand.turn is not None and not hand.current:
+            view = view_for(hand, hand.turn)
+            mem = build_memory(view, context(hand.ruleset, view.level, view.trump))
+            assert every_play(mem, view.current, 8) is None  # 25 cards: far more than 8 leads
+            break
+        hand.apply(action)
+    else:
+        raise AssertionError("no lead reached")
