@@ -21,11 +21,12 @@ from engine.ai.baseline.burying import choose_bury as baseline_bury
 from engine.ai.burying import choose_bury
 from engine.ai.memory import build_memory
 from engine.cards import Card, parse_cards
-from engine.hand import Action, Hand, HandSetup
+from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.trump import TRUMP, trump_context
 from engine.views import BidView, HandView, view_for
 
+from tests.engine.ai.finish import finish_casually
 from tests.engine.rig import mini_hand, play_tricks
 
 STRONG = StrongPlayer(budget=float("inf"))
@@ -100,15 +101,6 @@ def _casual_until(hand: Hand, events: int) -> Hand:
     return hand
 
 
-def _finish_casually(hand: Hand, action: Action) -> Hand:
-    hand.apply(action)
-    while not hand.over:
-        turn = hand.turn
-        assert turn is not None
-        hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
-    return hand
-
-
 def test_habit_2_keeps_the_red_five_off_a_partners_sure_trump_five_ten_king() -> None:
     """扬中 at level 2, ♠ trump (a real deal, seed 187, played by the baseline until here): the first trick.
 
@@ -152,8 +144,8 @@ def test_habit_4_at_level_j_the_dealer_side_keeps_its_jacks_for_the_last_trick()
     assert casual.cards == tuple(parse_cards("JD"))
     assert not any(c.rank == 11 for c in strong.cards)
     # Played out by the baseline from here: the jack spent costs the level; the jacks kept hold the last trick.
-    lost = _finish_casually(copy.deepcopy(hand), casual)
-    kept = _finish_casually(copy.deepcopy(hand), strong)
+    lost = finish_casually(copy.deepcopy(hand), casual)
+    kept = finish_casually(copy.deepcopy(hand), strong)
     assert lost.result is not None and lost.result.demoted_to == 2
     assert kept.result is not None and kept.result.demoted_to is None and kept.tricks[-1].winner % 2 == 0
 
@@ -197,7 +189,7 @@ def test_habit_5_does_not_lead_a_jack_into_an_unseen_king() -> None:
     strong = STRONG(view, hand.ruleset)
     assert casual.cards == tuple(parse_cards("JD"))
     assert not any(c.rank == 11 for c in strong.cards)
-    lost = _finish_casually(copy.deepcopy(hand), casual)
-    kept = _finish_casually(copy.deepcopy(hand), strong)
+    lost = finish_casually(copy.deepcopy(hand), casual)
+    kept = finish_casually(copy.deepcopy(hand), strong)
     assert lost.tricks[9].winner == 1 and Card.parse("KD") in dict(lost.tricks[9].plays)[1]
     assert kept.tricks[9].winner % 2 == 0

@@ -6,7 +6,7 @@ import copy
 import random
 from collections import Counter
 
-from engine.ai import StrongPlayer, _candidates, casual_action, heuristic_action
+from engine.ai import StrongPlayer, _candidates, heuristic_action
 from engine.ai.memory import build_memory, context
 from engine.ai.playing import every_play, lead_candidates
 from engine.cards import Card, parse_cards
@@ -15,6 +15,8 @@ from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
 from engine.views import view_for
+
+from tests.engine.ai.finish import finish_casually
 
 STRONG = StrongPlayer(budget=float("inf"))
 """The strong player with a table's sampled deals and no time cap, so that no decision depends on the machine's load."""
@@ -26,15 +28,6 @@ def _heuristic_until(hand: Hand, count: int) -> Hand:
         if i == count:
             break
         hand.apply(action)
-    return hand
-
-
-def _finish_casually(hand: Hand, action: Action) -> Hand:
-    hand.apply(action)
-    while not hand.over:
-        turn = hand.turn
-        assert turn is not None
-        hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
     return hand
 
 
@@ -61,8 +54,8 @@ def test_at_the_end_the_search_compares_leads_the_heuristic_does_not_propose() -
     assert leads == [parse_cards("KC")]
     strong = STRONG(view, hand.ruleset)
     assert strong.cards in (tuple(parse_cards("AS")), tuple(parse_cards("KS")))
-    heuristic = _finish_casually(copy.deepcopy(hand), heuristic_action(view, hand.ruleset))
-    searched = _finish_casually(copy.deepcopy(hand), strong)
+    heuristic = finish_casually(copy.deepcopy(hand), heuristic_action(view, hand.ruleset))
+    searched = finish_casually(copy.deepcopy(hand), strong)
     assert heuristic.result is not None and heuristic.result.demoted_to == 2
     assert searched.result is not None and searched.result.demoted_to is None
     assert searched.result.scores[0] > heuristic.result.scores[0]
