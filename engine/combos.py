@@ -273,7 +273,8 @@ def group_of(ctx: TrumpContext, cards: Sequence[Card]) -> str | None:
 
 
 _SHAPES: dict[tuple[TrumpContext, tuple[Card, ...]], Shape | None] = {}
-_SHAPES_LIMIT = 20_000
+_SHAPES_LIMIT = 4096
+"""Leads remembered; past it the oldest is forgotten (a few MiB at most, in a process that runs for weeks)."""
 
 
 def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
@@ -292,7 +293,7 @@ def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
         pass
     shape = _classify(ctx, key[1])
     if len(_SHAPES) >= _SHAPES_LIMIT:
-        _SHAPES.clear()
+        del _SHAPES[next(iter(_SHAPES))]  # the oldest: a lead is asked about again within its trick
     _SHAPES[key] = shape
     return shape
 

@@ -275,3 +275,22 @@ def test_decompose_longest_tractor_first(name: str) -> None:
 def test_off_suit_level_cards_are_not_a_pair(name: str) -> None:
     assert st(name, "7", "S", "7H 7D") == ((), 0)
     assert st(name, "7", "S", "7H 7H") == ((), 1)
+
+
+def test_the_lead_cache_stays_bounded_and_forgets_the_oldest_first() -> None:
+    """A bot runs for weeks: the leads it remembers stay few, the newest kept, answers unchanged."""
+    from itertools import combinations
+
+    from engine import combos
+    from engine.cards import ALL_CARDS
+
+    context = ctx("yancheng", "2", "S")
+    combos._SHAPES.clear()
+    leads = [list(three) for three in combinations(ALL_CARDS, 3)][: combos._SHAPES_LIMIT + 500]
+    shapes = [classify(context, lead) for lead in leads]
+    assert len(combos._SHAPES) == combos._SHAPES_LIMIT
+    assert classify(context, leads[-1]) is shapes[-1]  # the newest is still remembered
+    assert (context, tuple(leads[0])) not in combos._SHAPES  # the oldest is not
+    again = classify(context, leads[0])
+    assert again == shapes[0] and again is not shapes[0]  # worked out again, the same answer
+    assert len(combos._SHAPES) == combos._SHAPES_LIMIT
