@@ -73,6 +73,7 @@ def purposes(records: list[CallRecord], group_id: int) -> Counter[str]:
     return out
 
 
+@pytest.mark.long
 async def test_a_four_person_hand_at_human_pace_stays_within_its_budget(fake_telegram: FakeTelegram,
                                                                       tmp_path: Path) -> None:
     server = fake_telegram  # Telegram's own limits, real clock
@@ -146,6 +147,7 @@ async def test_a_tap_edits_the_tappers_message_and_a_play_the_movers_and_the_nex
         [("editMessageText", people[seat].id), ("editMessageText", people[after].id)])
 
 
+@pytest.mark.long
 async def test_a_person_thinking_at_human_pace_gets_no_your_turn_message_one_away_for_minutes_does(
         fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A "your turn" message costs a send and the delete of the one before: at human pace (a round of four

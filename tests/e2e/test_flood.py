@@ -89,6 +89,7 @@ async def check_people_saw_no_failure(server: FakeTelegram, app: scenario.App, t
             assert current_hand_message(person, table, seat) is not None, f"{person.name}'s hand is out of date"
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram()  # Telegram's own figures, real clock
 async def test_real_limits_a_whole_match_at_ai_speed(fake_telegram: FakeTelegram, tmp_path: Path,
                                                      caplog: pytest.LogCaptureFixture) -> None:
@@ -112,6 +113,7 @@ async def test_real_limits_a_whole_match_at_ai_speed(fake_telegram: FakeTelegram
     assert most_in_window(group_calls, 60.0) <= 20
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits(per_chat_rate=0.5, per_chat_burst=1, group_max=4, group_window=4.0))
 async def test_tight_limits_every_429_is_waited_out_and_retried(fake_telegram: FakeTelegram, tmp_path: Path,
                                                                 caplog: pytest.LogCaptureFixture,

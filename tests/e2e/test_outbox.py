@@ -35,6 +35,7 @@ class Killed(Exception):
     """Stands in for the process dying at this point."""
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize("point", ["result committed", "sender about to send", "Telegram failing the send"])
 async def test_a_result_is_announced_exactly_once_after_a_stop_before_its_announcement(

@@ -61,6 +61,7 @@ def _last_trick(text: str | None) -> str | None:
     return next((line for line in (text or "").split("\n") if line.startswith("Last trick:")), None)
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_the_bot_process_stops_mid_hand_and_plays_on_after_a_restart(fake_telegram: FakeTelegram,
                                                                            tmp_path: Path) -> None:

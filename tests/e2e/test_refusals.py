@@ -71,6 +71,7 @@ async def _replied(server: FakeTelegram, person: Person, chat: Group | None, com
     assert _state(table) == before
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTelegram, tmp_path: Path,
                                                           caplog: pytest.LogCaptureFixture) -> None:

@@ -74,6 +74,7 @@ async def _settled(server: FakeTelegram, table: Table) -> None:
     await asyncio.sleep(0.1)
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram: FakeTelegram,
                                                                    tmp_path: Path) -> None:
@@ -127,6 +128,7 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         assert hand_message(alice).message_id != messages[0]  # type: ignore[union-attr]
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake_telegram: FakeTelegram,
                                                                              tmp_path: Path) -> None:

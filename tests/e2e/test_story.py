@@ -255,6 +255,7 @@ def _newer_hand(person: Person, old: int) -> bool:
     return message is not None and message.message_id > old
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_at_relaxed_pace_the_next_hand_waits_for_next_hand(fake_telegram: FakeTelegram, tmp_path: Path,

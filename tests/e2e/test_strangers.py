@@ -99,6 +99,7 @@ async def test_hostile_titles_and_names_break_no_message(fake_telegram: FakeTele
     assert not refused, refused[:3]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_a_flood_of_junk_commands_is_budgeted(fake_telegram: FakeTelegram, tmp_path: Path, lang: str,
                                                     caplog: pytest.LogCaptureFixture) -> None:

@@ -16,6 +16,7 @@ SEED_INDEX = 5
 """A deal whose match is short (4 hands when measured); any seed plays a match to its end."""
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_one_person_and_three_ai_play_a_whole_match(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram

@@ -51,6 +51,7 @@ def test_strong_is_legal_through_matches(preset: str) -> None:
             break
 
 
+@pytest.mark.long
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), level=st.integers(2, 14),
        dealer_side=st.sampled_from([None, 0, 1]), mix=st.integers(0, 15))
