@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import faulthandler
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -206,6 +208,8 @@ def _run(*, verbose: bool = False) -> int:
     except ConfigError as exc:
         return fail(str(exc), 2)
     hide_secret(settings.token)
+    if hasattr(signal, "SIGUSR1"):  # `kill -USR1 <pid>`: every thread's stack to the log, the bot running on
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     if verbose:
         settings = dataclasses.replace(settings, log_level="DEBUG")
     try:

@@ -73,16 +73,34 @@ class BotProcess:
             await asyncio.sleep(0.1)
         raise AssertionError(f"the bot did not come up:\n{self.log}")
 
+    async def wait_exit(self, timeout: float, why: str) -> int:
+        """The exit status, which must come within ``timeout`` seconds; else every thread's stack goes
+        to the log (SIGUSR1, as an operator would ask for them) and the log to the failure."""
+        assert self.process is not None
+        try:
+            return await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            state = process_state(self.process.pid)
+            self.process.send_signal(signal.SIGUSR1)
+            await asyncio.sleep(1)
+            self.process.kill()
+            await self.process.wait()
+            raise AssertionError(f"no exit {timeout} s after {why} (process state then: {state}):\n"
+                                 f"{self.log}") from None
+
     async def terminate(self) -> int:
         """SIGTERM; the exit status, which must come within :data:`STOP_WITHIN` seconds."""
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
-        try:
-            return await asyncio.wait_for(self.process.wait(), STOP_WITHIN)
-        except TimeoutError:
-            self.process.kill()
-            await self.process.wait()
-            raise AssertionError(f"no exit {STOP_WITHIN} s after SIGTERM:\n{self.log}") from None
+        return await self.wait_exit(STOP_WITHIN, "SIGTERM")
+
+
+def process_state(pid: int) -> str:
+    """The state letter in ``/proc/<pid>/stat`` (``Z``: exited, not yet reaped), or why there is none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError) as exc:
+        return f"unknown ({exc.__class__.__name__})"
 
 
 async def health(db: Path) -> subprocess.CompletedProcess[str]:
@@ -118,6 +136,7 @@ def assert_stopped_cleanly(bot: BotProcess, status: int) -> None:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
 
 
+@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_sigterm_while_the_ai_plays_stores_everything_and_exits_0(
     fake_telegram: FakeTelegram, tmp_path: Path
@@ -191,10 +210,27 @@ async def test_a_refused_webhook_stops_cleanly_with_a_message(fake_telegram: Fak
     await bot.start()
     assert bot.process is not None
     # It stops by itself, having started: a start-up and a stop.
-    status = await asyncio.wait_for(bot.process.wait(), START_WITHIN + STOP_WITHIN)
+    status = await bot.wait_exit(START_WITHIN + STOP_WITHIN, "its start")
     assert status == 1, bot.log
     assert "chaodipi run: Telegram refused a start-up call: Bad webhook: an https url must be provided" in bot.log
     assert "Traceback" not in bot.log, bot.log
     assert "database closed" in bot.log
     assert not bot.db.with_name(bot.db.name + ".heartbeat").exists()
     assert not bot.db.with_name(bot.db.name + "-wal").exists()
+
+
+async def test_sigusr1_writes_every_threads_stack_to_the_log_and_the_bot_runs_on(fake_telegram: FakeTelegram,
+                                                                                 tmp_path: Path) -> None:
+    bot = BotProcess(fake_telegram, tmp_path / "chaodipi.db")
+    await bot.start()
+    await bot.wait_alive()
+    assert bot.process is not None
+    bot.process.send_signal(signal.SIGUSR1)
+    for _ in range(100):
+        if "Current thread" in bot.log:
+            break
+        await asyncio.sleep(0.1)
+    assert "Current thread" in bot.log and "chaodipi_cli.py" in bot.log, bot.log
+    assert bot.process.returncode is None
+    assert (await health(bot.db)).returncode == 0
+    assert_stopped_cleanly(bot, await bot.terminate())
