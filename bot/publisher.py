@@ -253,6 +253,13 @@ class Publisher:
         return None
 
     @property
+    def settled(self) -> bool:
+        """True when every message shows its latest content: no edit waits or is under way, the last
+        edits of closed tables' messages included."""
+        return not self._retired and all(not slot.dirty and (slot.task is None or slot.task.done())
+                                         for slot in self._slots.values())
+
+    @property
     def behind(self) -> bool:
         """True while the bot sends more than Telegram's overall limit lets through (see
         :attr:`bot.ratelimit.ChatRateLimiter.behind`)."""

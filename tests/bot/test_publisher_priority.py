@@ -112,3 +112,24 @@ async def test_whoever_ended_the_hand_hears_the_result_first_as_their_press_s_ow
     await tables._tell_players(table, record, 2)
     assert sender.sent == [(102, PRESSER), (100, None), (101, None), (103, None)]
     assert PRIORITY.get() is None  # the caller's context is left as it was
+
+
+async def test_settled_waits_for_the_last_edit_of_a_retired_message() -> None:
+    """A closed table's message is retired with its last content still to show (the group's budget may hold
+    it for a minute): the publisher is not settled until that edit is made."""
+    bot = SlowBot()
+    publisher = Publisher(bot, _blocked)  # type: ignore[arg-type]
+    slot = publisher.slot((1, "group"), -5, 0.05, message_id=7)
+    assert publisher.settled
+    publisher.schedule(slot, lambda: ("trick 6", None), now=True)
+    await asyncio.sleep(0)
+    assert not publisher.settled  # the edit waits
+    publisher.retire(slot, (1, "group"), lambda: ("the match is over", None))
+    assert not publisher.settled  # gone from the live slots, its last edit still to come
+    bot.release.set()
+    for _ in range(100):
+        if publisher.settled:
+            break
+        await asyncio.sleep(0.01)
+    assert publisher.settled
+    assert bot.texts[-1] == "the match is over"

@@ -37,8 +37,7 @@ async def settled(server: FakeTelegram, app: App) -> None:
     publisher, outbox = tables(app).publisher, tables(app).outbox
     limiter = app.bot.rate_limiter
     assert publisher is not None and outbox is not None and isinstance(limiter, ChatRateLimiter)
-    await server.wait_for(lambda: all(not slot.dirty and (slot.task is None or slot.task.done())
-                                      for slot in publisher._slots.values())
+    await server.wait_for(lambda: publisher.settled
                           and all(sender.done() for sender in outbox._senders.values()) and not limiter.in_flight,
                           timeout=60, what="every edit and announcement made")
     await server.wait_idle(quiet=0.3, timeout=30)

@@ -71,9 +71,7 @@ async def check_people_saw_no_failure(server: FakeTelegram, app: scenario.App, t
     # The last press is answered before the group hears of it: let the edits and the outbox finish.
     # An edit refused with 429 may still be waiting out its "retry after": judge the retries once every
     # pending edit is made.
-    await server.wait_for(lambda: all(not slot.dirty and (slot.task is None or slot.task.done())
-                                      for slot in publisher._slots.values()), timeout=30,
-                          what="every pending edit made")
+    await server.wait_for(lambda: publisher.settled, timeout=90, what="every pending edit made")
     assert service.outbox is not None
     await asyncio.wait_for(service.outbox.drain(), 30)
     await server.wait_idle(quiet=0.3, timeout=30)
