@@ -31,7 +31,6 @@ PRESETS = [
 ]
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize(("preset", "bidders"), PRESETS)
 async def test_four_people_play_a_whole_hand(fake_telegram: FakeTelegram, tmp_path: Path, preset: str,
