@@ -148,7 +148,8 @@ async def _stop_tables(app: Application) -> None:  # type: ignore[type-arg]
     if tables is None:
         return
     try:
-        await asyncio.wait_for(_finish(tables), STOP_TIMEOUT)
+        async with asyncio.timeout(STOP_TIMEOUT):  # not wait_for, which in 3.11 can drop a cancellation
+            await _finish(tables)
     except TimeoutError:
         log.warning("shut-down: gave up waiting after %.0f s; unsent edits are redone at the next start",
                     STOP_TIMEOUT)

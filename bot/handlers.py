@@ -620,7 +620,8 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
     :data:`PRESS_WAIT` seconds is answered "please try again".
     """
     try:
-        await asyncio.wait_for(table.lock.acquire(), PRESS_WAIT)
+        async with asyncio.timeout(PRESS_WAIT):  # not wait_for, which in 3.11 can drop a cancellation
+            await table.lock.acquire()
     except TimeoutError:
         await query.answer(tr("The table is busy; please try again in a moment."), show_alert=True)
         return

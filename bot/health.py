@@ -63,7 +63,10 @@ class Health:
         if db is None:
             return
         try:
-            await asyncio.wait_for(db.check(), timeout)
+            # Not asyncio.wait_for: in Python 3.11 it drops a cancellation that arrives as the check
+            # ends, and a heartbeat told to stop would beat on for ever.
+            async with asyncio.timeout(timeout):
+                await db.check()
             self.db_problem = None
         except TimeoutError:
             self.db_problem = f"the database connection was busy for more than {timeout:.0f} s"

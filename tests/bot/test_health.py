@@ -63,3 +63,40 @@ async def test_the_status_counts_tasks_and_what_the_tables_keep_going() -> None:
     assert status["load"] == load
     assert status["tasks"] == len(asyncio.all_tasks()) >= 1
     assert json.loads(json.dumps(status)) == status  # what the heartbeat file holds
+
+
+async def test_the_heartbeat_stops_when_cancelled_as_its_database_check_ends(tmp_path: Path) -> None:
+    """A stop that comes just as a beat's database check answers still stops the heartbeat.
+
+    Python 3.11's ``asyncio.wait_for`` drops a cancellation that arrives while the awaited task has
+    just finished: a heartbeat checking the database that way beat on forever, and a bot refused its
+    webhook at start-up never exited (a one-in-hundreds hang of the shut-down test).
+    """
+    import asyncio
+
+    from bot.health import beat
+
+    heartbeat: asyncio.Task[None] | None = None
+
+    class Database:
+        """Answers at once, the stop arriving while it does (as when the bot stops right after starting)."""
+        path = tmp_path / "chaodipi.db"
+        repairs = 0
+
+        checks = 0
+
+        async def check(self) -> None:
+            assert heartbeat is not None
+            Database.checks += 1
+            if Database.checks == 1:
+                heartbeat.cancel()
+
+    health = Health("polling", lambda: 0, lambda: Database())  # type: ignore[arg-type,return-value]
+    path = heartbeat_path(tmp_path / "chaodipi.db")
+    heartbeat = asyncio.create_task(beat(path, health, interval=0.01))
+    done, _ = await asyncio.wait({heartbeat}, timeout=2.0)
+    if not done:
+        heartbeat.cancel()  # a second cancellation, so the test itself ends
+        await asyncio.gather(heartbeat, return_exceptions=True)
+    assert done and heartbeat.cancelled(), "the heartbeat went on beating after it was cancelled"
+    assert not path.exists()
