@@ -60,10 +60,11 @@ def hand_button(message: MessageView, op: str, arg: str = "") -> Button | None:
     return None
 
 
-async def press_lobby(server: FakeTelegram, person: Person, group: Group, op: str, arg: str = "") -> CallbackAnswer:
-    """Press a lobby button on the group's table message as it looks now."""
+async def press_lobby(server: FakeTelegram, person: Person, group: Group, op: str, arg: str = "",
+                      timeout: float = 5.0) -> CallbackAnswer:
+    """Press a lobby button on the group's table message as it looks now (waiting until it is shown)."""
     message = await server.wait_for(lambda: group.bot_messages() and lobby_button(table_message(group), op, arg)
-                                    and table_message(group), what=f"the lobby button {op} {arg}")
+                                    and table_message(group), timeout, what=f"the lobby button {op} {arg}")
     button = lobby_button(message, op, arg)
     assert button is not None
     return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
@@ -90,6 +91,17 @@ async def fill_with_ai(server: FakeTelegram, person: Person, group: Group, count
     """Press "+ AI" ``count`` times."""
     for _ in range(count):
         answer = await press_lobby(server, person, group, "ai")
+        assert not answer.show_alert, answer.text
+
+
+async def choose_setting(server: FakeTelegram, person: Person, group: Group, op: str, arg: str) -> None:
+    """The creator opens the table's settings, presses one choice (e.g. ``strength``, ``casual``) and goes back.
+
+    Each step waits for the group's message to show its button: at Telegram's limits an edit of the
+    group's message may wait seconds for its turn.
+    """
+    for step, choice in (("set", ""), (op, arg), ("back", "")):
+        answer = await press_lobby(server, person, group, step, choice, timeout=60)
         assert not answer.show_alert, answer.text
 
 
