@@ -52,6 +52,10 @@ OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].f
 """The action buttons, once the page offers Alice a move (pass, don't steal, or the hint)."""
 
 
+OUT_OF_DATE = "按钮已过期，已重新显示你的手牌。"
+"""The bot's answer to a press made for a state that is no longer the table's."""
+
+
 def click(prefix: str) -> str:
     """JavaScript clicking the first action button whose text starts with ``prefix``."""
     return (f"(() => {{ const b = [...document.querySelectorAll('#actions button, #choices button')]"
@@ -119,7 +123,10 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 await browser.until(_moved(table, hand, events), f"Alice's {phase} move to land")
                 toast = await browser.evaluate("document.querySelector('#toast').hidden ? '' : "
                                                "document.querySelector('#toast').textContent")
-                assert not toast, toast
+                # On a busy machine an AI's move can land between the page showing Alice's buttons and her
+                # press: the bot refuses the press as made for a state no longer current, the page shows the
+                # new state, and she presses again (the loop goes round).  Any other refusal is a failure.
+                assert not toast or toast == OUT_OF_DATE, toast
             else:
                 raise AssertionError("the hand did not end")
             assert mid_trick, "a trick in progress was seen"
