@@ -141,9 +141,9 @@ class Event:
         return {"seq": self.seq, **self.action.to_dict(), "info": dict(self.info)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Trick:
-    """A finished trick."""
+    """A finished trick (weakly referable: the AI keeps running totals per trick only while it lives)."""
 
     leader: int
     plays: tuple[tuple[int, tuple[Card, ...]], ...]

@@ -10,9 +10,10 @@ the unseen cards pooled together, which is conservative.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from engine.cards import ALL_CARDS, Card
 from engine.combos import has_tractor_above
@@ -146,7 +147,7 @@ class Memory:
 class _Played:
     """Cards played and voids shown up to and including one finished trick."""
 
-    trick: Trick
+    trick: weakref.ref[Trick]
     before: Trick | None
     ctx: TrumpContext
     cards: dict[Card, int]
@@ -154,11 +155,16 @@ class _Played:
 
 
 _PLAYED: dict[int, _Played] = {}
-"""The running totals by the id of their last trick, least recently used first."""
-_PLAYED_LIMIT = 4096
-"""Entries kept: the tricks of the hands being decided stay (each lookup renews them); those of finished
-hands and of search rollouts, never asked for again, are dropped oldest first (a bot keeps a bounded
-cache however many hands it hosts)."""
+"""The running totals by the id of their last trick.  An entry holds its trick weakly and goes when the
+trick is freed, that is when its hand is (a finished hand, a search rollout): the cache holds the tricks
+of the hands still being played and nothing more, however many hands a bot hosts."""
+
+
+def _forget(key: int, trick: weakref.ref[Trick]) -> None:
+    """Drop the entry of a freed trick (unless the key already holds a newer trick's entry)."""
+    entry = _PLAYED.get(key)
+    if entry is not None and entry.trick is trick:
+        del _PLAYED[key]
 
 
 def _note_trick(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], cards: dict[Card, int],
@@ -186,18 +192,16 @@ def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Ca
         return {}, (frozenset(), frozenset(), frozenset(), frozenset())
     last = tricks[-1]
     before = tricks[-2] if len(tricks) >= 2 else None
-    entry = _PLAYED.pop(id(last), None)
-    if entry is not None and entry.trick is last and entry.before is before and entry.ctx is ctx:
-        _PLAYED[id(last)] = entry  # the most recently used
+    key = id(last)
+    entry = _PLAYED.get(key)
+    if entry is not None and entry.trick() is last and entry.before is before and entry.ctx is ctx:
         return entry.cards, entry.voids
     cards, voids = _played_through(ctx, tricks[:-1])
     cards = dict(cards)
     open_voids = [set(v) for v in voids]
     _note_trick(ctx, last.plays, cards, open_voids)
     done = tuple(frozenset(v) for v in open_voids)
-    while len(_PLAYED) >= _PLAYED_LIMIT:
-        del _PLAYED[next(iter(_PLAYED))]
-    _PLAYED[id(last)] = _Played(last, before, ctx, cards, done)
+    _PLAYED[key] = _Played(weakref.ref(last, partial(_forget, key)), before, ctx, cards, done)
     return cards, done
 
 
