@@ -19,7 +19,10 @@ a person's thinking time per move (uniform, default 4,11: about 70 moves
 make an unloaded hand 8-9 minutes, the issue's human pace), ``--opening``
 tables being opened at once (default 50), ``--setup-limit`` seconds the
 opening may take (default 1800; tables not open by then are left out and
-counted as failed), ``--ai-delay``, ``--minutes``.
+counted as failed), ``--ai-delay``, ``--minutes``, and for ``soak``
+``--tracemalloc FRAMES``: the bot traces its memory (several times slower)
+and the soak ends by printing the places whose memory grew most between a
+snapshot a quarter in and the last (the way to find what a creeping RSS is).
 
 ``tables`` and ``soak``: each table is a group of four people.  One sends
 /newgame, the three others sit with the group's buttons, the first presses
@@ -95,6 +98,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -114,11 +118,14 @@ from tests.e2e.scenario import hand_button, keyboard_version, lobby_button, offe
 TICK = os.sysconf("SC_CLK_TCK")
 
 SAMPLER = """
-import asyncio, gc, json, sys, threading, time
+import asyncio, gc, json, os, sys, threading, time, tracemalloc
 from collections import Counter
 import chaodipi_cli
 
 CENSUS_EVERY = 10
+FRAMES = int(os.environ.get("CHAODIPI_BENCH_TRACEMALLOC", "0"))
+if FRAMES:
+    tracemalloc.start(FRAMES)
 
 def sample(path, every):
     loop = app = None
@@ -140,6 +147,8 @@ def sample(path, every):
         if taken % CENSUS_EVERY == 0:  # the most numerous kinds of objects the collector tracks
             kinds = Counter(type(o).__qualname__ for o in gc.get_objects())
             figures["census"] = dict(kinds.most_common(60))
+            if FRAMES:  # where Python's memory is, by line: compared by the soak at its end
+                tracemalloc.take_snapshot().dump(f"{path}.{taken // CENSUS_EVERY}.snapshot")
         with open(path, "a") as out:
             out.write(json.dumps(figures) + "\\n")
 
@@ -149,7 +158,8 @@ sys.exit(chaodipi_cli.main(["run"]))
 """``python -c SAMPLER samples.jsonl SECONDS``: the bot as ``chaodipi run`` runs it, plus a thread that
 appends its asyncio task count, its timer count (callbacks scheduled on the loop), PTB's job-queue
 jobs (-1: no job queue) and Python's allocated memory blocks to a file every SECONDS, and every
-tenth time a census of the objects the garbage collector tracks, by type (what a leak is made of).  A leak of tasks or timers shows there; the bot is
+tenth time a census of the objects the garbage collector tracks, by type (what a leak is made of), and
+with CHAODIPI_BENCH_TRACEMALLOC=FRAMES a tracemalloc snapshot.  A leak of tasks or timers shows there; the bot is
 not changed for it (reading the loop from another thread is approximate, which is fine for a trend)."""
 POLL = 0.05
 """How often a simulated person looks at their phone (seconds)."""
@@ -1062,11 +1072,15 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
 
 
 async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, float], at_once: int,
-               limit: float) -> None:
-    """N tables for ``minutes``: a line a minute (memory, tasks, timers, hands, p99), then the RSS slope."""
+               limit: float, frames: int = 0) -> None:
+    """N tables for ``minutes``: a line a minute (memory, tasks, timers, hands, p99), then the RSS slope;
+    with ``frames`` the bot traces its memory (tracemalloc, that many frames a trace) and the lines whose
+    memory grew most are printed at the end."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeTelegram(limits=BENCH_LIMITS) as server:
             bot = BotProcess(server, Path(folder), ai_delay=ai_delay, group_interval=3.5, sample_every=30.0)
+            if frames:
+                bot.env["CHAODIPI_BENCH_TRACEMALLOC"] = str(frames)
             crowd, rss_idle, setup = await _crowd_playing(server, bot, n, think, at_once, limit)
             print(f"soak N={n}: {setup}; RSS idle {rss_idle / 2**20:.0f} MiB")
             print("  min  RSS MiB  blocks k  threads  fds  tasks  timers  jobs  hands  presses  own p99 ms  misses  "
@@ -1106,6 +1120,25 @@ async def soak(n: int, *, minutes: int, ai_delay: float, think: tuple[float, flo
                 grew = sorted(((last.get(k, 0) - first.get(k, 0), k) for k in last), reverse=True)[:8]
                 print("  objects that grew most (the census a quarter in → the last): "
                       + ", ".join(f"{k} {first.get(k, 0)}→{last[k]}" for d, k in grew if d > 0))
+            _memory_growth(bot)
+
+
+def _memory_growth(bot: BotProcess, top: int = 12) -> None:
+    """The places whose traced memory grew most between the bot's tracemalloc snapshot a quarter in and
+    its last one (nothing without snapshots)."""
+    assert bot.samples is not None
+    snapshots = sorted(bot.samples.parent.glob(bot.samples.name + ".*.snapshot"),
+                       key=lambda path: int(path.name.split(".")[-2]))
+    if len(snapshots) < 2:
+        return
+    first, last = (tracemalloc.Snapshot.load(str(path)) for path in (snapshots[len(snapshots) // 4], snapshots[-1]))
+    print(f"  traced memory {sum(s.size for s in first.statistics('filename')) / 2**20:.1f} → "
+          f"{sum(s.size for s in last.statistics('filename')) / 2**20:.1f} MiB; grew most (by where it was allocated):")
+    for stat in last.compare_to(first, "traceback")[:top]:
+        print(f"    {stat.size_diff / 1024:+8.0f} KiB {stat.count_diff:+7d} blocks  (now {stat.size / 1024:.0f} KiB, "
+              f"{stat.count} blocks)")
+        for line in stat.traceback.format(limit=8, most_recent_first=True):
+            print(f"        {line.strip()}")
 
 
 def _slope(points: list[tuple[float, float]]) -> float:
@@ -1130,6 +1163,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="table counts: for 'tables' (default 10 100 300 1000), for 'soak' one (default 100)")
     parser.add_argument("--window", type=float, default=120.0, help="seconds measured with N tables (default 120)")
     parser.add_argument("--minutes", type=int, default=60, help="length of the soak in minutes (default 60)")
+    parser.add_argument("--tracemalloc", type=int, default=0, metavar="FRAMES",
+                        help="soak: the bot traces its memory with FRAMES frames a trace (slower) and the places "
+                             "whose memory grew most are printed at the end (default 0: off)")
     parser.add_argument("--ai-delay", type=float, default=0.8,
                         help="AI seconds per move (it plays for a person who timed out; default 0.8)")
     parser.add_argument("--think", type=_think, default=DEFAULT_THINK, metavar="MIN,MAX",
@@ -1151,7 +1187,7 @@ def main(argv: list[str] | None = None) -> int:
                                     at_once=args.opening, limit=args.setup_limit))
     if args.what == "soak":
         asyncio.run(soak((args.sizes or [100])[0], minutes=args.minutes, ai_delay=args.ai_delay, think=args.think,
-                         at_once=args.opening, limit=args.setup_limit))
+                         at_once=args.opening, limit=args.setup_limit, frames=args.tracemalloc))
     return 0
 
 
