@@ -10,7 +10,8 @@ Each beat also takes the database connection once (:meth:`Database.check
 <storage.Database.check>`): a connection stuck inside a transaction nobody
 owns, or held by one task for longer than :data:`DB_CHECK_TIMEOUT`, makes
 the status ``"ok": false`` with the reason in ``"db"``, and ``chaodipi
-health`` fail.
+health`` fail.  Every :data:`RELEASE_EVERY` beats the memory the bot freed
+goes back to the system (:mod:`bot.memory`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from bot.memory import release_memory
 from storage import Database, StorageError
 
 HEARTBEAT_INTERVAL: Final = 15.0
@@ -34,6 +36,9 @@ DEFAULT_MAX_AGE: Final = 60.0
 
 DB_CHECK_TIMEOUT: Final = 10.0
 """Seconds a beat waits for the database connection before calling it stuck."""
+
+RELEASE_EVERY: Final = 20
+"""Beats between two returns of freed memory to the system (:func:`bot.memory.release_memory`): 5 minutes."""
 
 
 def heartbeat_path(db_path: str | Path) -> Path:
@@ -100,10 +105,16 @@ def write_heartbeat(path: Path, status: dict[str, Any]) -> None:
     os.replace(partial, path)
 
 
-async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL) -> None:
-    """Rewrite the heartbeat every ``interval`` seconds until cancelled; then remove it."""
+async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL,
+               release_every: int = RELEASE_EVERY, release: Callable[[], bool] = release_memory) -> None:
+    """Rewrite the heartbeat every ``interval`` seconds until cancelled; then remove it.  Every
+    ``release_every`` beats, give the memory the bot freed back to the system (``release``)."""
+    beats = 0
     try:
         while True:
+            beats += 1
+            if beats % release_every == 0:
+                release()
             await health.check_database()
             try:
                 # Synchronous on purpose: a few bytes, and a write still running in a

@@ -100,3 +100,32 @@ async def test_the_heartbeat_stops_when_cancelled_as_its_database_check_ends(tmp
         await asyncio.gather(heartbeat, return_exceptions=True)
     assert done and heartbeat.cancelled(), "the heartbeat went on beating after it was cancelled"
     assert not path.exists()
+
+
+async def test_the_heartbeat_gives_freed_memory_back_every_few_beats(tmp_path: Path) -> None:
+    import asyncio
+
+    from bot.health import beat
+
+    released: list[int] = []
+    beats: list[int] = []
+
+    class Counted(Health):
+        def status(self) -> dict[str, object]:
+            beats.append(len(released))
+            return super().status()
+
+    health = Counted("polling", lambda: 0)
+
+    def release() -> bool:
+        released.append(len(beats))
+        return True
+
+    path = heartbeat_path(tmp_path / "chaodipi.db")
+    heartbeat = asyncio.create_task(beat(path, health, interval=0.001, release_every=3, release=release))
+    while len(beats) < 10:
+        await asyncio.sleep(0.001)
+    heartbeat.cancel()
+    await asyncio.gather(heartbeat, return_exceptions=True)
+    # Before the 3rd, 6th, 9th … beat's write: after 2, 5, 8 … beats were written.
+    assert released[:3] == [2, 5, 8]
