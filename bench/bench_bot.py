@@ -12,6 +12,7 @@ Run from the repository root::
     PYTHONPATH=. python bench/bench_bot.py calls                     # API calls per hand (one person + 3 AI)
     PYTHONPATH=. python bench/bench_bot.py tables 10 100 --window 60 # N tables of four people at once
     PYTHONPATH=. python bench/bench_bot.py soak 100 --minutes 60     # N tables for an hour, a line a minute
+    PYTHONPATH=. python bench/bench_bot.py solo 1 10 30 --window 120 # N tables of one person and three AI seats
     PYTHONPATH=. python bench/bench_bot.py                           # calls, then tables 10 100 300 1000
 
 Options: ``--window`` seconds measured (default 120), ``--think MIN,MAX``
@@ -75,6 +76,14 @@ timers, PTB job-queue jobs (-1: the bot has no job queue), hands finished,
 presses, press → own message p99 and misses, 429s, bot cores; then the
 RSS slope in MiB/hour (least squares after the first quarter).  It drops
 the fake's old records as it goes so the simulator's memory stays flat.
+
+``solo``: N tables of one person and three AI seats (the strong AI, a new
+table's default), the usual way to play alone, where the AI's searches of
+every table share the bot's search workers.  It prints the seconds from a
+person's play to their next turn in the same hand (p50/p95/p99; three AI
+moves or so, each after the AI delay; a miss: the turn never came), hands
+finished, AI plays a second, and the cores of the bot and of its search
+worker(s).
 
 ``calls``: one person and three AI seats per table (the person polls; four
 tables only), API calls per hand split into group and private chats.
@@ -205,6 +214,18 @@ class BotProcess:
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICK
 
+    def cpu_of_workers(self) -> float:
+        """CPU seconds used so far by the bot's live child processes (the strong AI's search worker)."""
+        total = 0.0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                try:
+                    fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+                except FileNotFoundError:
+                    continue
+                total += (int(fields[11]) + int(fields[12])) / TICK
+        return total
+
     def rss(self) -> int:
         """Resident memory in bytes."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
@@ -284,6 +305,10 @@ class Player:
     """The call log's mark when this table's match started."""
     hands_done: list[int] = field(default_factory=list)
     """The call log's mark at each of this table's result announcements (filled by the caller)."""
+    turns: list[tuple[int, float]] = field(default_factory=list)
+    """(hand, time) whenever the hand message newly offered a play: this person's turn had come."""
+    plays: list[tuple[int, float]] = field(default_factory=list)
+    """(hand, time pressed) of each play the bot accepted."""
 
     async def press(self, message: MessageView, data: str, op: str) -> bool:
         """Press a button; wait for the answer (and, on the hand keyboard, for one's message to change).
@@ -360,12 +385,15 @@ class Player:
             if move is None or (move != "bid" and (version, move) == acted):
                 seen = (raw.message_id, len(raw.history))
                 continue
+            if move == "play":
+                self.turns.append((_hand_number(message.text), time.monotonic()))
             low, high = self.think
             if high:
                 await asyncio.sleep(self.rng.uniform(low, high))
             await self._move(message, move)
-            raw = self._hand_message()
-            seen = (raw.message_id, len(raw.history)) if raw is not None else None
+            # Look at the message as it is now: a play that wins a trick is answered by one edit that
+            # already offers the next lead (the same version and move as before means nothing new).
+            seen = None
             acted = (version, move)
 
     async def _move(self, message: MessageView, move: str) -> None:
@@ -379,8 +407,8 @@ class Player:
         elif move == "steal":
             await self.press(message, data("nosteal"), "nosteal")
         elif move == "play":
-            if await self.press(message, data("hint"), "hint"):
-                await self.press(message, data("play"), "play")
+            if await self.press(message, data("hint"), "hint") and await self.press(message, data("play"), "play"):
+                self.plays.append((_hand_number(message.text), self.presses[-1].at))
         elif move == "bury":
             cards = [b.callback_data for b in message.all_buttons() if ":sel:" in (b.callback_data or "")][-8:]
             for card in cards:
@@ -490,6 +518,63 @@ async def calls_per_hand(label: str, *, tables: int, hands: int, ai_delay: float
                   f"group {per.get('group', 0):.1f} messages+edits, private {per.get('private', 0):.1f} "
                   f"messages+edits, {per.get('private answers', 0) + per.get('group answers', 0):.1f} "
                   f"button answers; 429s: {_rejections(server) or 'none'}")
+
+
+# --- one person and three AI seats a table ----------------------------------------------------------------
+
+SOLO_SETTLE = 30.0
+"""Seconds before the end of the window after which a play's wait is not counted (it may end after the window)."""
+
+
+def _solo_waits(players: list[Player], t0: float, t1: float) -> list[float]:
+    """For each play in [t0, t1 - SOLO_SETTLE]: seconds until the person's turn came again in the same hand
+    (inf: it never came); a hand's last play is left out."""
+    waits = []
+    for p in players:
+        for hand, at in p.plays:
+            if not t0 <= at <= t1 - SOLO_SETTLE:
+                continue
+            later = [(h, t) for h, t in p.turns if t > at]
+            same = [t for h, t in later if h == hand]
+            if same:
+                waits.append(same[0] - at)
+            elif not later:
+                waits.append(float("inf"))
+    return waits
+
+
+async def solo_tables(n: int, *, window: float, ai_delay: float, think: tuple[float, float]) -> None:
+    """N tables of one person and three AI seats at the tables' default strength (strong): how long a person
+    waits for their turn while the AI seats of every table search at once."""
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeTelegram(limits=BENCH_LIMITS) as server:
+            bot = BotProcess(server, Path(folder), ai_delay=ai_delay, group_interval=3.5)
+            await bot.start()
+            stop = asyncio.Event()
+            opened = time.monotonic()
+            players, tasks = await _setup(server, n, think, 1, stop)
+            while not all(p.plays for p in players) and time.monotonic() - opened < OPEN_WAIT:
+                await asyncio.sleep(1.0)
+            setup = time.monotonic() - opened
+            cpu0, workers0, t0, wall0 = bot.cpu(), bot.cpu_of_workers(), time.monotonic(), time.time()
+            await asyncio.sleep(window)
+            cpu1, workers1, t1, wall1 = bot.cpu(), bot.cpu_of_workers(), time.monotonic(), time.time()
+            stop.set()
+            await asyncio.gather(*tasks)
+            waits = _solo_waits(players, t0, t1)
+            hands = bot.rows(f"SELECT count(*) FROM hand_results WHERE created_at BETWEEN {wall0} AND {wall1}")
+            plays = bot.rows(f"SELECT count(*) FROM events WHERE kind = 'play' AND created_at BETWEEN {wall0} AND {wall1}")
+            await bot.stop()
+            span = t1 - t0
+            people = sum(1 for p in players for _h, at in p.plays if t0 <= at <= t1)
+            print(f"N={n} tables of one person and three AI seats (strong); all playing after {setup:.0f} s; "
+                  f"window {span:.0f} s; think {think[0]:g}-{think[1]:g} s, AI delay {ai_delay:g} s")
+            print("                                   p50 s   p95 s   p99 s      n  misses")
+            print(f"  a person's play → their next turn{_seconds(waits)}  {_misses(waits):>6}")
+            print(f"  hands finished {int(hands[0][0])}; AI plays {(int(plays[0][0]) - people) / span:.1f}/s, "
+                  f"people's plays {people / span:.2f}/s; bot CPU {(cpu1 - cpu0) / span:.2f} cores, "
+                  f"its AI worker {(workers1 - workers0) / span:.2f} cores; bot warnings {len(bot.problems())}"
+                  f"{_kinds(bot.problems())}")
 
 
 # --- four people at a table, each woken by a change in their own chat ------------------------------------
@@ -978,6 +1063,13 @@ def _ms(values: list[float]) -> str:
     return " ".join(cells) + f" {len(values):6d}"
 
 
+def _seconds(values: list[float]) -> str:
+    """p50, p95, p99 in seconds, and the count (a quantile among the misses shows as inf)."""
+    if not values:
+        return "       -       -       -       0"
+    return "".join(f"{pct(values, q):8.1f}" for q in (0.5, 0.95, 0.99)) + f"{len(values):7d}"
+
+
 def _misses(values: list[float]) -> str:
     return f"{sum(v == float('inf') for v in values)}"
 
@@ -1158,7 +1250,7 @@ def _think(text: str) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", nargs="?", choices=("all", "calls", "tables", "soak"), default="all")
+    parser.add_argument("what", nargs="?", choices=("all", "calls", "tables", "soak", "solo"), default="all")
     parser.add_argument("sizes", nargs="*", type=int,
                         help="table counts: for 'tables' (default 10 100 300 1000), for 'soak' one (default 100)")
     parser.add_argument("--window", type=float, default=120.0, help="seconds measured with N tables (default 120)")
@@ -1185,6 +1277,9 @@ def main(argv: list[str] | None = None) -> int:
         for n in args.sizes or [10, 100, 300, 1000]:
             asyncio.run(many_tables(n, window=args.window, ai_delay=args.ai_delay, think=args.think,
                                     at_once=args.opening, limit=args.setup_limit))
+    if args.what == "solo":
+        for n in args.sizes or [1, 10, 30]:
+            asyncio.run(solo_tables(n, window=args.window, ai_delay=args.ai_delay, think=args.think))
     if args.what == "soak":
         asyncio.run(soak((args.sizes or [100])[0], minutes=args.minutes, ai_delay=args.ai_delay, think=args.think,
                          at_once=args.opening, limit=args.setup_limit, frames=args.tracemalloc))
