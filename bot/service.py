@@ -141,7 +141,9 @@ class Tables:
             self._unregister(existing)  # a match that has ended holds nothing (as after a restart)
         chat = await storage.upsert_chat(self.db, chat_id, title)
         lang = chat.language or creator_lang
-        settings = TableSettings.from_dict(chat.settings)
+        # A group that never chose keeps no settings: its tables get today's defaults (the strong AI
+        # among them); settings stored before a choice existed keep what those tables played.
+        settings = TableSettings.from_dict(chat.settings) if chat.settings else TableSettings()
         if preset:
             settings = replace(settings, preset=preset, hidden=None)
         elif chat.default_preset:
