@@ -49,6 +49,8 @@ class Settings:
     """Where Telegram opens the web app (``<public_url>/app/``); None: the keyboard alone."""
     webapp_max_age: float = 86400.0
     ai_delay: float = 0.8
+    ai_workers: int | None = None
+    """Worker processes for the strong AI's searches; None: one fewer than the cores, at least one."""
     group_interval: float = 3.5
     hand_pause: float = 4.0
     """Seconds the table shows the last trick and the result before the next hand (real-time pace)."""
@@ -81,6 +83,7 @@ class Settings:
             public_url=_public_url(env),
             webapp_max_age=_float(env, "CHAODIPI_WEBAPP_MAX_AGE", 86400.0),
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
+            ai_workers=_int(env, "CHAODIPI_AI_WORKERS", 0) or None,
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
             hand_pause=_float(env, "CHAODIPI_HAND_PAUSE", 4.0),
             flood_pacing=_choice(env, "CHAODIPI_FLOOD_PACING", ("on", "off")) == "on",

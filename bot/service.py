@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import random
-from concurrent.futures import ProcessPoolExecutor
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -34,6 +32,7 @@ from bot.ratelimit import PRESSER, PRIORITY
 from bot.render_group import (
     render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
 )
+from bot.thinking import Thinking
 from engine.ai import choose_action
 from engine.errors import EngineError
 from engine.hand import Action, Trick
@@ -92,8 +91,8 @@ class Tables:
         """Called at every :meth:`refresh` (the web app's live streams)."""
         self.app_seats: Counter[tuple[int, int]] = Counter()
         """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
-        self._ai_pool: ProcessPoolExecutor | None = None
-        """A worker process for the strong AI's searches, started at the first one."""
+        self.thinking = Thinking(config.ai_workers)
+        """The strong AI's searches: worker processes (started at the first search), budgets by the queue."""
 
     # --- registry -------------------------------------------------------------------
     def in_chat(self, chat_id: int) -> Table | None:
@@ -524,12 +523,13 @@ class Tables:
         return None
 
     async def _ai_move(self, table: Table) -> Action | None:
-        """:meth:`ai_action`, with the strong AI's search run in a worker process.
+        """:meth:`ai_action`, with the strong AI's search run in a worker process (:mod:`bot.thinking`).
 
         A search takes up to half a second of CPU: in the event loop it would
         hold every other table and message back (and in a thread it would
-        fight the loop for the GIL).  Only the seat's view goes to the worker.
-        The caller holds the table's lock, so the hand cannot move meanwhile.
+        fight the loop for the GIL).  Only the seat's view goes to the worker,
+        and its time budget shrinks while other tables' searches wait.  The
+        caller holds the table's lock, so the hand cannot move meanwhile.
         """
         if not table.playing or table.paused or table.between_hands is not None:
             return None  # the same guards as ai_action's, before any search
@@ -540,11 +540,7 @@ class Tables:
         seat = hand.turn
         if seat is None or self._human(table, seat):
             return None
-        if self._ai_pool is None:
-            self._ai_pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        loop = asyncio.get_running_loop()
-        action: Action = await loop.run_in_executor(self._ai_pool, choose_action, view_for(hand, seat),
-                                                    hand.ruleset, None, "strong")
+        action = await self.thinking.play(view_for(hand, seat), hand.ruleset)
         return action if hand.can(action) else None
 
     def kick_ai(self, table: Table) -> None:
@@ -604,9 +600,7 @@ class Tables:
                     task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*list(self._background), return_exceptions=True)
-        if self._ai_pool is not None:
-            self._ai_pool.shutdown(wait=True, cancel_futures=True)
-            self._ai_pool = None
+        self.thinking.close()
 
     # --- deadlines ----------------------------------------------------------------------
     def turn_key(self, table: Table) -> tuple[Any, ...] | None:

@@ -24,6 +24,14 @@ def test_flood_pacing_is_on_unless_turned_off() -> None:
     assert not Settings.from_env(TOKEN | {"CHAODIPI_FLOOD_PACING": "OFF"}).flood_pacing
 
 
+def test_ai_workers_default_to_the_cores_less_one_unless_set() -> None:
+    assert Settings.from_env(TOKEN).ai_workers is None
+    assert Settings.from_env(TOKEN | {"CHAODIPI_AI_WORKERS": "0"}).ai_workers is None
+    assert Settings.from_env(TOKEN | {"CHAODIPI_AI_WORKERS": "3"}).ai_workers == 3
+    with pytest.raises(ConfigError, match="CHAODIPI_AI_WORKERS"):
+        Settings.from_env(TOKEN | {"CHAODIPI_AI_WORKERS": "1.5"})
+
+
 @pytest.mark.parametrize("name, value", [("CHAODIPI_LOG_LEVEL", "loud"), ("CHAODIPI_LOG_FORMAT", "xml"),
                                          ("CHAODIPI_FLOOD_PACING", "maybe")])
 def test_a_bad_logging_setting_is_named(name: str, value: str) -> None:

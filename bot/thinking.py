@@ -1,0 +1,83 @@
+"""The strong AI's searches, in worker processes, with a time budget that shrinks as searches queue up.
+
+A search takes up to :data:`engine.ai.DEFAULT_BUDGET` (0.4 s) of a core.  In
+the event loop it would hold every other table back, so it runs in a worker
+process, and only the seat's view goes there.  With many tables of one
+person and three AI seats the searches queue for the workers: at 0.4 s each,
+thirty tables would keep a person waiting many seconds for their three AI
+opponents.  So each search gets the budget its place in the queue allows:
+the full budget while a worker is free, and the workers' time shared out
+among the searches waiting (``budget × workers / waiting``) when they are
+not.  Below :data:`LEAST_BUDGET` a search would finish too few deals to beat
+its own heuristics, so the seat plays the heuristics alone (a millisecond).
+The AI then answers about as fast at thirty tables as at one, a little less
+deep; people never wait for a queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from engine.ai import DEFAULT_BUDGET, DEFAULT_DEALS, StrongPlayer
+from engine.hand import Action
+from engine.ruleset import Ruleset
+from engine.views import HandView
+
+LEAST_BUDGET = 0.05
+"""Seconds below which a search is not worth starting: the seat plays the strong heuristics alone."""
+
+
+def default_workers() -> int:
+    """Worker processes for searches: one core is left to the bot's event loop (at least one worker)."""
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def search_budget(waiting: int, workers: int, full: float = DEFAULT_BUDGET) -> float:
+    """Seconds a search may take when ``waiting`` searches (this one not counted) are already queued or running.
+
+    The full budget while a worker is free; else the workers' time shared
+    out, so that the whole queue drains in about ``full`` seconds; 0 (the
+    heuristics alone) when that share falls below :data:`LEAST_BUDGET`.
+    """
+    if waiting < workers:
+        return full
+    share = full * workers / (waiting + 1)
+    return share if share >= LEAST_BUDGET else 0.0
+
+
+class Thinking:
+    """The pool of search workers (started at the first search) and the count of searches in it."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers if workers is not None else default_workers()
+        self.waiting = 0
+        """Searches submitted and not yet finished (running or queued)."""
+        self._pool: ProcessPoolExecutor | None = None
+
+    def budget(self) -> float:
+        """The budget the next search gets (see :func:`search_budget`)."""
+        return search_budget(self.waiting, self.workers)
+
+    async def play(self, view: HandView, ruleset: Ruleset) -> Action:
+        """The strong AI's action for the viewing seat, searched in a worker with :meth:`budget`
+        (at a budget of 0, the heuristics alone, here: a millisecond, not worth a place in the queue)."""
+        budget = self.budget()
+        if budget <= 0:
+            return StrongPlayer(deals=0)(view, ruleset)  # the heuristics alone: no need to queue for a worker
+        player = StrongPlayer(DEFAULT_DEALS, budget)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        self.waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, player, view, ruleset, None)
+        finally:
+            self.waiting -= 1
+
+    def close(self) -> None:
+        """Stop the workers (a search running finishes first; queued ones are dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
