@@ -81,7 +81,9 @@ the fake's old records as it goes so the simulator's memory stays flat.
 table's default), the usual way to play alone, where the AI's searches of
 every table share the bot's search workers.  It prints the seconds from a
 person's play to their next turn in the same hand (p50/p95/p99; three AI
-moves or so, each after the AI delay; a miss: the turn never came), hands
+moves or so, each after the AI delay; a miss: the turn never came), the
+seconds from a play to an AI seat's next play of the same hand (the AI delay,
+the search, and any wait for a worker), hands
 finished, AI plays a second, and the cores of the bot and of its search
 worker(s).
 
@@ -309,6 +311,8 @@ class Player:
     """(hand, time) whenever the hand message newly offered a play: this person's turn had come."""
     plays: list[tuple[int, float]] = field(default_factory=list)
     """(hand, time pressed) of each play the bot accepted."""
+    hands: list[tuple[int, float]] = field(default_factory=list)
+    """(hand, time) whenever the hand message first showed a new hand number."""
 
     async def press(self, message: MessageView, data: str, op: str) -> bool:
         """Press a button; wait for the answer (and, on the hand keyboard, for one's message to change).
@@ -382,6 +386,9 @@ class Player:
             message = MessageView.of(raw)
             move = offered_move(message)
             version = _version(message)
+            number = _hand_number(message.text)
+            if not self.hands or self.hands[-1][0] != number:
+                self.hands.append((number, time.monotonic()))
             if move is None or (move != "bid" and (version, move) == acted):
                 seen = (raw.message_id, len(raw.history))
                 continue
@@ -528,18 +535,17 @@ SOLO_SETTLE = 30.0
 
 def _solo_waits(players: list[Player], t0: float, t1: float) -> list[float]:
     """For each play in [t0, t1 - SOLO_SETTLE]: seconds until the person's turn came again in the same hand
-    (inf: it never came); a hand's last play is left out."""
+    (inf: it never came); a hand's last play (a later hand was shown) is left out."""
     waits = []
     for p in players:
         for hand, at in p.plays:
             if not t0 <= at <= t1 - SOLO_SETTLE:
                 continue
-            later = [(h, t) for h, t in p.turns if t > at]
-            same = [t for h, t in later if h == hand]
+            same = [t for h, t in p.turns if t > at and h == hand]
             if same:
                 waits.append(same[0] - at)
-            elif not later:
-                waits.append(float("inf"))
+            elif not any(h != hand and t > at for h, t in p.hands):
+                waits.append(float("inf"))  # no later turn, and no next hand either
     return waits
 
 
@@ -564,13 +570,19 @@ async def solo_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
             waits = _solo_waits(players, t0, t1)
             hands = bot.rows(f"SELECT count(*) FROM hand_results WHERE created_at BETWEEN {wall0} AND {wall1}")
             plays = bot.rows(f"SELECT count(*) FROM events WHERE kind = 'play' AND created_at BETWEEN {wall0} AND {wall1}")
+            events = bot.rows("SELECT hand_id, kind, json_extract(payload, '$.seat'), created_at FROM events "
+                              f"WHERE created_at BETWEEN {wall0} AND {wall1} ORDER BY hand_id, seq")
             await bot.stop()
             span = t1 - t0
             people = sum(1 for p in players for _h, at in p.plays if t0 <= at <= t1)
+            # An AI seat's play after another play of its hand: the AI delay, its thinking and any wait for a worker.
+            gaps = [b[3] - a[3] for a, b in zip(events, events[1:])
+                    if a[0] == b[0] and a[1] == b[1] == "play" and b[2] != 0]
             print(f"N={n} tables of one person and three AI seats (strong); all playing after {setup:.0f} s; "
                   f"window {span:.0f} s; think {think[0]:g}-{think[1]:g} s, AI delay {ai_delay:g} s")
             print("                                   p50 s   p95 s   p99 s      n  misses")
             print(f"  a person's play → their next turn{_seconds(waits)}  {_misses(waits):>6}")
+            print(f"  a play → the next AI play       {_seconds(gaps)}")
             print(f"  hands finished {int(hands[0][0])}; AI plays {(int(plays[0][0]) - people) / span:.1f}/s, "
                   f"people's plays {people / span:.2f}/s; bot CPU {(cpu1 - cpu0) / span:.2f} cores, "
                   f"its AI worker {(workers1 - workers0) / span:.2f} cores; bot warnings {len(bot.problems())}"
