@@ -32,6 +32,7 @@ settings (environment variables):
                             (polling mode then starts the server too); unset: the keyboard alone
   CHAODIPI_WEBAPP_MAX_AGE   seconds a web app's Telegram initData stays valid (default 86400)
   CHAODIPI_AI_DELAY         seconds between AI moves (default 0.8)
+  CHAODIPI_AI_WORKERS       processes for the strong AI's searches (default: the cores less one, at least 1)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
   CHAODIPI_HAND_PAUSE       seconds between a hand's result and the next hand at real-time pace (default 4)
   CHAODIPI_FLOOD_PACING     on: pace calls by Telegram's flood limits (default); off: only for a test server

@@ -11,6 +11,7 @@
 ``CHAODIPI_PUBLIC_URL``    public HTTPS base URL of the bot's HTTP server: serves the web app (Mini App)
 ``CHAODIPI_WEBAPP_MAX_AGE`` seconds a Mini App's ``initData`` stays valid (default ``86400``)
 ``CHAODIPI_AI_DELAY``      seconds between AI moves (default ``0.8``; 0 in tests)
+``CHAODIPI_AI_WORKERS``    processes for the strong AI's searches (default: the cores less one, at least 1)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
 ``CHAODIPI_FLOOD_PACING``  ``on`` (default): calls paced by Telegram's flood limits; ``off``: a test server without them
