@@ -571,10 +571,12 @@ class Tables:
     # --- background work and shut-down --------------------------------------------------
     def load(self) -> dict[str, int]:
         """What the bot keeps going, for ``/health`` and the heartbeat (a leak shows as a number that grows):
-        tables in memory, turn timers and AI loops running, messages kept current, background tasks."""
+        tables in memory, turn timers and AI loops running, the strong AI's searches running or queued,
+        messages kept current, background tasks."""
         running = sum(not t.done() for t in self._timer_tasks.values())
         thinking = sum(not t.done() for t in self._ai_tasks.values())
         return {"tables": len(self.by_id), "timers": running, "ai_loops": thinking,
+                "searches": self.thinking.waiting,
                 "messages": len(self.publisher._slots) if self.publisher is not None else 0,
                 "background": len(self._background)}
 

@@ -57,7 +57,7 @@ async def test_the_status_counts_tasks_and_what_the_tables_keep_going() -> None:
     """A leak shows in the heartbeat: the loop's tasks, and the service's timers, AI loops and messages."""
     import asyncio
 
-    load = {"tables": 2, "timers": 1, "ai_loops": 0, "messages": 8, "background": 0}
+    load = {"tables": 2, "timers": 1, "ai_loops": 0, "searches": 1, "messages": 8, "background": 0}
     health = Health("polling", lambda: 2, None, lambda: load)
     status = health.status()
     assert status["load"] == load

@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+from bot.config import Settings
+from bot.service import Tables
 from bot.thinking import LEAST_BUDGET, Thinking, default_workers, search_budget
 from engine.ai import DEFAULT_BUDGET, casual_action, heuristic_action
 from engine.hand import Hand, HandSetup
@@ -84,3 +86,10 @@ async def test_past_the_least_budget_the_seat_plays_its_heuristics_at_once() -> 
         assert thinking._pool is None  # no worker was needed
     finally:
         thinking.close()
+
+
+def test_the_health_load_counts_the_searches_running_or_queued() -> None:
+    tables = Tables(db=None, config=Settings(token="1:x"))  # type: ignore[arg-type]
+    assert tables.load()["searches"] == 0
+    tables.thinking.waiting = 3
+    assert tables.load()["searches"] == 3
