@@ -178,6 +178,12 @@ POLL = 0.05
 
 # --- the bot in its own process ----------------------------------------------------------------------
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a live process has used, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 class BotProcess:
     """``chaodipi run`` against the fake server; CPU and memory read from /proc."""
 
@@ -213,8 +219,7 @@ class BotProcess:
 
     def cpu(self) -> float:
         """CPU seconds (user + system) used by the bot so far."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / TICK
+        return _cpu_seconds(self.pid)
 
     def cpu_of_workers(self) -> float:
         """CPU seconds used so far by the bot's live child processes (the strong AI's search worker)."""
@@ -222,10 +227,9 @@ class BotProcess:
         for task in Path(f"/proc/{self.pid}/task").iterdir():
             for child in (task / "children").read_text().split():
                 try:
-                    fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+                    total += _cpu_seconds(int(child))
                 except FileNotFoundError:
                     continue
-                total += (int(fields[11]) + int(fields[12])) / TICK
         return total
 
     def rss(self) -> int:
@@ -393,7 +397,7 @@ class Player:
                 seen = (raw.message_id, len(raw.history))
                 continue
             if move == "play":
-                self.turns.append((_hand_number(message.text), time.monotonic()))
+                self.turns.append((number, time.monotonic()))
             low, high = self.think
             if high:
                 await asyncio.sleep(self.rng.uniform(low, high))
@@ -569,7 +573,6 @@ async def solo_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
             await asyncio.gather(*tasks)
             waits = _solo_waits(players, t0, t1)
             hands = bot.rows(f"SELECT count(*) FROM hand_results WHERE created_at BETWEEN {wall0} AND {wall1}")
-            plays = bot.rows(f"SELECT count(*) FROM events WHERE kind = 'play' AND created_at BETWEEN {wall0} AND {wall1}")
             events = bot.rows("SELECT hand_id, kind, json_extract(payload, '$.seat'), created_at FROM events "
                               f"WHERE created_at BETWEEN {wall0} AND {wall1} ORDER BY hand_id, seq")
             await bot.stop()
@@ -583,7 +586,8 @@ async def solo_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
             print("                                   p50 s   p95 s   p99 s      n  misses")
             print(f"  a person's play → their next turn{_seconds(waits)}  {_misses(waits):>6}")
             print(f"  a play → the next AI play       {_seconds(gaps)}")
-            print(f"  hands finished {int(hands[0][0])}; AI plays {(int(plays[0][0]) - people) / span:.1f}/s, "
+            plays = sum(1 for e in events if e[1] == "play")
+            print(f"  hands finished {int(hands[0][0])}; AI plays {(plays - people) / span:.1f}/s, "
                   f"people's plays {people / span:.2f}/s; bot CPU {(cpu1 - cpu0) / span:.2f} cores, "
                   f"its AI worker {(workers1 - workers0) / span:.2f} cores; bot warnings {len(bot.problems())}"
                   f"{_kinds(bot.problems())}")
