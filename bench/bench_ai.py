@@ -9,7 +9,9 @@ intervals (the deal as the unit), the habit counts of the tally and of each side
 took per decision, by phase (p50 / p95 / max), both wall-clock and in this
 process's CPU time: on a shared machine the wall-clock figures are an upper
 bound, the CPU ones what one free core would take (the strong player's time
-budget is wall-clock, so a loaded machine also cuts its searches short).
+budget is measured in this process's CPU time by default, ``--clock cpu``, so
+that a loaded machine does not cut its searches short; ``--clock wall``
+measures it as the bot does).
 With ``--jobs`` J > 1 each preset's deals are shared out among J worker
 processes (the same hands as with one: the parts follow the seed's sequence);
 on a shared machine the decision times then include the workers' contention.
@@ -56,11 +58,16 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {1000 * v[len(v) // 2]:.1f} ms, p95 {1000 * v[int(len(v) * 0.95)]:.1f} ms, max {1000 * v[-1]:.1f} ms"
 
 
-def play_part(name: str, first: int, hands: int, seed: int, deals: int) -> tuple[Tally, Times, Times]:
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+"""What the strong player's time budget is measured in."""
+
+
+def play_part(name: str, first: int, hands: int, seed: int, deals: int,
+              clock: str = "cpu") -> tuple[Tally, Times, Times]:
     """Hands ``first`` … ``first + hands - 1`` of a preset's duel, with both strengths' decision times."""
     strong_times: Times = {}
     casual_times: Times = {}
-    strong = timed(strong_player(deals=deals), strong_times)
+    strong = timed(strong_player(deals=deals, clock=CLOCKS[clock]), strong_times)
     casual = timed(casual_action, casual_times)
     tally = duel(RULESETS[name], hands, seed, strong, casual, names=("strong", "baseline"), first=first)
     return tally, strong_times, casual_times
@@ -84,16 +91,19 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=DEFAULT_DEALS, help="the strong player's sampled deals")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (1: play in this process)")
     parser.add_argument("--preset", nargs="*", default=list(RULESETS))
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="what the search's time budget is measured in (cpu: independent of the load)")
     args = parser.parse_args()
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
-          f"{args.hands} hands per preset, strong player with {args.deals} deals per play", flush=True)
+          f"{args.hands} hands per preset, strong player with {args.deals} deals per play, "
+          f"its budget in {args.clock} time", flush=True)
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     for name in args.preset:
         started = time.perf_counter()
         if pool is None:
-            results = [play_part(name, 0, args.hands, args.seed, args.deals)]
+            results = [play_part(name, 0, args.hands, args.seed, args.deals, args.clock)]
         else:
-            futures = [pool.submit(play_part, name, first, count, args.seed, args.deals)
+            futures = [pool.submit(play_part, name, first, count, args.seed, args.deals, args.clock)
                        for first, count in parts(args.hands, args.jobs)]
             results = [f.result() for f in futures]
         seconds = time.perf_counter() - started

@@ -163,10 +163,11 @@ def rollout_value(hand: Hand, seat: int, policy: Policy) -> float:
 
 
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
-              policy: Policy, rng: random.Random, deals: int, deadline: float) -> list[Card]:
+              policy: Policy, rng: random.Random, deals: int, deadline: float,
+              clock: Callable[[], float] = time.perf_counter) -> list[Card]:
     """The candidate with the best mean rollout value over ``deals`` sampled worlds.
 
-    Stops at ``deadline`` (a :func:`time.perf_counter` time) once one world
+    Stops at ``deadline`` (a ``clock`` time: wall-clock by default) once one world
     is done, dropping a world it could not finish for every candidate; the
     first candidate (the heuristic's choice) wins ties.
     """
@@ -181,7 +182,7 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         hands, kitty = world
         values: list[float] = []
         for i, cand in enumerate(candidates):
-            if done and time.perf_counter() >= deadline:
+            if done and clock() >= deadline:
                 break
             value = 0.0
             if legal[i]:
@@ -196,7 +197,7 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
             break  # out of time in the middle of a world: compare on the finished ones only
         totals = [t + v for t, v in zip(totals, values)]
         done += 1
-        if time.perf_counter() >= deadline:
+        if clock() >= deadline:
             break
     if not done:
         return list(candidates[0])

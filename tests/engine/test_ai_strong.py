@@ -213,3 +213,20 @@ def test_a_duel_played_in_parts_adds_up_to_the_whole() -> None:
     assert merged == whole
     with pytest.raises(ValueError):
         duel(ruleset, 4, 7, heuristic_action, casual_action, first=2)
+
+
+def test_the_search_budget_is_measured_by_the_players_clock() -> None:
+    """A clock that never moves never ends a search early (the plays of no budget at all); the wall clock with
+    the same tiny budget stops after one world, and then some plays differ (so the comparison can fail)."""
+    ruleset = RULESETS["yancheng"]
+    stopped = StrongPlayer(budget=1e-9, clock=lambda: 0.0)
+    hurried = StrongPlayer(budget=1e-9)
+    differ = 0
+    for tricks in (1, 3, 5, 7, 9, 11):
+        hand = _mid_hand("yancheng", 3, tricks)
+        seat = hand.turn
+        assert seat is not None
+        view = view_for(hand, seat)
+        assert stopped(view, ruleset) == STRONG(view, ruleset)
+        differ += hurried(view, ruleset) != STRONG(view, ruleset)
+    assert differ
