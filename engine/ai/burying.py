@@ -20,12 +20,14 @@ from engine.combos import tractors_in
 from engine.hand import KITTY_SIZE
 from engine.trump import TRUMP, TrumpContext
 
-_VOID_BONUS = (45.0, 28.0, 8.0)
+_VOID_BONUS = (60.0, 38.0, 11.0)
 """What a void is worth in keep-value units with eight trumps or more, five to seven, and fewer.
 
 A void lets the hand ruff, and the heuristics alone against the baseline
 (2,800 hands on each of two seed pairs) gained about 0.9 points of hands
-won with these rather than (24, 14, 4)."""
+won with (45, 28, 8) rather than (24, 14, 4); these gained another +0.27 ±
+0.16 points on 14,000 paired hands (``bench/bench_heuristics.py --hands 2000
+--seed 31``), (80, 50, 15) +0.19 ± 0.20."""
 
 _EXPOSURE = (0.4, 1.2)
 """Share of a short suit's points counted as lost when an ace guards them, and when none does."""
