@@ -135,7 +135,6 @@ def _happened(t: Told) -> set[str]:
     return out
 
 
-@pytest.mark.long
 def test_no_text_tells_what_did_not_happen_nor_leaves_out_a_score_change(played) -> None:  # type: ignore[no-untyped-def]
     preset, told = played
     assert told

@@ -10,7 +10,6 @@ from .botkit import bot_running, play_my_turn, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_one_person_and_three_ai_play_a_hand(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram

@@ -57,7 +57,6 @@ def captured() -> Iterator[tuple[io.StringIO, _Records]]:
         logging.getLogger(name).setLevel(level)
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_a_hand_at_debug_level_logs_no_card(
     fake_telegram: FakeTelegram, tmp_path: Path, captured: tuple[io.StringIO, _Records]

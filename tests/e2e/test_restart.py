@@ -180,7 +180,6 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake
         assert hand.phase == "finished"
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_restore_drill_backup_stop_delete_restore_play_on(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram

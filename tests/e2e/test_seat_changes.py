@@ -19,7 +19,6 @@ from . import seat_changes
 from .seat_changes import seat_change_run
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize("seed", [3, 11])
 async def test_no_private_chat_sees_cards_it_may_not_as_seats_change(fake_telegram: FakeTelegram, tmp_path: Path,

@@ -134,7 +134,6 @@ async def test_leaving_is_free_before_any_card_and_asked_first_after(fake_telegr
                               what="Bo's /stats")
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_a_timeout_hands_the_seat_to_the_ai_until_i_am_back(fake_telegram: FakeTelegram, tmp_path: Path,
@@ -219,7 +218,6 @@ async def test_start_after_unblocking_names_the_table_and_brings_me_back(fake_te
                               what="the group told Bo is back")
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_a_selection_lost_in_a_restart_is_said_and_the_hand_shown_again(fake_telegram: FakeTelegram,
@@ -257,7 +255,6 @@ async def test_a_selection_lost_in_a_restart_is_said_and_the_hand_shown_again(fa
         await play_hand(server, table, {0: ann})
 
 
-@pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 @pytest.mark.parametrize("lang", ["zh", "en"])
 async def test_a_table_everyone_left_pauses_until_someone_takes_a_seat(fake_telegram: FakeTelegram,

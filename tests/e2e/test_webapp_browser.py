@@ -63,7 +63,6 @@ def click(prefix: str) -> str:
             f" if (b) b.click(); return !!b; }})()")
 
 
-@pytest.mark.long
 async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram
     alice = server.person("Alice", "alice", language_code="zh-hans", started=True)

@@ -36,7 +36,6 @@ def _drive(hand: Hand, players: Sequence[Player], rng: random.Random) -> Hand:
 
 # --- legality and blindness ---------------------------------------------------------------
 
-@pytest.mark.long
 @pytest.mark.parametrize("preset", PRESETS)
 def test_strong_is_legal_through_matches(preset: str) -> None:
     """Four strong seats play hands of a match (hand 1's bidding, later hands, level moves) without a refusal."""
@@ -75,7 +74,6 @@ def test_strong_is_legal_in_the_flag_hand(preset: str) -> None:
     assert hand.phase == "finished"
 
 
-@pytest.mark.long
 def test_strong_is_blind_to_hidden_cards() -> None:
     """Rearranging the cards the seat cannot see changes neither its view nor its action (search included)."""
     rng = random.Random(9)
