@@ -37,9 +37,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from engine.ai import Player, casual_action, heuristic_action  # noqa: E402
 from engine.ai.memory import context  # noqa: E402
 from engine.cards import Card  # noqa: E402
-from engine.hand import Action, Hand, HandSetup  # noqa: E402
+from engine.hand import Action, Hand  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
-from engine.selfplay import actions, derived_seed  # noqa: E402
+from engine.selfplay import actions, derived_seed, duel_setup  # noqa: E402
 from engine.trump import TRUMP  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402
 
@@ -58,12 +58,8 @@ def differences(ruleset: Ruleset, hands: int, seed: int) -> list[Difference]:
     rng = random.Random(derived_seed(seed, "rng"))
     for i in range(hands):
         strong_side = i % 2
-        dealer_side = (i // 2) % 2
-        level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)
-        setup = HandSetup(ruleset, derived_seed(seed, "hand", i // 4), number=2, levels=(level, level),
-                          dealer_side=dealer_side, previous_dealer=dealer_side)
         players: list[Player] = [strong if s % 2 == strong_side else casual_action for s in range(4)]
-        hand = Hand(setup)
+        hand = Hand(duel_setup(ruleset, seed, i))
         for action in actions(hand, players, rng):
             seat = hand.turn
             if hand.phase != "bidding" and seat is not None and seat % 2 == strong_side:

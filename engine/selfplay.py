@@ -270,6 +270,19 @@ def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
     return tally
 
 
+def duel_dealer_side(i: int) -> int:
+    """The dealing side of a duel's hand ``i`` (the AI's side is ``i % 2``)."""
+    return (i // 2) % 2
+
+
+def duel_setup(ruleset: Ruleset, seed: int, i: int) -> HandSetup:
+    """Hand ``i`` of a duel: deal ``i // 4`` of the seed (its cards and level), dealt by :func:`duel_dealer_side`."""
+    level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)
+    dealer_side = duel_dealer_side(i)
+    return HandSetup(ruleset, derived_seed(seed, "hand", i // 4), number=2, levels=(level, level),
+                     dealer_side=dealer_side, previous_dealer=dealer_side)
+
+
 def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Player,
          emit: Emit | None = None, names: tuple[str, str] = ("ai", "random"), first: int = 0) -> Tally:
     """Play ``hands`` independent hands, ``player`` against ``opponent``, roles balanced (see the module doc).
@@ -286,11 +299,8 @@ def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Play
     started = time.perf_counter()
     spent_emitting = 0.0
     for i in range(first, first + hands):
-        ai_side = i % 2
-        dealer_side = (i // 2) % 2
-        level = random.Random(derived_seed(seed, "level", i // 4)).randint(2, 14)
-        setup = HandSetup(ruleset, derived_seed(seed, "hand", i // 4), number=2, levels=(level, level),
-                          dealer_side=dealer_side, previous_dealer=dealer_side)
+        ai_side, dealer_side = i % 2, duel_dealer_side(i)
+        setup = duel_setup(ruleset, seed, i)
         players: list[Player] = [player if s % 2 == ai_side else opponent for s in range(4)]
         hand = play_hand(Hand(setup), players, rng)
         assert hand.result is not None
