@@ -47,18 +47,13 @@ Difference = tuple[str, int, int]
 """A kind of decision, and the strong choice's worth over the baseline's: 积分, and hands won (-1, 0 or 1)."""
 
 
-def strong(view: HandView, ruleset: Ruleset, _rng: random.Random | None = None) -> Action:
-    """The strong heuristics (the :data:`engine.ai.Player` signature)."""
-    return heuristic_action(view, ruleset)
-
-
 def differences(ruleset: Ruleset, hands: int, seed: int) -> list[Difference]:
     """Every decision of the strong side that differs from the baseline's, in a duel's first ``hands`` hands."""
     out: list[Difference] = []
     rng = random.Random(derived_seed(seed, "rng"))
     for i in range(hands):
         strong_side = i % 2
-        players: list[Player] = [strong if s % 2 == strong_side else casual_action for s in range(4)]
+        players: list[Player] = [heuristic_action if s % 2 == strong_side else casual_action for s in range(4)]
         hand = Hand(duel_setup(ruleset, seed, i))
         for action in actions(hand, players, rng):
             seat = hand.turn

@@ -100,8 +100,8 @@ class StrongPlayer:
     caps the seconds one play may take (sampling stops once past it, after
     at least one deal).  With ``deals`` 0 it plays the heuristics alone.
     ``clock`` measures the budget: wall-clock by default (a person waits for
-    the play); :func:`time.process_time` makes the play independent of the
-    machine's load, for measurements on a shared machine.
+    the play); :func:`time.process_time` keeps a loaded machine from cutting
+    the search short, for measurements on a shared machine.
     """
 
     def __init__(self, deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
