@@ -310,10 +310,11 @@ class Publisher:
         await asyncio.gather(*list(self._posters.values()), return_exceptions=True)
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.task is not None and not slot.task.done():
-                if slot.sending:  # let it finish (and store what it sent), then flush the rest
+                if slot.busy:  # a call in flight (perhaps waiting its turn under the flood limits) may
+                    # not have gone out: let it finish (a new message stores its id), then flush the rest
                     slot.next_at = 0.0
                     await asyncio.wait({slot.task})
-                else:
+                else:  # only waiting out the slot's interval: the flush below sends its content now
                     slot.task.cancel()
             if slot.dirty:
                 slot.dirty = False

@@ -133,3 +133,22 @@ async def test_settled_waits_for_the_last_edit_of_a_retired_message() -> None:
         await asyncio.sleep(0.01)
     assert publisher.settled
     assert bot.texts[-1] == "the match is over"
+
+
+async def test_the_shut_down_does_not_lose_an_edit_waiting_under_the_limits() -> None:
+    """Ctrl-C while the group's edit waits its turn under the flood limits (a busy machine): the drain lets
+    it go out rather than dropping it; the group would otherwise be left showing an older table."""
+    bot = SlowBot()
+    publisher = Publisher(bot, _blocked)  # type: ignore[arg-type]
+    slot = publisher.slot((1, "group"), -5, 3.5, message_id=7)
+    publisher.schedule(slot, lambda: ("trick 3 won by Bob", None), now=True)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert slot.busy and not slot.dirty and not bot.texts  # in flight, nothing newer to show
+    draining = asyncio.create_task(publisher.drain())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    bot.release.set()  # its turn comes
+    await asyncio.wait_for(draining, 10)
+    assert bot.texts == ["trick 3 won by Bob"]
+    assert publisher.settled
