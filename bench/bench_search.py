@@ -1,6 +1,7 @@
 """How well the strong player's search chooses, judged in the true deal, and how fast its rollouts run.
 
-    python bench/bench_search.py [--hands N] [--seed S] [--every K] [--worlds 4,16,48] [--preset NAME ...]
+    python bench/bench_search.py [--hands N] [--seed S] [--every K] [--worlds 4,16,48] [--win-weights 1,4]
+                                 [--preset NAME ...]
 
 Positions come from self-play of the strong heuristics (no search) on every
 seat: every K-th play with two or more candidates.  Each candidate is played
@@ -11,9 +12,14 @@ budget); for each world count W it prints the mean gain per decision of the
 candidate the search picks over the heuristic's choice, in 积分 plus the
 search's point term, with a 95 % interval over positions, the share of
 decisions the search changes, and the "oracle" gain of the best candidate in
-the true deal (a bound no player that sees only its view reaches).  Comparing
-two versions of the sampler or the candidates on the same seed pairs the
-positions.  It also prints rollouts per CPU second.
+the true deal (a bound no player that sees only its view reaches), each also
+in hands won (a hand counts +1 won, −1 lost, 0 drawn at 0 积分, so a decision
+turning a lost hand into a won one gains 2).  ``--win-weights`` judges, at
+the largest world count, a search that adds that many 积分 for a world its
+side wins (and takes them for one it loses), i.e. one that plays more for
+the hand than for the margin.  Comparing two versions of the sampler or the
+candidates on the same seed pairs the positions.  It also prints rollouts
+per CPU second.
 
 A paired, per-decision measure: far less noisy than whole hands against the
 baseline (``bench/bench_ai.py``), but it judges the search with the
@@ -41,8 +47,11 @@ from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import actions, derived_seed  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402
 
-Position = tuple[HandView, Ruleset, list[list[Card]], list[float]]
-"""A view, its ruleset, the search's candidates and each one's value in the true deal."""
+Outcome = tuple[float, int]
+"""A play-out's value as the search counts it (积分 plus its point term) and its 积分 for the seat."""
+
+Position = tuple[HandView, Ruleset, list[list[Card]], list[Outcome]]
+"""A view, its ruleset, the search's candidates and each one's outcome in the true deal."""
 
 
 def positions(preset: str, hands: int, seed: int, every: int) -> list[Position]:
@@ -72,19 +81,26 @@ def positions(preset: str, hands: int, seed: int, every: int) -> list[Position]:
     return out
 
 
-def _value(sim: Hand, seat: int, play: Sequence[Card]) -> float:
+def _value(sim: Hand, seat: int, play: Sequence[Card]) -> Outcome:
     sim.apply(Action("play", seat, tuple(play)))
-    return rollout_value(sim, seat, _rollout_policy)
+    value = rollout_value(sim, seat, _rollout_policy)
+    assert sim.result is not None
+    return value, sim.result.scores[seat]
 
 
-def world_values(pos: Position, worlds: int) -> list[list[float]]:
+def _won(outcome: Outcome) -> int:
+    """+1 for a hand won, -1 for one lost, 0 for a draw."""
+    return (outcome[1] > 0) - (outcome[1] < 0)
+
+
+def world_values(pos: Position, worlds: int) -> list[list[Outcome]]:
     """Each candidate's value in each of ``worlds`` sampled worlds (the search's own sampling and seed)."""
     view, ruleset, cands, _values = pos
     assert view.viewer is not None
     ctx = context(ruleset, view.level, view.trump)
     mem = build_memory(view, ctx)
     rng = random.Random(_view_seed(view))
-    rows: list[list[float]] = []
+    rows: list[list[Outcome]] = []
     for _ in range(worlds):
         world = sample_world(view, mem, rng)
         if world is not None:
@@ -92,9 +108,9 @@ def world_values(pos: Position, worlds: int) -> list[list[float]]:
     return rows
 
 
-def pick(rows: list[list[float]], n: int) -> int:
+def pick(rows: list[list[Outcome]], n: int, win_weight: float = 0.0) -> int:
     """The search's choice: the best mean, the first (the heuristic's) on ties."""
-    totals = [sum(r[i] for r in rows) for i in range(n)]
+    totals = [sum(r[i][0] + win_weight * _won(r[i]) for r in rows) for i in range(n)]
     return max(range(n), key=lambda i: (totals[i], -i))
 
 
@@ -112,6 +128,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=3, help="keep every K-th decision with a choice")
     parser.add_argument("--worlds", default="4,16,48", help="world counts to judge the search at")
+    parser.add_argument("--win-weights", default="", help="积分 a search would add for a world won (e.g. 1,4)")
     parser.add_argument("--preset", nargs="*", default=sorted(RULESETS))
     args = parser.parse_args()
     counts = sorted(int(w) for w in args.worlds.split(","))
@@ -124,14 +141,23 @@ def main() -> None:
     rollouts = sum(len(r) * len(p[2]) for r, p in zip(rows, found))
     print(f"{len(found)} positions from {args.hands} hands per preset (seed {args.seed}); "
           f"{rollouts} rollouts, {rollouts / cpu:.0f} per CPU second")
-    oracle = [max(p[3]) - p[3][0] for p in found]
-    print(f"oracle (best candidate in the true deal): {interval(oracle)}")
+    best = [max(range(len(p[3])), key=lambda i: p[3][i][0]) for p in found]
+    print(f"oracle (best candidate in the true deal): {_gains(best, found)}")
     for w in counts:
         picks = [pick(r[:w], len(p[2])) for r, p in zip(rows, found)]
-        gains = [p[3][i] - p[3][0] for i, p in zip(picks, found)]
-        changed = sum(1 for i in picks if i) / len(picks)
-        print(f"{w:3d} worlds: gain over the heuristic's choice {interval(gains)} per decision, "
-              f"changed {changed:.0%}")
+        print(f"{w:3d} worlds: gain over the heuristic's choice {_gains(picks, found)} per decision, "
+              f"changed {sum(1 for i in picks if i) / len(picks):.0%}")
+    for weight in (float(x) for x in args.win_weights.split(",") if x):
+        picks = [pick(r, len(p[2]), weight) for r, p in zip(rows, found)]
+        print(f"{counts[-1]:3d} worlds, {weight:g} 积分 a world won: {_gains(picks, found)} per decision, "
+              f"changed {sum(1 for i in picks if i) / len(picks):.0%}")
+
+
+def _gains(picks: list[int], found: list[Position]) -> str:
+    """The picks' gain over the heuristic's choice in the true deal: in value, then in hands won."""
+    value = [p[3][i][0] - p[3][0][0] for i, p in zip(picks, found)]
+    won = [float(_won(p[3][i]) - _won(p[3][0])) for i, p in zip(picks, found)]
+    return f"{interval(value)}, hands won {interval(won)}"
 
 
 if __name__ == "__main__":
