@@ -262,6 +262,14 @@ def _step_rank(ruleset: Ruleset, step: str) -> int:
 # gains 2.3 ± 0.9 积分 over passing, played out in the true deal (146 steals, seed 51).
 _STEAL_ATTACKER = 6.0
 _STEAL_ATTACKER_MARGIN = -5.0
+# Over a partner's kitty the side takes a second look at the kitty and puts trump in the stealer's
+# suit: the heuristics alone against the baseline (14,000 paired hands) gained +0.52 ± 0.25 points
+# of hands won and +0.076 ± 0.022 积分 per hand (seed 31; seed 32: +0.71 ± 0.24 and +0.078 ± 0.020)
+# stealing whenever they can rather than from 20 and a margin of 8; where a hidden steal may fail
+# (盐城) stealing whenever the risk allows lost 0.75 ± 0.68 points there, these thresholds gained
+# +0.10 ± 0.24.
+_OVER_PARTNER_RISKY = 13.0
+_OVER_PARTNER_RISKY_MARGIN = 2.0
 _STEAL_RISK = 0.12
 """The highest chance of a failed hidden steal (±80) worth taking."""
 
@@ -273,7 +281,8 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     Against the dealer side that is the game's strongest move: the dealer's
     long trump suit becomes a plain suit, so an attacker steals with a hand
     that is fair under its own trump and not much weaker than under the current one.
-    Over a partner's kitty only a much stronger hand steals.  Under hidden
+    Over a partner's kitty it steals whenever it can (a second look at the
+    kitty for the side), with a fair hand where a hidden steal may fail.  Under hidden
     bidding with a failed-steal penalty it steals when an earlier bid at or
     above its step is unlikely (:func:`fail_chance`), not only when impossible.
     """
@@ -292,7 +301,7 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     current = _current_strength(view, ruleset)
     partner_kitty = view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2
     if partner_kitty:
-        if strength < _OVER_PARTNER or strength - current < 2 * _STEAL_MARGIN:
+        if risky and (strength < _OVER_PARTNER_RISKY or strength - current < _OVER_PARTNER_RISKY_MARGIN):
             return None
         return best
     attacker = view.dealer_side is not None and view.dealer_side != seat % 2

@@ -54,6 +54,28 @@ def test_habit_1_an_attacker_steals_to_turn_the_dealers_trump_plain() -> None:
     assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("2H 2H"))
 
 
+def test_habit_1_the_dealers_partner_steals_over_the_dealers_kitty() -> None:
+    """南通, level 2: the dealer (seat 0) declared ♦ and buried; the partner (seat 2) holds 2♥2♥ and a fair hand.
+
+    Stealing over a partner's kitty gives the side a second look at the kitty
+    and trump in the stealer's suit (the strong heuristics gained about half a
+    point of hands won against the baseline stealing whenever they can there);
+    the baseline keeps it for a much stronger hand.
+    """
+    r = RULESETS["nantong"]
+    hand = tuple(parse_cards("2H 2H AH KH 9H 6H 3H AC QC 9C 7C 7C 5C 4C KD 8D 6D 3D 10S 9S 8S 6S 4S 3S JS"))
+    view = HandView(
+        viewer=2, preset="nantong", number=2, phase="stealing", flag=False, level=2, levels=(2, 2), dealer=0,
+        dealer_side=0, trump="D", trump_known=True, my_bid_trump=None, hand=hand, hand_sizes=(25, 25, 25, 25),
+        bids=(BidView(0, "declare", tuple(parse_cards("2D 2D")), "D2", "D", False),), flipped=(), kitty=None,
+        kitty_holder=0, to_act=(2,), turn=2, passed=(), current=(), tricks=(), trick_points=0, adjustments=(),
+        threshold=80, result=None, escaped=None,
+    )
+    assert casual_action(view, r).kind == "pass_steal"
+    action = STRONG(view, r)
+    assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("2H 2H"))
+
+
 def test_habit_2_wins_with_the_red_five_not_the_big_joker() -> None:
     """盐城, ♠ trump: the dealer leads 小王; seat 3 (last) can win with 大王 or ♥5, and has no other trump.
 
