@@ -17,7 +17,8 @@ in hands won (a hand counts +1 won, −1 lost, 0 drawn at 0 积分, so a decisio
 turning a lost hand into a won one gains 2).  ``--win-weights`` judges, at
 the largest world count, a search that adds that many 积分 for a world its
 side wins (and takes them for one it loses), i.e. one that plays more for
-the hand than for the margin.  Comparing two versions of the sampler or the
+the hand than for the margin, also paired against the plain mean's pick
+on the same positions (the narrower interval).  Comparing two versions of the sampler or the
 candidates on the same seed pairs the positions.  It also prints rollouts
 per CPU second.
 
@@ -147,16 +148,19 @@ def main() -> None:
         picks = [pick(r[:w], len(p[2])) for r, p in zip(rows, found)]
         print(f"{w:3d} worlds: gain over the heuristic's choice {_gains(picks, found)} per decision, "
               f"changed {sum(1 for i in picks if i) / len(picks):.0%}")
+    plain = [pick(r, len(p[2])) for r, p in zip(rows, found)]
     for weight in (float(x) for x in args.win_weights.split(",") if x):
         picks = [pick(r, len(p[2]), weight) for r, p in zip(rows, found)]
         print(f"{counts[-1]:3d} worlds, {weight:g} 积分 a world won: {_gains(picks, found)} per decision, "
-              f"changed {sum(1 for i in picks if i) / len(picks):.0%}")
+              f"changed {sum(1 for i in picks if i) / len(picks):.0%}; against the plain mean "
+              f"{_gains(picks, found, plain)} ({sum(1 for a, b in zip(picks, plain) if a != b)} picks differ)")
 
 
-def _gains(picks: list[int], found: list[Position]) -> str:
-    """The picks' gain over the heuristic's choice in the true deal: in value, then in hands won."""
-    value = [p[3][i][0] - p[3][0][0] for i, p in zip(picks, found)]
-    won = [float(_won(p[3][i]) - _won(p[3][0])) for i, p in zip(picks, found)]
+def _gains(picks: list[int], found: list[Position], base: list[int] | None = None) -> str:
+    """The picks' gain in the true deal over the heuristic's choice (or over ``base``'s picks): in value, then in hands won."""
+    ref = base if base is not None else [0] * len(found)
+    value = [p[3][i][0] - p[3][j][0] for i, j, p in zip(picks, ref, found)]
+    won = [float(_won(p[3][i]) - _won(p[3][j])) for i, j, p in zip(picks, ref, found)]
     return f"{interval(value)}, hands won {interval(won)}"
 
 
