@@ -18,9 +18,9 @@ turning a lost hand into a won one gains 2).  ``--win-weights`` judges, at
 the largest world count, a search that adds that many 积分 for a world its
 side wins (and takes them for one it loses), i.e. one that plays more for
 the hand than for the margin, also paired against the plain mean's pick
-on the same positions (the narrower interval).  Comparing two versions of the sampler or the
-candidates on the same seed pairs the positions.  It also prints rollouts
-per CPU second.
+on the same positions (the narrower interval).  Comparing two versions of
+the sampler or the candidates on the same seed pairs the positions.  It
+also prints rollouts per CPU second.
 
 A paired, per-decision measure: far less noisy than whole hands against the
 baseline (``bench/bench_ai.py``), but it judges the search with the
