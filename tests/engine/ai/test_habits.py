@@ -6,6 +6,7 @@ and the strong AI (「高手」) the good one, so that it fails without the fix:
 1. it almost never steals (抄底);
 2. it wins with 大王 where the red five also wins, and later has ♥5 forced out (逼红5);
    it throws ♥5 onto a partner's unbeatable trump 5-10-K where the rules leave the choice;
+   it spends ♥5 at the end rather than keep it for the last card (保红5);
 3. it buries badly and rarely makes a void;
 4. it does not defend the last trick (and the kitty) at the must-play level J;
 5. it spends its top trump pair on 10 points early, and leads a J into an unseen K.
@@ -90,6 +91,39 @@ def test_habit_2_wins_with_the_red_five_not_the_big_joker() -> None:
     view = view_for(hand, 3)
     assert casual_action(view, hand.ruleset).cards == tuple(parse_cards("BJ"))
     assert STRONG(view, hand.ruleset).cards == tuple(parse_cards("5H"))
+
+
+def test_habit_2_keeps_the_red_five_for_the_last_card_once_the_other_is_out() -> None:
+    """盐城, ♠ trump: the other ♥5 fell in trick 1 and the other 大王 is in the dealer's kitty; the dealer leads ♥5 大王.
+
+    Both stand, and the baseline throws them together.  Led one at a time,
+    大王 first, the dealer wins the last-but-one trick and leads ♥5 alone
+    at the end: 保红5, 50 points off the attackers' score.
+    """
+    hand = mini_hand("yancheng", plays=["9S BJ 5H AC", "3S 4D 3D KC", "5H 6D 8D QC", "4S 7D 9D JC"],
+                     kitty="BJ 2S 3C 4C 6S 7S 8H 9H", bid="2S", dealer=0, number=2, levels=(2, 2),
+                     dealer_side=0, previous_dealer=0)
+    play_tricks(hand, ["9S", "3S", "5H", "4S"], ["QC", "JC", "AC", "KC"])
+    view = view_for(hand, 0)
+    assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("5H BJ"))
+    action = STRONG(view, hand.ruleset)
+    assert action.cards == tuple(parse_cards("BJ"))
+    ended = finish_casually(hand, action)
+    assert [(a.reason, a.points) for a in ended.adjustments] == [("red5_kept", -50)]
+
+
+def test_habit_2_wins_with_the_big_joker_once_the_other_red_five_is_out() -> None:
+    """盐城, ♠ trump: an attacker ruffed with the other ♥5 and leads ♠10; the dealer, last, can win with 大王 or ♥5.
+
+    The counterpart of winning with ♥5 while the other one is out (which,
+    led first, would take a lone ♥5 and cost 50): with it gone, ♥5 kept
+    to the end wins the last trick whatever is led, and 保红5 besides.
+    """
+    hand = mini_hand("yancheng", plays=["AC BJ 5H 9S", "5H 10S 4D 3D", "QC 3S 6D 8D", "JC 4S 7D 9D"],
+                     kitty="BJ 2S 3C 4C 6S 7S 8H 9H", bid="2S", dealer=0, number=2, levels=(2, 2),
+                     dealer_side=0, previous_dealer=0)
+    play_tricks(hand, ["AC", "5H", "QC", "JC"], ["10S", "3S", "4S"])
+    assert STRONG(view_for(hand, 0), hand.ruleset).cards == tuple(parse_cards("BJ"))
 
 
 def test_habit_3_bury_empties_a_short_suit_with_a_stranded_ten() -> None:
