@@ -415,8 +415,9 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
         comps = decompose(ctx, cards)
         safe = [c for c in comps if not _component_beatable(mem, group, c)]
-        if len(safe) >= 2 and not ruff_risk:
-            throw = [card for comp in safe for card in comp.cards]
+        kept = [c for c in safe if not (keep_red_five and ctx.is_red_five(c.cards[0]))]
+        if len(kept) >= 2 and not ruff_risk:
+            throw = [card for comp in kept for card in comp.cards]
             shape = classify(ctx, throw)
             if shape is not None and shape.kind == "throw" and not any(
                     _component_beatable(mem, group, c) for c in shape.components):
@@ -433,7 +434,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
                 base -= 100.0  # 保红5: the red five is kept for the last card
             options.append((base + comp.size + points_of(comp.cards) / 5, list(comp.cards)))
         ftk = _five_ten_king_in(ctx, cards, hand)
-        if ftk is not None:
+        if ftk is not None and not (keep_red_five and any(ctx.is_red_five(c) for c in ftk)):
             ftk_shape = classify(ctx, ftk)
             if ftk_shape is not None and ftk_shape.kind == "ftk":
                 trump_ftk = ftk_shape.group == TRUMP
@@ -460,9 +461,8 @@ def _keeping_red_five(mem: Memory) -> bool:
     trick whatever is led (the kitty), and led alone after the side's seat
     won the trick before it earns its 50.  Kept while the other red five is
     still out, it would fall to that one led first (逼红5); then the older
-    rules stand (cash it when few trumps guard it).  Measured in 盐城
-    heuristic self-play against the baseline: 保红5 23 → 106 in 2,000 hands,
-    逼红5 203 → 213 (docs/engine.md, ninth pass).
+    rules stand (cash it when few trumps guard it).  Kept means kept out of
+    leads, throws, 5-10-Ks and winning follows alike.
     """
     ctx = mem.ctx
     if not ctx.ruleset.red5_bonus or mem.unseen.get(RED_FIVE, 0):

@@ -112,6 +112,23 @@ def test_habit_2_keeps_the_red_five_for_the_last_card_once_the_other_is_out() ->
     assert [(a.reason, a.points) for a in ended.adjustments] == [("red5_kept", -50)]
 
 
+def test_habit_2_does_not_throw_the_red_five_away_with_the_big_joker() -> None:
+    """盐城, as above with three cards: ♥5 大王 ♦A, the other ♥5 fallen and the other 大王 in the dealer's kitty.
+
+    ♥5 and 大王 stand together as a throw of sure trump winners, which the
+    baseline leads (and the strong player did, before it kept the red five
+    for the last card).  The strong player leads something else and keeps
+    ♥5 in hand.
+    """
+    hand = mini_hand("yancheng", plays=["9S BJ 5H AC AD", "3S 4D 3D KC 5C", "5H 6D 8D QC 6C", "4S 7D 9D JC 7C"],
+                     kitty="BJ 2S 3C 4C 6S 7S 8H 9H", bid="2S", dealer=0, number=2, levels=(2, 2),
+                     dealer_side=0, previous_dealer=0)
+    play_tricks(hand, ["9S", "3S", "5H", "4S"], ["QC", "JC", "AC", "KC"])
+    view = view_for(hand, 0)
+    assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("5H BJ"))
+    assert Card.parse("5H") not in STRONG(view, hand.ruleset).cards
+
+
 def test_habit_2_wins_with_the_big_joker_once_the_other_red_five_is_out() -> None:
     """盐城, ♠ trump: an attacker ruffed with the other ♥5 and leads ♠10; the dealer, last, can win with 大王 or ♥5.
 
