@@ -93,6 +93,14 @@ def test_habit_2_wins_with_the_red_five_not_the_big_joker() -> None:
     assert STRONG(view, hand.ruleset).cards == tuple(parse_cards("5H"))
 
 
+def _after_the_other_red_five(plays: list[str]) -> Hand:
+    """盐城, ♠ trump at level 2, the other 大王 in dealer 0's kitty: partner seat 2 wins trick 1 with the other ♥5, seat 0 trick 2."""
+    hand = mini_hand("yancheng", plays=plays, kitty="BJ 2S 3C 4C 6S 7S 8H 9H", bid="2S", dealer=0, number=2,
+                     levels=(2, 2), dealer_side=0, previous_dealer=0)
+    play_tricks(hand, ["9S", "3S", "5H", "4S"], ["QC", "JC", "AC", "KC"])
+    return hand
+
+
 def test_habit_2_keeps_the_red_five_for_the_last_card_once_the_other_is_out() -> None:
     """盐城, ♠ trump: the other ♥5 fell in trick 1 and the other 大王 is in the dealer's kitty; the dealer leads ♥5 大王.
 
@@ -100,10 +108,7 @@ def test_habit_2_keeps_the_red_five_for_the_last_card_once_the_other_is_out() ->
     大王 first, the dealer wins the last-but-one trick and leads ♥5 alone
     at the end: 保红5, 50 points off the attackers' score.
     """
-    hand = mini_hand("yancheng", plays=["9S BJ 5H AC", "3S 4D 3D KC", "5H 6D 8D QC", "4S 7D 9D JC"],
-                     kitty="BJ 2S 3C 4C 6S 7S 8H 9H", bid="2S", dealer=0, number=2, levels=(2, 2),
-                     dealer_side=0, previous_dealer=0)
-    play_tricks(hand, ["9S", "3S", "5H", "4S"], ["QC", "JC", "AC", "KC"])
+    hand = _after_the_other_red_five(["9S BJ 5H AC", "3S 4D 3D KC", "5H 6D 8D QC", "4S 7D 9D JC"])
     view = view_for(hand, 0)
     assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("5H BJ"))
     action = STRONG(view, hand.ruleset)
@@ -120,10 +125,7 @@ def test_habit_2_does_not_throw_the_red_five_away_with_the_big_joker() -> None:
     for the last card).  The strong player leads something else and keeps
     ♥5 in hand.
     """
-    hand = mini_hand("yancheng", plays=["9S BJ 5H AC AD", "3S 4D 3D KC 5C", "5H 6D 8D QC 6C", "4S 7D 9D JC 7C"],
-                     kitty="BJ 2S 3C 4C 6S 7S 8H 9H", bid="2S", dealer=0, number=2, levels=(2, 2),
-                     dealer_side=0, previous_dealer=0)
-    play_tricks(hand, ["9S", "3S", "5H", "4S"], ["QC", "JC", "AC", "KC"])
+    hand = _after_the_other_red_five(["9S BJ 5H AC AD", "3S 4D 3D KC 5C", "5H 6D 8D QC 6C", "4S 7D 9D JC 7C"])
     view = view_for(hand, 0)
     assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("5H BJ"))
     assert Card.parse("5H") not in STRONG(view, hand.ruleset).cards
