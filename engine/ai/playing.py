@@ -153,7 +153,7 @@ def _spare_red_five(mem: Memory, best: list[Card], secure: list[list[Card]]) -> 
     trump lead and costs the side; cashing it on a trick it wins is free.
     """
     ctx = mem.ctx
-    if not ctx.ruleset.red5_bonus or _keeping_red_five(mem):
+    if not ctx.ruleset.red5_bonus:
         return best
     fives = [w for w in secure if len(w) == 1 and ctx.is_red_five(w[0])]
     if fives and len(best) == 1 and ctx.group(best[0]) == TRUMP and ctx.order(best[0]) >= _BIG:
