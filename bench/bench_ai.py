@@ -1,6 +1,7 @@
 """The strong AI against the frozen baseline, with decision times per phase for both strengths.
 
-    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--jobs J] [--preset NAME ...]
+    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--jobs J] [--save FILE] [--against FILE]
+                             [--preset NAME ...]
 
 For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` does
 (each deal four times: the strong AI on either side, either side dealing)
@@ -15,12 +16,19 @@ measures it as the bot does).
 With ``--jobs`` J > 1 each preset's deals are shared out among J worker
 processes (the same hands as with one: the parts follow the seed's sequence);
 on a shared machine the decision times then include the workers' contention.
+``--save`` writes each deal's hands won and 积分 to a JSON file, and
+``--against`` a file saved by an earlier version on the same hands and seed
+prints the change deal by deal with 95 % intervals over deals (as
+``bench/bench_heuristics.py`` does for the heuristics alone).  With the search
+the two versions part ways sooner, so the paired interval is less narrow
+than the heuristics' is, but still narrower than comparing two runs' totals.
 It prints figures and asserts nothing about time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import random
@@ -36,6 +44,8 @@ from engine.hand import Action  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import Tally, duel, margin_line, sides_line  # noqa: E402
 from engine.views import HandView  # noqa: E402
+
+from bench_heuristics import Deals, report  # noqa: E402
 
 Times = dict[str, list[float]]
 
@@ -93,7 +103,14 @@ def main() -> None:
     parser.add_argument("--preset", nargs="*", default=list(RULESETS))
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="what the search's time budget is measured in (cpu: independent of the load)")
+    parser.add_argument("--save", help="write each deal's figures to this JSON file")
+    parser.add_argument("--against", help="a file saved by an earlier run of this bench (same hands and seed)")
     args = parser.parse_args()
+    before: Deals | None = None
+    if args.against:
+        with open(args.against, encoding="utf-8") as f:
+            before = json.load(f)
+    now: Deals = {}
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
           f"{args.hands} hands per preset, strong player with {args.deals} deals per play, "
           f"its budget in {args.clock} time", flush=True)
@@ -115,6 +132,7 @@ def main() -> None:
             for mine, theirs in ((strong_times, part_strong), (casual_times, part_casual)):
                 for key, values in theirs.items():
                     mine.setdefault(key, []).extend(values)
+        now[name] = {"won": list(tally.deal_wins), "score": list(tally.deal_scores)}
         print(tally.summary(f"{name}: strong against the baseline, seed {args.seed}"))
         print("  " + margin_line(tally, name))
         print("  " + sides_line(tally))
@@ -125,6 +143,13 @@ def main() -> None:
                     if times.get(clock):
                         print(f"  {label} {clock:<12} {len(times[clock]):>6} decisions: {quantiles(times[clock])}")
         sys.stdout.flush()
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as f:
+            json.dump(now, f)
+    if before is not None:
+        print(f"against {args.against}:")
+        for line in report(now, {name: before[name] for name in now if name in before}):
+            print("  " + line)
 
 
 if __name__ == "__main__":
