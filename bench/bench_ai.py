@@ -1,7 +1,7 @@
 """The strong AI against the frozen baseline, with decision times per phase for both strengths.
 
-    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--jobs J] [--save FILE] [--against FILE]
-                             [--preset NAME ...]
+    python bench/bench_ai.py [--hands N] [--seed S] [--deals D] [--budget SECONDS] [--jobs J]
+                             [--save FILE] [--against FILE] [--preset NAME ...]
 
 For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` does
 (each deal four times: the strong AI on either side, either side dealing)
@@ -12,7 +12,8 @@ process's CPU time: on a shared machine the wall-clock figures are an upper
 bound, the CPU ones what one free core would take (the strong player's time
 budget is measured in this process's CPU time by default, ``--clock cpu``, so
 that a loaded machine does not cut its searches short; ``--clock wall``
-measures it as the bot does).
+measures it as the bot does; ``--budget 0`` lifts the time limit, so that
+the search samples its full deals and a run repeats exactly).
 With ``--jobs`` J > 1 each preset's deals are shared out among J worker
 processes (the same hands as with one: the parts follow the seed's sequence);
 on a shared machine the decision times then include the workers' contention.
@@ -21,7 +22,9 @@ on a shared machine the decision times then include the workers' contention.
 prints the change deal by deal with 95 % intervals over deals (as
 ``bench/bench_heuristics.py`` does for the heuristics alone).  With the search
 the two versions part ways sooner, so the paired interval is less narrow
-than the heuristics' is, but still narrower than comparing two runs' totals.
+than the heuristics' is, but still narrower than comparing two runs' totals;
+under a time budget even the same code plays a deal differently from run to
+run (a search cut a world earlier), which ``--budget 0`` removes.
 It prints figures and asserts nothing about time.
 """
 
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import random
@@ -39,7 +43,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from engine.ai import DEFAULT_DEALS, Player, casual_action, strong_player  # noqa: E402
+from engine.ai import DEFAULT_BUDGET, DEFAULT_DEALS, Player, casual_action, strong_player  # noqa: E402
 from engine.hand import Action  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import Tally, duel, margin_line, sides_line  # noqa: E402
@@ -73,11 +77,12 @@ CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
 def play_part(name: str, first: int, hands: int, seed: int, deals: int,
-              clock: str = "cpu") -> tuple[Tally, Times, Times]:
+              clock: str = "cpu", budget: float = DEFAULT_BUDGET) -> tuple[Tally, Times, Times]:
     """Hands ``first`` … ``first + hands - 1`` of a preset's duel, with both strengths' decision times."""
     strong_times: Times = {}
     casual_times: Times = {}
-    strong = timed(strong_player(deals=deals, clock=CLOCKS[clock]), strong_times)
+    strong = timed(strong_player(deals=deals, budget=budget if budget > 0 else math.inf, clock=CLOCKS[clock]),
+                   strong_times)
     casual = timed(casual_action, casual_times)
     tally = duel(RULESETS[name], hands, seed, strong, casual, names=("strong", "baseline"), first=first)
     return tally, strong_times, casual_times
@@ -103,6 +108,8 @@ def main() -> None:
     parser.add_argument("--preset", nargs="*", default=list(RULESETS))
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="what the search's time budget is measured in (cpu: independent of the load)")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
+                        help="seconds a searched play may take (0: no limit, so that a run repeats exactly)")
     parser.add_argument("--save", help="write each deal's figures to this JSON file")
     parser.add_argument("--against", help="a file saved by an earlier run of this bench (same hands and seed)")
     args = parser.parse_args()
@@ -113,14 +120,15 @@ def main() -> None:
     now: Deals = {}
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
           f"{args.hands} hands per preset, strong player with {args.deals} deals per play, "
-          f"its budget in {args.clock} time", flush=True)
+          + (f"its budget {args.budget:g} s in {args.clock} time" if args.budget > 0 else "no time budget"),
+          flush=True)
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
     for name in args.preset:
         started = time.perf_counter()
         if pool is None:
-            results = [play_part(name, 0, args.hands, args.seed, args.deals, args.clock)]
+            results = [play_part(name, 0, args.hands, args.seed, args.deals, args.clock, args.budget)]
         else:
-            futures = [pool.submit(play_part, name, first, count, args.seed, args.deals, args.clock)
+            futures = [pool.submit(play_part, name, first, count, args.seed, args.deals, args.clock, args.budget)
                        for first, count in parts(args.hands, args.jobs)]
             results = [f.result() for f in futures]
         seconds = time.perf_counter() - started
