@@ -156,7 +156,7 @@ def main() -> None:
             json.dump(now, f)
     if before is not None:
         print(f"against {args.against}:")
-        for line in report(now, {name: before[name] for name in now if name in before}):
+        for line in report(now, before):
             print("  " + line)
 
 
