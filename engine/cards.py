@@ -227,4 +227,7 @@ def holds(hand: Iterable[Card], cards: Iterable[Card]) -> bool:
     # list.count runs in C and cards compare by identity: cheaper than
     # counting the whole hand for the few cards asked about.
     held = hand if isinstance(hand, (list, tuple)) else list(hand)
-    return all(held.count(c) >= n for c, n in Counter(cards).items())
+    asked = cards if isinstance(cards, (list, tuple)) else list(cards)
+    if len(asked) == 1:
+        return asked[0] in held
+    return all(held.count(c) >= n for c, n in Counter(asked).items())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.cards import Card
@@ -64,11 +64,11 @@ class Shape:
     """``"T"`` or the plain suit that followers must follow."""
     cards: tuple[Card, ...]
     components: tuple[Component, ...]
+    structure: Structure = field(init=False, repr=False, compare=False)
+    """Tractors and pairs of the lead (5-10-K counts as singles, its pair form as pairs); asked of every follow."""
 
-    @property
-    def structure(self) -> Structure:
-        """Tractors and pairs of the lead (5-10-K counts as singles, its pair form as pairs)."""
-        return structure_of(self.components)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "structure", structure_of(self.components))
 
     @property
     def largest(self) -> int:
@@ -196,7 +196,13 @@ def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     Longest tractors first (highest first among equals), then pairs (highest
     first), then singles (highest first).
     """
-    counts = Counter(cards)
+    seq = cards if isinstance(cards, (list, tuple)) else list(cards)
+    if len(seq) == 1:  # the commonest play by far: a single
+        card = seq[0]
+        return [Component("single", (card,), ctx.order(card))]
+    counts: dict[Card, int] = {}
+    for c in seq:
+        counts[c] = counts.get(c, 0) + 1
     pair_cards = [c for c, n in counts.items() if n >= 2]
     comps: list[Component] = []
     for run, top in tractors_in(ctx, pair_cards):

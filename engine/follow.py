@@ -90,6 +90,11 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
     if not holds(hand, play):
         raise CardsNotHeldError(list((Counter(play) - Counter(hand)).elements()))
     group = shape.group
+    if n == 1:  # a single (most follows): the suit-group's card if the hand has one
+        if ctx.group(play[0]) != group and any(ctx.group(c) == group for c in hand):
+            suit = "trumps" if group == TRUMP else group
+            raise IllegalPlayError(f"You must follow with 1 {suit}.", code="must_follow_suit", group=group, count=1)
+        return
     hand_g = [c for c in hand if ctx.group(c) == group]
     play_g = [c for c in play if ctx.group(c) == group]
     suit_name = "trumps" if group == TRUMP else group

@@ -30,6 +30,9 @@ def cheapest_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card
     pairs, then singles), choosing the cheapest cards at each step, and checks
     it; falls back to a bounded search if the construction is refused.
     """
+    if len(lead) == 1 and hand:  # a single (most follows): the cheapest card of the suit-group, else of the hand
+        group = ctx.group(lead[0])
+        return [min([c for c in hand if ctx.group(c) == group] or hand, key=cost)]
     play = _construct(ctx, lead, hand, cost)
     try:
         check_follow(ctx, lead, hand, play)

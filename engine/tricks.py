@@ -27,6 +27,8 @@ def is_ruff(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> bool:
     if lead.kind in ("ftk", "ftk2"):
         ftk = five_ten_king(ctx, play)
         return ftk is not None and ftk[1] == TRUMP and ftk[2] == (1 if lead.kind == "ftk" else 2)
+    if lead.kind == "single":
+        return True  # one trump ruffs a single
     want = lead.structure
     have = structure_of(decompose(ctx, play))
     if len(have.tractors) < len(want.tractors):
@@ -44,15 +46,17 @@ def ruff_key(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> tuple[int,
     """
     if lead.kind in ("ftk", "ftk2"):
         return (0,)
-    comps = decompose(ctx, play)
+    if lead.kind == "single":
+        return (ctx.order(play[0]),)
     want = lead.structure
+    if not want.pairs:
+        return (max(ctx.order(c) for c in play),)
+    comps = decompose(ctx, play)
     if want.tractors:
         tractors = [c for c in comps if c.kind == "tractor"]
         best = max(tractors, key=lambda c: (c.pairs, c.top))
         return (best.pairs, best.top)
-    if want.pairs:
-        return (max(ctx.order(c) for comp in comps if comp.kind != "single" for c in comp.cards),)
-    return (max(ctx.order(c) for c in play),)
+    return (max(ctx.order(c) for comp in comps if comp.kind != "single" for c in comp.cards),)
 
 
 def _follow_key(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> int | None:
