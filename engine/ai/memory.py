@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from engine.cards import ALL_CARDS, Card
@@ -97,10 +97,8 @@ class Memory:
     """For each seat, the suit-groups it has shown it no longer holds."""
     counts: dict[str, int]
     """Unseen cards per suit-group."""
-    top: dict[str, int]
-    """Highest order among unseen cards per group (-1 if none)."""
-    top_pair: dict[str, int]
-    """Highest order of an unseen card with both copies unseen, per group (-1 if none)."""
+    tops: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Per group once asked: the highest order among unseen cards, and among those with both copies unseen (-1 if none)."""
 
     def unseen_count(self, group: str) -> int:
         """How many unseen cards are of this group."""
@@ -108,11 +106,27 @@ class Memory:
 
     def max_unseen_order(self, group: str) -> int:
         """The highest order among unseen cards of a group (-1 if none)."""
-        return self.top[group]
+        return self._tops(group)[0]
 
     def max_unseen_pair_order(self, group: str) -> int:
         """The highest order of a card of this group with both copies unseen (-1 if none)."""
-        return self.top_pair[group]
+        return self._tops(group)[1]
+
+    def _tops(self, group: str) -> tuple[int, int]:
+        found = self.tops.get(group)
+        if found is None:
+            high = high_pair = -1
+            unseen = self.unseen
+            for c, order in _ranked(self.ctx)[group]:
+                n = unseen.get(c)
+                if n:
+                    if high < 0:
+                        high = order
+                    if n == 2:
+                        high_pair = order
+                        break
+            found = self.tops[group] = (high, high_pair)
+        return found
 
     def unseen_tractor_beats(self, group: str, pairs: int, top: int) -> bool:
         """True if a ``pairs``-pair tractor topping ``top`` could be cut from the unseen pairs.
@@ -145,12 +159,15 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class _Played:
-    """Cards played and voids shown up to and including one finished trick."""
+    """What is left unplayed, and the voids shown, after one finished trick."""
 
     trick: weakref.ref[Trick]
     before: Trick | None
     ctx: TrumpContext
-    cards: dict[Card, int]
+    left: dict[Card, int]
+    """Copies of each card not yet played (only positive counts, in deck order)."""
+    counts: dict[str, int]
+    """Cards not yet played per suit-group."""
     voids: tuple[frozenset[str], ...]
 
 
@@ -167,77 +184,94 @@ def _forget(key: int, trick: weakref.ref[Trick]) -> None:
         del _PLAYED[key]
 
 
-def _note_trick(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], cards: dict[Card, int],
-                voids: list[set[str]]) -> None:
-    """Add one trick's cards to ``cards`` and the voids its followers showed to ``voids``."""
+@lru_cache(maxsize=256)
+def _whole_deck(ctx: TrumpContext) -> tuple[dict[Card, int], dict[str, int]]:
+    """Both copies of every card, and the cards per suit-group: what is left before the first trick."""
+    counts = dict.fromkeys(GROUPS, 0)
+    for _c, group, _order in card_rows(ctx):
+        counts[group] += 2
+    return {c: 2 for c in ALL_CARDS}, counts
+
+
+@lru_cache(maxsize=256)
+def _ranked(ctx: TrumpContext) -> dict[str, tuple[tuple[Card, int], ...]]:
+    """Each suit-group's distinct cards with their orders, strongest first."""
+    rows = sorted(card_rows(ctx), key=lambda row: -row[2])
+    return {g: tuple((c, order) for c, group, order in rows if group == g) for g in GROUPS}
+
+
+def _take(ctx: TrumpContext, cards: Iterable[Card], left: dict[Card, int], counts: dict[str, int]) -> None:
+    """Count ``cards`` as seen: one copy each off ``left`` and off its group's count."""
+    table = card_table(ctx)
+    for c in cards:
+        n = left.get(c)
+        if n is None:
+            continue
+        if n == 1:
+            del left[c]
+        else:
+            left[c] = n - 1
+        counts[table[c][0]] -= 1
+
+
+def _note_voids(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], voids: list[set[str]]) -> None:
+    """Add the voids one trick's followers showed (a card off the led group) to ``voids``."""
     table = card_table(ctx)
     group = lead_group(ctx, plays[0][1])
-    first = True
-    for seat, played in plays:
+    for seat, played in plays[1:]:
         for c in played:
-            cards[c] = cards.get(c, 0) + 1
-            if not first and table[c][0] != group:
+            if table[c][0] != group:
                 voids[seat].add(group)
-        first = False
+                break
 
 
-def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Card, int], tuple[frozenset[str], ...]]:
-    """Cards played and voids shown in these finished tricks.
+def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Card, int], dict[str, int],
+                                                                         tuple[frozenset[str], ...]]:
+    """Cards left unplayed (per card and per group) and voids shown after these finished tricks.
 
     Every seat's view holds the same Trick objects, so the running totals
     are kept per trick (checked by identity, never by id alone) and each
-    decision only adds the tricks it has not seen yet.
+    decision only adds the tricks it has not seen yet.  The totals returned
+    are shared: copy before changing them.
     """
     if not tricks:
-        return {}, (frozenset(), frozenset(), frozenset(), frozenset())
+        left, counts = _whole_deck(ctx)
+        return left, counts, (frozenset(), frozenset(), frozenset(), frozenset())
     last = tricks[-1]
     before = tricks[-2] if len(tricks) >= 2 else None
     key = id(last)
     entry = _PLAYED.get(key)
     if entry is not None and entry.trick() is last and entry.before is before and entry.ctx is ctx:
-        return entry.cards, entry.voids
-    cards, voids = _played_through(ctx, tricks[:-1])
-    cards = dict(cards)
+        return entry.left, entry.counts, entry.voids
+    left, counts, voids = _played_through(ctx, tricks[:-1])
+    left, counts = dict(left), dict(counts)
+    _take(ctx, (c for _s, cards in last.plays for c in cards), left, counts)
     open_voids = [set(v) for v in voids]
-    _note_trick(ctx, last.plays, cards, open_voids)
+    _note_voids(ctx, last.plays, open_voids)
     done = tuple(frozenset(v) for v in open_voids)
-    _PLAYED[key] = _Played(weakref.ref(last, partial(_forget, key)), before, ctx, cards, done)
-    return cards, done
+    _PLAYED[key] = _Played(weakref.ref(last, partial(_forget, key)), before, ctx, left, counts, done)
+    return left, counts, done
 
 
 def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
     """Work out unseen cards, shown voids and per-group figures from a seat's view."""
     assert view.viewer is not None
-    played, voids = _played_through(ctx, view.tricks)
-    seen = dict(played)
+    played_left, played_counts, voids = _played_through(ctx, view.tricks)
+    left = dict(played_left)
+    counts = dict(played_counts)
     if view.current:
         open_voids = [set(v) for v in voids]
-        _note_trick(ctx, view.current, seen, open_voids)
+        _note_voids(ctx, view.current, open_voids)
         voids = tuple(frozenset(v) for v in open_voids)
-    for c in view.hand:
-        seen[c] = seen.get(c, 0) + 1
+        _take(ctx, (c for _s, cards in view.current for c in cards), left, counts)
+    _take(ctx, view.hand, left, counts)
     if view.kitty is not None and view.kitty_holder == view.viewer:
-        for c in view.kitty:
-            seen[c] = seen.get(c, 0) + 1
+        _take(ctx, view.kitty, left, counts)
     if any(size == 0 for seat, size in enumerate(view.hand_sizes) if seat != view.viewer):
         everything = frozenset(GROUPS)
         voids = tuple(everything if size == 0 and seat != view.viewer else v
                       for seat, (v, size) in enumerate(zip(voids, view.hand_sizes)))
-    counts = dict.fromkeys(GROUPS, 0)
-    top = dict.fromkeys(GROUPS, -1)
-    top_pair = dict.fromkeys(GROUPS, -1)
-    left: dict[Card, int] = {}
-    for c, group, order in card_rows(ctx):
-        n = 2 - seen.get(c, 0)
-        if n <= 0:
-            continue
-        left[c] = n
-        counts[group] += n
-        if order > top[group]:
-            top[group] = order
-        if n == 2 and order > top_pair[group]:
-            top_pair[group] = order
-    return Memory(ctx, view.viewer, view.hand, left, voids, counts, top, top_pair)
+    return Memory(ctx, view.viewer, view.hand, left, voids, counts)
 
 
 def points_of(cards: Iterable[Card]) -> int:
