@@ -316,6 +316,18 @@ class Hand:
         self.events.append(event)
         return event
 
+    def simulate_play(self, action: Action) -> None:
+        """Apply a play without checking it or recording an event: for simulations only.
+
+        The AI's rollouts play thousands of hands a decision with players
+        that build legal plays by construction (a test replays rollouts
+        through :meth:`apply` to hold them to it); anything from a person
+        goes through :meth:`apply`.  An illegal play here corrupts the hand.
+        """
+        if action.kind != "play" or self.phase != "playing" or action.seat != self.turn:
+            raise IllegalActionError("Only the seat to play may play.", code="not_your_turn")
+        self._do_play(action)
+
     # --- named forms (check_x / can_x / x) -----------------------------------------
     def check_bid(self, seat: int, cards: Sequence[Card], trump: str | None = None) -> None:
         """Raise unless the seat may bid (亮主/反主/加固/回头望) these cards now."""

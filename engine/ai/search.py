@@ -148,13 +148,18 @@ def world_hand(view: HandView, ruleset: Ruleset, ctx: TrumpContext, hands: list[
     return hand
 
 
-def rollout_value(hand: Hand, seat: int, policy: Policy) -> float:
-    """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side."""
+def rollout_value(hand: Hand, seat: int, policy: Policy, checked: bool = False) -> float:
+    """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side.
+
+    The policy's plays are applied unchecked (:meth:`Hand.simulate_play`)
+    unless ``checked``, which tests use to hold the policy to the rules.
+    """
     ruleset = hand.ruleset
+    play = hand.apply if checked else hand.simulate_play
     while not hand.over:
         turn = hand.turn
         assert turn is not None
-        hand.apply(policy(view_for(hand, turn), ruleset))
+        play(policy(view_for(hand, turn), ruleset))
     result = hand.result
     assert result is not None and result.dealer_side is not None
     p = result.attacker_points

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 
 from engine.ai import Player, StrongPlayer, casual_action, choose_action, heuristic_action, random_action
 from engine.ai.memory import build_memory, context
-from engine.ai.search import deck_is_whole, sample_world, world_hand
-from engine.hand import Hand, HandSetup
+from engine.ai import _rollout_policy
+from engine.ai.search import deck_is_whole, rollout_value, sample_world, world_hand
+from engine.errors import IllegalActionError
+from engine.hand import Action, Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS
 from engine.selfplay import actions, duel, main
@@ -175,6 +177,38 @@ def test_sampled_worlds_respect_what_is_public(preset: str, seed: int) -> None:
                 assert not any(ctx.group(c) == group for c in hands[other]), (other, group)
         if view.kitty is not None:
             assert Counter(kitty) == Counter(view.kitty)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rollouts_played_unchecked_are_legal_and_score_as_checked(preset: str) -> None:
+    """The search's rollouts skip the engine's checks for speed: through :meth:`Hand.apply`, every play passes and the
+    hand ends the same."""
+    real = _mid_hand(preset, 11, 3)
+    seat = real.turn
+    assert seat is not None
+    view = view_for(real, seat)
+    ctx = context(real.ruleset, view.level, view.trump)
+    mem = build_memory(view, ctx)
+    rng = random.Random(3)
+    for _ in range(6):
+        world = sample_world(view, mem, rng)
+        assert world is not None
+        quick, checked = (world_hand(view, real.ruleset, ctx, *world) for _ in range(2))
+        fast = rollout_value(quick, seat, _rollout_policy)
+        assert rollout_value(checked, seat, _rollout_policy, checked=True) == fast
+        assert quick.result == checked.result
+        assert checked.events and not quick.events  # the checked hand went through apply
+
+
+def test_simulate_play_refuses_anything_but_the_turns_play() -> None:
+    hand = _mid_hand("yancheng", 12, 2)
+    turn = hand.turn
+    assert turn is not None
+    card = hand.hands[turn][0]
+    with pytest.raises(IllegalActionError):
+        hand.simulate_play(Action("play", (turn + 1) % 4, (card,)))
+    with pytest.raises(IllegalActionError):
+        hand.simulate_play(Action("escape", turn))
 
 
 # --- the command line ----------------------------------------------------------------------
