@@ -156,9 +156,12 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         if hidden and b.seat != viewer else
         BidView(b.seat, b.kind, b.cards, b.step, b.trump, False)
         for b in hand.bids
-    )
+    ) if hand.bids else ()
     own = [b for b in hand.bids if b.seat == viewer]
     over = hand.over
+    phase = hand.phase
+    turn = hand.turn
+    flipped = hand.flipped
     kitty: tuple[Card, ...] | None = None
     if over and hand.phase != "redeal":
         kitty = tuple(hand.kitty)
@@ -168,7 +171,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         viewer=viewer,
         preset=hand.ruleset.name,
         number=hand.setup.number,
-        phase=hand.phase,
+        phase=phase,
         flag=hand.setup.flag,
         level=hand.level,
         levels=hand.setup.levels,
@@ -180,12 +183,12 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         hand=tuple(hand.hands[viewer]) if viewer is not None else (),
         hand_sizes=(len(hand.hands[0]), len(hand.hands[1]), len(hand.hands[2]), len(hand.hands[3])),
         bids=bids,
-        flipped=tuple(c for _seat, c in hand.flipped),
+        flipped=tuple(c for _seat, c in flipped) if flipped else (),
         kitty=kitty,
         kitty_holder=hand.burier,
-        to_act=tuple(sorted(hand.to_act())),
-        turn=hand.turn,
-        passed=tuple(sorted(hand.passed)) if hand.phase == "bidding" else (),
+        to_act=(0, 1, 2, 3) if phase == "bidding" else () if turn is None else (turn,),
+        turn=turn,
+        passed=tuple(sorted(hand.passed)) if phase == "bidding" else (),
         current=tuple(hand.current),
         tricks=tuple(hand.tricks),
         trick_points=hand.trick_points,
@@ -197,7 +200,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         notices=tuple(hand.notices),
         # Taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
         picked_up=(tuple(hand.hands[viewer][-KITTY_SIZE:])
-                   if viewer is not None and viewer == hand.burier and hand.phase == "burying" else ()),
+                   if viewer is not None and viewer == hand.burier and phase == "burying" else ()),
         flip_decider=hand.flip_decider,
-        flipped_by=tuple(seat for seat, _c in hand.flipped),
+        flipped_by=tuple(seat for seat, _c in flipped) if flipped else (),
     )
