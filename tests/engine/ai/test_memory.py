@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import random
 import tracemalloc
+from collections import Counter
 from types import ModuleType
 
 import pytest
@@ -21,9 +22,12 @@ import pytest
 from engine.ai import casual_action, strong_player
 from engine.ai import memory as strong_memory
 from engine.ai.baseline import memory as baseline_memory
+from engine.ai.memory import GROUPS, build_memory, context
+from engine.cards import DECK
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
+from engine.views import view_for
 
 MODULES = pytest.mark.parametrize("module, player", [(baseline_memory, casual_action),
                                                      (strong_memory, strong_player(deals=0))],
@@ -88,3 +92,35 @@ def test_memory_comes_back_once_the_hands_are_gone(module: ModuleType, player: o
     assert not module._PLAYED
     # A few bounded tables of the engine (shapes of new leads, trump contexts of new levels) may grow a little.
     assert left < 512 * 1024, f"{left / 1024:.0f} KiB left behind by ten finished hands"
+
+
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_memory_counts_what_the_view_has_not_shown(preset: str) -> None:
+    """Unseen cards, their count and top order per suit-group agree with counting the whole deck from the view."""
+    hand = Hand(HandSetup(RULESETS[preset], seed=77))
+    checked = 0
+    for action in actions(hand, [strong_player(deals=0)] * 4, random.Random(7)):  # type: ignore[list-item]
+        turn = hand.turn
+        if hand.phase == "playing" and turn is not None:
+            view = view_for(hand, turn)
+            ctx = context(hand.ruleset, view.level, view.trump)
+            mem = build_memory(view, ctx)
+            seen = Counter(view.hand)
+            for trick in view.tricks:
+                for _s, cards in trick.plays:
+                    seen.update(cards)
+            for _s, cards in view.current:
+                seen.update(cards)
+            if view.kitty is not None and view.kitty_holder == turn:
+                seen.update(view.kitty)
+            unseen = Counter(DECK) - seen
+            assert mem.unseen == dict(unseen)
+            for group in GROUPS:
+                cards = [c for c in unseen if ctx.group(c) == group]
+                assert mem.counts[group] == sum(unseen[c] for c in cards)
+                assert mem.max_unseen_order(group) == max((ctx.order(c) for c in cards), default=-1)
+                assert mem.max_unseen_pair_order(group) == max(
+                    (ctx.order(c) for c in cards if unseen[c] == 2), default=-1)
+            checked += 1
+        hand.apply(action)
+    assert checked > 50
