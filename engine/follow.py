@@ -92,8 +92,7 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
     group = shape.group
     if n == 1:  # a single (most follows): the suit-group's card if the hand has one
         if ctx.group(play[0]) != group and any(ctx.group(c) == group for c in hand):
-            suit = "trumps" if group == TRUMP else group
-            raise IllegalPlayError(f"You must follow with 1 {suit}.", code="must_follow_suit", group=group, count=1)
+            raise _must_follow(group, 1)
         return
     hand_g = [c for c in hand if ctx.group(c) == group]
     play_g = [c for c in play if ctx.group(c) == group]
@@ -101,9 +100,7 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
     # F1: follow suit as far as possible.
     if len(hand_g) >= n:
         if len(play_g) != n:
-            raise IllegalPlayError(
-                f"You must follow with {n} {suit_name}.", code="must_follow_suit", group=group, count=n,
-            )
+            raise _must_follow(group, n)
     elif len(play_g) != len(hand_g):
         raise IllegalPlayError(
             f"You must play all your {suit_name} first.", code="must_follow_suit", group=group, count=len(hand_g),
@@ -129,6 +126,12 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
                 raise IllegalPlayError(
                     "You hold pairs: you must follow with them.", code="must_follow_pair",
                 )
+
+
+def _must_follow(group: str, n: int) -> IllegalPlayError:
+    """F1's refusal: the hand holds ``n`` cards of the led group, and the play must be them."""
+    suit_name = "trumps" if group == TRUMP else group
+    return IllegalPlayError(f"You must follow with {n} {suit_name}.", code="must_follow_suit", group=group, count=n)
 
 
 def _check_forced_highest(ctx: TrumpContext, shape: Shape, hand_t: Sequence[Card], play_t: Sequence[Card]) -> None:

@@ -163,9 +163,9 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     turn = hand.turn
     flipped = hand.flipped
     kitty: tuple[Card, ...] | None = None
-    if over and hand.phase != "redeal":
+    if over and phase != "redeal":
         kitty = tuple(hand.kitty)
-    elif hand.buried and viewer is not None and viewer == hand.burier and hand.phase in ("stealing", "playing"):
+    elif hand.buried and viewer is not None and viewer == hand.burier and phase in ("stealing", "playing"):
         kitty = tuple(hand.kitty)
     return HandView(
         viewer=viewer,
