@@ -226,22 +226,32 @@ def test_habit_4_at_level_j_the_dealer_side_keeps_its_jacks_for_the_last_trick()
 
 
 def test_habit_5_keeps_the_top_trump_pair_for_more_than_ten_points() -> None:
-    """盐城, ♠ trump, 12 cards left: the dealer leads ♣5♣5 (10 points); seat 1 has no club and no small trump pair.
+    """盐城 at level A, ♣ trump (a real deal, seed 1260, played by the baseline until here): trick 10, 11 cards left.
 
-    The baseline spends 大王大王, the hand's top pair, on 10 points at the
-    first trick; an expert keeps it for the pulls and the last trick that
-    decide the kitty, and discards.
+    The dealer's partner (seat 2) led ♥4♥4 and seat 3 played ♥Q♥10: 10
+    points on the table.  The dealer (seat 0) has no plain heart and holds
+    ♣A♣A, a pair of level cards, beside both jokers.  Its partner's pair may
+    be beaten by an unseen heart pair; the baseline makes sure of the 10
+    points by ruffing with ♣A♣A, its second-best pair, spent for 10 points;
+    an expert keeps it for the pulls and the last trick that decide the
+    kitty, and discards.  (Seat 1 holds one heart, so the partner's pair
+    holds the trick anyway.)  Played out by the baseline from here, keeping
+    the pair scores better for the dealer side.
     """
-    hand = mini_hand("yancheng",
-                     plays=["5C 5C AC KC QC 10C 9C 8C 4D 6D 7D 9D", "BJ BJ 3S 4S 4H 6H 3D 8D JD QD KD AD",
-                            "SJ SJ 7S 7S 6C 7C JC 3C 4C 10D 5D 6H", "AS KS QS JS 10S AH KH QH JH 9H 8H 7H"],
-                     kitty="2S 3H 10H 10H 5S 6S 8S 9S", bid="2S", dealer=0, number=2, levels=(2, 2),
-                     dealer_side=0, previous_dealer=0)
-    play_tricks(hand, ["5C 5C"])
-    view = view_for(hand, 1)
-    assert Counter(casual_action(view, hand.ruleset).cards) == Counter(parse_cards("BJ BJ"))
-    played = STRONG(view, hand.ruleset).cards
-    assert not any(c.is_joker for c in played)
+    hand = _casual_until(Hand(HandSetup(RULESETS["yancheng"], 1260, 2, (14, 14), 0, 0)), 47)
+    assert hand.trump == "C" and hand.dealer == 0 and hand.turn == 0 and len(hand.tricks) == 9
+    assert [(s, Counter(c)) for s, c in hand.current] == [(2, Counter(parse_cards("4H 4H"))),
+                                                          (3, Counter(parse_cards("QH 10H")))]
+    assert Counter(hand.hands[0]) == Counter(parse_cards("JS 5H 5D 6D 4C 9C KC AC AC SJ BJ"))
+    view = view_for(hand, 0)
+    casual = casual_action(view, hand.ruleset)
+    strong = STRONG(view, hand.ruleset)
+    assert Counter(casual.cards) == Counter(parse_cards("AC AC"))
+    assert Card.parse("AC") not in strong.cards and not any(c.is_joker for c in strong.cards)
+    spent = finish_casually(copy.deepcopy(hand), casual)
+    kept = finish_casually(copy.deepcopy(hand), strong)
+    assert spent.result is not None and kept.result is not None
+    assert kept.result.scores[0] > spent.result.scores[0]
 
 
 def test_habit_5_does_not_lead_a_jack_into_an_unseen_king() -> None:
