@@ -23,6 +23,9 @@ from engine.trump import TRUMP, TrumpContext, trump_context
 from engine.views import HandView
 
 GROUPS = (TRUMP, "S", "H", "D", "C")
+
+BIG_TRUMP = 20
+"""Trump orders from here up are the big trumps: level cards, jokers and the red five."""
 """Every suit-group name."""
 
 

@@ -22,9 +22,7 @@ from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
 
-from engine.ai.memory import Memory, partner_of, points_of, same_side
-
-_BIG = 20  # orders from here up are level cards, jokers and the red five
+from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
 
 
 # --- prices ---------------------------------------------------------------------------
@@ -33,7 +31,7 @@ def power(ctx: TrumpContext, card: Card) -> float:
     """What a card is worth keeping for its strength: trumps above every plain card."""
     order = ctx.order(card)
     if ctx.group(card) == TRUMP:
-        return 30.0 + order + (10.0 if order >= _BIG else 0.0)
+        return 30.0 + order + (10.0 if order >= BIG_TRUMP else 0.0)
     return float(order)
 
 
@@ -156,7 +154,7 @@ def _spare_red_five(mem: Memory, best: list[Card], secure: list[list[Card]]) -> 
     if not ctx.ruleset.red5_bonus:
         return best
     fives = [w for w in secure if len(w) == 1 and ctx.is_red_five(w[0])]
-    if fives and len(best) == 1 and ctx.group(best[0]) == TRUMP and ctx.order(best[0]) >= _BIG:
+    if fives and len(best) == 1 and ctx.group(best[0]) == TRUMP and ctx.order(best[0]) >= BIG_TRUMP:
         return fives[0]
     return best
 
@@ -189,7 +187,7 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
     trumps = [c for c in play if ctx.group(c) == TRUMP]
     if not trumps:
         return True  # a plain card that wins costs nothing and takes the lead
-    big = sum(1 for c in trumps if ctx.order(c) >= _BIG)
+    big = sum(1 for c in trumps if ctx.order(c) >= BIG_TRUMP)
     if big and hand_size > _ENDGAME:
         return points >= (25 if big >= 2 else 10)
     if points >= 10:
@@ -428,7 +426,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
             base = {"tractor": 90.0, "pair": 75.0, "single": 55.0}[comp.kind]
             if not plain:
                 base -= 25.0  # sure trump winners are better kept to draw trumps later
-                if comp.kind == "single" and comp.top >= _BIG and not _red_five_at_risk(ctx, comp, trumps):
+                if comp.kind == "single" and comp.top >= BIG_TRUMP and not _red_five_at_risk(ctx, comp, trumps):
                     base -= 30.0  # a lone top trump guards the end; lead it only for want of better
             if keep_red_five and ctx.is_red_five(comp.cards[0]):
                 base -= 100.0  # 保红5: the red five is kept for the last card
@@ -568,7 +566,7 @@ def _trump_leads(mem: Memory, trumps: list[Card], hand_size: int, dealer_side: b
     out: list[tuple[float, list[Card]]] = []
     outstanding = mem.unseen_count(TRUMP)
     counts = Counter(trumps)
-    small = [c for c in counts if ctx.order(c) < _BIG and not c.points]
+    small = [c for c in counts if ctx.order(c) < BIG_TRUMP and not c.points]
     long_holding = len(trumps) >= 6 and len(trumps) * 2 >= hand_size
     if outstanding and long_holding:
         pairs = [c for c in small if counts[c] >= 2]
