@@ -15,11 +15,13 @@ from engine.ai import Player, StrongPlayer, casual_action, choose_action, heuris
 from engine.ai.memory import build_memory, context
 from engine.ai import _rollout_policy
 from engine.ai.search import deck_is_whole, rollout_value, sample_world, world_hand
+from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.hand import Action, Hand, HandSetup
 from engine.match import Match
 from engine.ruleset import RULESETS
 from engine.selfplay import actions, duel, main
+from engine.trump import TRUMP
 from engine.views import view_for
 
 PRESETS = sorted(RULESETS)
@@ -177,6 +179,37 @@ def test_sampled_worlds_respect_what_is_public(preset: str, seed: int) -> None:
                 assert not any(ctx.group(c) == group for c in hands[other]), (other, group)
         if view.kitty is not None:
             assert Counter(kitty) == Counter(view.kitty)
+
+
+@pytest.mark.parametrize("preset,trumps", [("yancheng", 0.5), ("chizhou", 0.1)])
+def test_sampled_kitties_hold_what_players_bury(preset: str, trumps: float) -> None:
+    """A seat that did not bury draws the kitty mostly from low plain cards, seldom from aces, and from trumps
+    next to never where the burier knew the trump (盐城's bids are hidden, 池州's are not)."""
+    real = _mid_hand(preset, 5, 1)
+    assert real.burier is not None
+    seat = (real.burier + 1) % 4
+    view = view_for(real, seat)
+    assert view.kitty is None
+    ctx = context(real.ruleset, view.level, view.trump)
+    mem = build_memory(view, ctx)
+
+    def shares(cards: Counter[Card]) -> tuple[float, float, float]:
+        n = sum(cards.values())
+        plain = [(c, m) for c, m in cards.items() if ctx.group(c) != TRUMP]
+        return (1 - sum(m for _c, m in plain) / n, sum(m for c, m in plain if c.rank == 14) / n,
+                sum(m for c, m in plain if c.rank < 11 and not c.points) / n)
+
+    buried: Counter[Card] = Counter()
+    rng = random.Random(4)
+    for _ in range(300):
+        world = sample_world(view, mem, rng)
+        assert world is not None
+        buried.update(world[1])
+    pool_trumps, pool_aces, pool_low = shares(Counter(mem.unseen))
+    kitty_trumps, kitty_aces, kitty_low = shares(buried)
+    # Drawn uniformly, each share would be the pool's (about 40 % trumps, 4 % aces, 40 % low cards).
+    assert kitty_trumps < trumps * pool_trumps and kitty_aces < 0.4 * pool_aces
+    assert kitty_low > 1.5 * pool_low
 
 
 @pytest.mark.parametrize("preset", PRESETS)
