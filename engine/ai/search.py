@@ -32,7 +32,7 @@ from engine.ruleset import Ruleset
 from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView, view_for
 
-from engine.ai.memory import BIG_TRUMP, Memory, card_table
+from engine.ai.memory import BIG_TRUMP, Memory, card_rows, card_table
 
 Policy = Callable[[HandView, Ruleset], Action]
 """The rollout player: a play for the seat whose view it is given."""
@@ -69,11 +69,11 @@ def kitty_weights(ctx: TrumpContext) -> dict[Card, float]:
     """Each card's weight for a sampled kitty slot, by how often players bury its kind (see :data:`_KITTY_LIKELIHOOD`)."""
     small_trump = _HIDDEN_TRUMP if ctx.ruleset.hidden_bidding else _TRUMP_IN_KITTY
     out: dict[Card, float] = {}
-    for card in set(DECK):
-        if ctx.group(card) != TRUMP:
+    for card, group, order in card_rows(ctx):
+        if group != TRUMP:
             out[card] = _KITTY_LIKELIHOOD.get(card.rank, 1.0)
         else:
-            out[card] = small_trump if ctx.order(card) < BIG_TRUMP else _TRUMP_IN_KITTY
+            out[card] = small_trump if order < BIG_TRUMP else _TRUMP_IN_KITTY
     return out
 
 
@@ -104,8 +104,8 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     if any(n < 0 for n in pool.values()) or any(r < 0 for r in room.values()):
         return None
     cards_left = list(pool.elements())
-    homeless = {table[c][0] for c in cards_left
-                if all(table[c][0] in mem.voids[s] or room[s] <= 0 for s in others)}
+    homeless = {g for g in {table[c][0] for c in cards_left}
+                if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
