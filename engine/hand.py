@@ -193,6 +193,8 @@ class Hand:
         self.threshold = self.ruleset.threshold
         self.burier: int | None = None
         self.buried = False
+        self.buries: list[tuple[int, tuple[Card, ...]]] = []
+        """Every bury of the hand in order: the seat and its 8 cards (a stolen kitty's are known to its burier)."""
         self.steal_queue: list[int] = []
         self.leader: int | None = None
         self.current: list[tuple[int, tuple[Card, ...]]] = []
@@ -603,6 +605,7 @@ class Hand:
         self.hands[seat] = remove_cards(self.hands[seat], action.cards)
         self.kitty = list(action.cards)
         self.buried = True
+        self.buries.append((seat, tuple(action.cards)))
         if self.steals_allowed:
             self.phase = "stealing"
             self.steal_queue = [(seat + i) % 4 for i in (1, 2, 3)]

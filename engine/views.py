@@ -1,7 +1,8 @@
 """What one seat may see of a hand, and what a spectator (the group) may see.
 
 Hidden information lives here and nowhere else: other players' hands, the
-kitty (only its last burier sees it, everyone once the hand is over), and,
+kitty (only its last burier sees it, everyone once the hand is over; a
+seat whose kitty was stolen still knows the 8 cards it buried), and,
 under hidden bidding (暗炒), the cards and trump of other players' bids until
 the reveal.  Rendering works from these views only.
 """
@@ -76,6 +77,10 @@ class HandView:
     """When nobody bid: the index in ``flipped`` of the card that set the trump."""
     flipped_by: tuple[int | None, ...] = ()
     """Who turned each flipped card (None when the kitty is turned for everyone)."""
+    passed_kitty: tuple[Card, ...] = ()
+    """The 8 cards the viewer last buried, once another seat has stolen the kitty since (empty otherwise)."""
+    kitty_takers: tuple[int, ...] = ()
+    """The seats that took the kitty after the viewer's last bury: ``passed_kitty`` is in their hands or the kitty."""
 
     @property
     def last_trick(self) -> Trick | None:
@@ -95,6 +100,7 @@ class HandView:
         for bid in self.bids:
             out += list(bid.cards or ())
         out += list(self.kitty or ())
+        out += list(self.passed_kitty)
         for _seat, cards in self.current:
             out += list(cards)
         for trick in self.tricks:
@@ -135,6 +141,7 @@ class HandView:
             "notices": [n.to_dict() for n in self.notices],
             "picked_up": format_cards(self.picked_up),
             "flip_decider": self.flip_decider, "flipped_by": list(self.flipped_by),
+            "passed_kitty": format_cards(self.passed_kitty), "kitty_takers": list(self.kitty_takers),
         }
 
 
@@ -167,6 +174,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         kitty = tuple(hand.kitty)
     elif hand.buried and viewer is not None and viewer == hand.burier and phase in ("stealing", "playing"):
         kitty = tuple(hand.kitty)
+    passed, takers = _passed_kitty(hand, viewer)
     return HandView(
         viewer=viewer,
         preset=hand.ruleset.name,
@@ -203,4 +211,20 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
                    if viewer is not None and viewer == hand.burier and phase == "burying" else ()),
         flip_decider=hand.flip_decider,
         flipped_by=tuple(seat for seat, _c in flipped) if flipped else (),
+        passed_kitty=passed,
+        kitty_takers=takers,
     )
+
+
+def _passed_kitty(hand: Hand, viewer: int | None) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The cards ``viewer`` last buried and the seats that took the kitty since, if any did."""
+    buries = hand.buries
+    if viewer is None or not buries or viewer == hand.burier:
+        return (), ()
+    mine = [i for i, (seat, _cards) in enumerate(buries) if seat == viewer]
+    if not mine:
+        return (), ()
+    takers = [seat for seat, _cards in buries[mine[-1] + 1:]]
+    if hand.burier is not None and hand.burier not in takers:
+        takers.append(hand.burier)  # still burying what it took
+    return buries[mine[-1]][1], tuple(dict.fromkeys(takers))

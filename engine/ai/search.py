@@ -106,6 +106,8 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     cards_left = list(pool.elements())
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
+    passed = _passed_on(view, mem, pinned, pool)
+    takers = [s for s in view.kitty_takers if s != seat]
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -113,15 +115,21 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
         if kitty_room and attempt < _RETRIES // 2:
             # The kitty first, as players bury; then the hands from the rest (failing that, all at once).
             kitty, rest = _draw_kitty(cards_left, kitty_room, likely, homeless, table, rng)
-        # Most constrained first: cards of a group some seats are void in.
-        order = sorted(rest, key=lambda c: sum(table[c][0] in mem.voids[s] for s in others), reverse=True)
+        must = passed - Counter(kitty)  # copies of the viewer's stolen kitty not drawn back into the kitty
+        # Most constrained first: the stolen kitty's cards, then cards of a group some seats are void in.
+        order = sorted(rest, key=lambda c: (c in must, sum(table[c][0] in mem.voids[s] for s in others)),
+                       reverse=True)
         free = dict(room)
         kitty_free = kitty_room - len(kitty)
         hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
         ok = True
         for card in order:
             group = table[card][0]
-            slots = [s for s in others if free[s] > 0 and group not in mem.voids[s]]
+            seats = others
+            if must[card] > 0:
+                must[card] -= 1
+                seats = takers  # it went to a seat that took the kitty (or back into the kitty)
+            slots = [s for s in seats if free[s] > 0 and group not in mem.voids[s]]
             weights: list[float] = [free[s] for s in slots]
             if kitty_free > 0:
                 slots.append(-1)
@@ -154,6 +162,36 @@ def _draw_kitty(cards: list[Card], size: int, likely: dict[Card, float], homeles
     ranked = sorted(range(len(cards)), key=keys.__getitem__, reverse=True)
     chosen = set(ranked[:size])
     return [cards[i] for i in ranked[:size]], [c for i, c in enumerate(cards) if i not in chosen]
+
+
+def _passed_on(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]],
+               pool: Counter[Card]) -> Counter[Card]:
+    """Copies among ``pool`` that must be the viewer's stolen kitty: in a later taker's hand or the kitty.
+
+    A copy of a card the viewer buried may since have been played by a
+    taker, while the card's other copy lies elsewhere; so only the copies
+    that cannot all be the other copy are bound (a lower bound, which never
+    rules out a consistent deal).
+    """
+    if not view.passed_kitty:
+        return Counter()
+    takers = set(view.kitty_takers)
+    elsewhere: Counter[Card] = Counter(mem.hand)  # copies seen away from the takers: never the buried ones
+    for trick in view.tricks:
+        for s, cards in trick.plays:
+            if s not in takers:
+                elsewhere.update(cards)
+    for s, cards in view.current:
+        if s not in takers:
+            elsewhere.update(cards)
+    out: Counter[Card] = Counter()
+    for card, n in Counter(view.passed_kitty).items():
+        other_copies = max(0, 2 - n - elsewhere[card])  # the unburied copies that may still be unseen
+        held = sum(pinned[s][card] for s in takers if s in pinned)  # a taker's shown copy may be the buried one
+        bound = min(pool[card], mem.unseen.get(card, 0) - other_copies - held)
+        if bound > 0:
+            out[card] = bound
+    return out
 
 
 def _pinned(view: HandView, mem: Memory) -> dict[int, Counter[Card]]:

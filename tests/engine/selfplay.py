@@ -129,6 +129,7 @@ def check_views(hand: Hand) -> None:
         allowed = pub | set(hand.hands[seat]) | own_bids
         if hand.buried and hand.burier == seat and hand.phase in ("stealing", "playing"):
             allowed |= set(hand.kitty)
+        allowed |= {c for burier, cards in hand.buries if burier == seat for c in cards}  # it buried them
         leaked = set(v.visible_cards()) - allowed
         assert not leaked, f"seat {seat} sees {sorted(map(str, leaked))}"
         if not (hand.over and hand.phase != "redeal") and not (hand.burier == seat and hand.buried):

@@ -212,6 +212,43 @@ def test_sampled_kitties_hold_what_players_bury(preset: str, trumps: float) -> N
     assert kitty_low > 1.5 * pool_low
 
 
+@pytest.mark.parametrize("preset,seed", [("nantong", 6), ("yancheng", 9), ("anhui", 7)])
+@pytest.mark.parametrize("tricks", [0, 6])
+def test_sampled_worlds_keep_a_stolen_kitty_with_its_takers(preset: str, seed: int, tricks: int) -> None:
+    """A seat whose kitty was stolen knows where its 8 cards went: every world puts those not played since in the
+    hands of the seats that took the kitty after it, or back in the kitty."""
+    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (2, 2), 0, 0))
+    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
+        if hand.phase == "playing" and len(hand.tricks) == tricks and not hand.current:
+            break
+        hand.apply(action)
+    assert len(hand.buries) >= 2, "the deal has a steal"
+    played: list[Counter[Card]] = [Counter() for _ in range(4)]
+    for trick in hand.tricks:
+        for s, cs in trick.plays:
+            played[s].update(cs)
+    checked = 0
+    for seat in range(4):
+        view = view_for(hand, seat)
+        if not view.passed_kitty:
+            continue
+        takers = view.kitty_takers
+        # The buried copies not played since: at least this many of each card lie with the takers or in the kitty.
+        bound = Counter(view.passed_kitty) - sum((played[s] for s in takers), Counter())
+        assert bound, "some of the stolen kitty is still out"
+        held = lambda hands, kitty: sum((Counter(hands[s]) for s in takers), Counter(kitty))  # noqa: E731
+        assert bound <= held(hand.hands, hand.kitty)  # the true deal, for a start
+        ctx = context(hand.ruleset, view.level, view.trump)
+        mem = build_memory(view, ctx)
+        rng = random.Random(seed)
+        for _ in range(60):
+            world = sample_world(view, mem, rng)
+            assert world is not None
+            assert bound <= held(*world), (seat, takers)
+        checked += 1
+    assert checked == len(hand.buries) - 1  # every burier but the last
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_rollouts_played_unchecked_are_legal_and_score_as_checked(preset: str) -> None:
     """The search's rollouts skip the engine's checks for speed: through :meth:`Hand.apply`, every play passes and the

@@ -62,6 +62,35 @@ def test_the_burier_sees_which_cards_came_from_the_kitty() -> None:
     assert all(view_for(h, v).picked_up == () for v in (None, 0, 1, 2, 3))
 
 
+def test_a_seat_whose_kitty_is_stolen_still_knows_what_it_buried() -> None:
+    """The 8 cards a seat buried stay in its view once another seat steals them, with who took the kitty since."""
+    h = new_hand("nantong", deal=full_deal({0: "2D 2D SJ SJ", 1: "2S 2S 2H", 2: "2C 2C", 3: "BJ BJ 2H"}, seed=7))
+    h.bid(0, cards("2D 2D"))
+    h.close()
+    dealer_buried = _nonbid(h.hands[0])
+    h.bury(0, dealer_buried)
+    assert all(view_for(h, v).passed_kitty == () for v in (None, 0, 1, 2, 3))
+    h.pass_steal(1)
+    h.steal(2, cards("2C 2C"))  # seat 2 takes the dealer's kitty and buries
+    seen = view_for(h, 0)
+    assert Counter(seen.passed_kitty) == Counter(dealer_buried) and seen.kitty_takers == (2,)
+    assert set(dealer_buried) <= set(seen.visible_cards())
+    assert all(view_for(h, v).passed_kitty == () for v in (None, 1, 2, 3))
+    second = _nonbid(h.hands[2])
+    h.bury(2, second)
+    h.pass_steal(3)
+    h.steal(0, cards("SJ SJ"))  # the dealer steals back: what it knows now is seat 2's kitty, in its hand
+    assert view_for(h, 0).passed_kitty == ()
+    assert Counter(view_for(h, 2).passed_kitty) == Counter(second) and view_for(h, 2).kitty_takers == (0,)
+    h.bury(0, _nonbid(h.hands[0]))
+    for s in (1, 2, 3):
+        h.pass_steal(s)
+    assert h.phase == "playing"
+    assert Counter(view_for(h, 2).passed_kitty) == Counter(second) and view_for(h, 2).kitty_takers == (0,)
+    assert all(view_for(h, v).passed_kitty == () and view_for(h, v).kitty_takers == () for v in (None, 0, 1, 3))
+    assert json.loads(json.dumps(view_for(h, 2).to_dict()))["kitty_takers"] == [0]
+
+
 def test_spectator_never_holds_a_hand_and_seats_see_only_their_own() -> None:
     h = new_hand("yangzhou", seed=5)
     spectator = view_for(h, None)
