@@ -13,7 +13,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot import callbacks
 from bot.i18n import Translator
-from bot.labels import card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase
+from bot.labels import (
+    and_list, card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase,
+)
 from bot.model import Table
 from bot.render_group import phase_lines, seat_name
 from engine.ai import choose_action
@@ -163,6 +165,10 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
                         cards=cards_label(view.picked_up, tr.lang)))
     if view.kitty is not None and view.phase != "finished":
         lines.append(tr("Your kitty: {cards}", cards=cards_label(view.kitty, tr.lang)))
+    if view.passed_kitty and view.phase != "finished":
+        takers = and_list(tr, [seat_display(tr, table, s) for s in view.kitty_takers])
+        lines.append(tr("The kitty you buried, stolen by {seats}: {cards}", seats=takers,
+                        cards=cards_label(view.passed_kitty, tr.lang)))
     if seat in view.to_act and view.phase != "bidding":
         lines.append("👉 <b>" + tr("Your turn") + "</b>")
     sel = list(table.selected(seat).elements())

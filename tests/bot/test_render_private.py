@@ -36,6 +36,7 @@ SYM = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 GROUP_RAW = "Friends &amp; &lt;family&gt;"
 YOUR_TURN = {"zh": "👉 轮到你了", "en": "👉 Your turn"}
 YOUR_KITTY = {"zh": "你的底牌：", "en": "Your kitty: "}
+STOLEN_KITTY = {"zh": "你扣的底牌被", "en": "The kitty you buried, stolen by "}
 SELECTED = {"zh": "已选：", "en": "Selected: "}
 GROUP_ORDER = ("T", "S", "H", "C", "D")
 
@@ -157,6 +158,19 @@ def check_kitty_line(table: Table, seat: int, lang: str, plain: str) -> None:
         assert kitty_lines == [YOUR_KITTY[lang] + cards_label(hand.kitty, lang)]
     else:
         assert not kitty_lines
+    # A seat whose kitty was stolen is reminded of its 8 cards and who took the kitty since.
+    stolen_lines = [line for line in plain.split("\n") if line.startswith(STOLEN_KITTY[lang])]
+    mine = [i for i, (burier, _cards) in enumerate(hand.buries) if burier == seat]
+    if mine and hand.burier != seat and not hand.over:
+        takers = [SEATS[lang][s] for s, _cards in hand.buries[mine[-1] + 1:]]
+        if hand.burier not in [s for s, _cards in hand.buries[mine[-1] + 1:]]:
+            takers.append(SEATS[lang][hand.burier])
+        assert len(stolen_lines) == 1
+        line = stolen_lines[0]
+        assert line.endswith(cards_label(hand.buries[mine[-1]][1], lang))
+        assert all(f"{label} " in line for label in takers)
+    else:
+        assert not stolen_lines
 
 
 def check_your_turn(table: Table, seat: int, lang: str, plain: str) -> None:
@@ -343,6 +357,23 @@ def test_stealing_keyboard_and_the_buriers_kitty(preset: str, lang: str) -> None
         else:
             assert actions(decoded) == []
         assert (YOUR_KITTY[lang] in plain) == (seat == hand.burier)
+        assert STOLEN_KITTY[lang] not in plain  # nobody has stolen yet
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+@pytest.mark.parametrize("preset", ["yancheng", "nantong"])
+def test_a_seat_whose_kitty_was_stolen_sees_its_cards_and_the_stealer(preset: str, lang: str) -> None:
+    table, thief, _cards = T.stolen(preset)
+    hand = T.hand_of(table)
+    buried = hand.buries[0][1]
+    for seat in range(4):
+        _raw, plain, _markup, _decoded = private(table, seat, lang)  # the generic check reads the line
+        lines = [line for line in plain.split("\n") if line.startswith(STOLEN_KITTY[lang])]
+        assert len(lines) == (seat == hand.buries[0][0])
+    dealer = hand.buries[0][0]
+    _raw, plain, _markup, _decoded = private(table, dealer, lang)
+    line = next(line for line in plain.split("\n") if line.startswith(STOLEN_KITTY[lang]))
+    assert SEATS[lang][thief] in line and line.endswith(cards_label(buried, lang))
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
