@@ -2,10 +2,12 @@
 
 The seat does not know the other hands, so it samples them: each *world*
 deals the unseen cards (see :mod:`engine.ai.memory`) to the other seats and
-the kitty, consistent with everything public — the hand sizes, the voids
-shown, and the cards of open bids not yet played — and with how players
-bury: a hidden kitty is drawn mostly from low plain cards, seldom from
-trumps, aces or point cards (:data:`_KITTY_LIKELIHOOD`).  In each world every
+the kitty, consistent with everything the seat knows — the hand sizes, the
+voids shown, the cards of open bids not yet played, and a kitty it buried
+that was stolen (with the seats that took the kitty since, or back in the
+kitty) — and with how players bury: a hidden kitty is drawn mostly from low
+plain cards, seldom from trumps, aces or point cards
+(:data:`_KITTY_LIKELIHOOD`).  In each world every
 candidate play is applied to a real :class:`engine.hand.Hand` rebuilt at the
 current trick, and the hand is played out by the heuristic player on all
 four seats (each from its own view of that world).  The candidate with the
@@ -83,7 +85,9 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     A kitty the seat has not seen is drawn first, each card by how often
     players bury its kind (:func:`kitty_weights`), and the hands from the
     rest; where the shown voids leave no room for that, the cards are dealt
-    to hands and kitty together, still weighted.  Returns None if no
+    to hands and kitty together, still weighted.  The cards of a kitty the
+    seat buried and another seat stole go to the seats that took the kitty
+    since, or back into the kitty.  Returns None if no
     consistent deal was found in a few tries (the search then does without
     this world).
     """
