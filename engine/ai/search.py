@@ -3,14 +3,14 @@
 The seat does not know the other hands, so it samples them: each *world*
 deals the unseen cards (see :mod:`engine.ai.memory`) to the other seats and
 the kitty, consistent with everything the seat knows — the hand sizes, the
-voids shown, the cards of open bids not yet played, and a kitty it buried
-that was stolen (with the seats that took the kitty since, or back in the
-kitty) — and with how players bury: a hidden kitty is drawn mostly from low
-plain cards, seldom from trumps, aces or point cards
-(:data:`_KITTY_LIKELIHOOD`).  In each world every
-candidate play is applied to a real :class:`engine.hand.Hand` rebuilt at the
-current trick, and the hand is played out by the heuristic player on all
-four seats (each from its own view of that world).  The candidate with the
+voids shown, the cards of open bids not yet played (the kitty holder's in
+its hand or its kitty), and a kitty it buried that was stolen (with the
+seats that took the kitty since, or back in the kitty) — and with how
+players bury: a hidden kitty is drawn mostly from low plain cards, seldom
+from trumps, aces or point cards (:data:`_KITTY_LIKELIHOOD`).  In each world
+every candidate play is applied to a real :class:`engine.hand.Hand` rebuilt
+at the current trick, and the hand is played out by the heuristic player on
+all four seats (each from its own view of that world).  The candidate with the
 best mean result for the seat's side wins; all candidates see the same
 worlds, so their difference is not blurred by the luck of the deal.
 
@@ -85,9 +85,11 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     A kitty the seat has not seen is drawn first, each card by how often
     players bury its kind (:func:`kitty_weights`), and the hands from the
     rest; where the shown voids leave no room for that, the cards are dealt
-    to hands and kitty together, still weighted.  The cards of a kitty the
-    seat buried and another seat stole go to the seats that took the kitty
-    since, or back into the kitty.  Returns None if no
+    to hands and kitty together, still weighted.  Cards shown in open bids
+    and not played since stay with their bidder; the kitty holder's may also
+    be in the kitty.  The cards of a kitty the seat buried and another seat
+    stole go to the seats that took the kitty since, or back into the kitty.
+    Returns None if no
     consistent deal was found in a few tries (the search then does without
     this world).
     """
@@ -102,6 +104,8 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     if kitty_room < 0:
         return None
     pinned = _pinned(view, mem)
+    holder = view.kitty_holder
+    kept = pinned.pop(holder, Counter()) if holder is not None else Counter()  # in its hand, or buried
     for s, cards in pinned.items():
         pool.subtract(cards)
         room[s] -= sum(cards.values())
@@ -110,8 +114,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     cards_left = list(pool.elements())
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
-    passed = _passed_on(view, mem, pinned, pool)
-    takers = [s for s in view.kitty_takers if s != seat]
+    bound = _bound(view, mem, pinned, pool, kept)
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -119,10 +122,14 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
         if kitty_room and attempt < _RETRIES // 2:
             # The kitty first, as players bury; then the hands from the rest (failing that, all at once).
             kitty, rest = _draw_kitty(cards_left, kitty_room, likely, homeless, table, rng)
-        must = passed - Counter(kitty)  # copies of the viewer's stolen kitty not drawn back into the kitty
-        # Most constrained first: the stolen kitty's cards, then cards of a group some seats are void in.
-        order = sorted(rest, key=lambda c: (c in must, sum(table[c][0] in mem.voids[s] for s in others)),
-                       reverse=True)
+        drawn = Counter(kitty)
+        musts: list[tuple[Counter[Card], list[int]]] = []
+        for cards, seats in bound:  # the bound copies not drawn into the kitty already
+            musts.append((cards - drawn, seats))
+            drawn -= cards
+        # Most constrained first: the bound cards, then cards of a group some seats are void in.
+        order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts),
+                                            sum(table[c][0] in mem.voids[s] for s in others)), reverse=True)
         free = dict(room)
         kitty_free = kitty_room - len(kitty)
         hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
@@ -130,9 +137,11 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
         for card in order:
             group = table[card][0]
             seats = others
-            if must[card] > 0:
-                must[card] -= 1
-                seats = takers  # it went to a seat that took the kitty (or back into the kitty)
+            for must, allowed in musts:
+                if must[card] > 0:
+                    must[card] -= 1
+                    seats = allowed
+                    break
             slots = [s for s in seats if free[s] > 0 and group not in mem.voids[s]]
             weights: list[float] = [free[s] for s in slots]
             if kitty_free > 0:
@@ -168,6 +177,30 @@ def _draw_kitty(cards: list[Card], size: int, likely: dict[Card, float], homeles
     return [cards[i] for i in ranked[:size]], [c for i, c in enumerate(cards) if i not in chosen]
 
 
+def _bound(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]], pool: Counter[Card],
+           kept: Counter[Card]) -> list[tuple[Counter[Card], list[int]]]:
+    """Cards known to be with some seats or in the kitty, each group with those seats.
+
+    The kitty holder's open bids' cards not played since (``kept``) are in
+    its hand or the kitty it buried; a kitty the viewer buried and another
+    seat stole is with the seats that took the kitty since, or in the kitty.
+    A card in both counts once, with all those seats.
+    """
+    out: list[tuple[Counter[Card], list[int]]] = []
+    passed = _passed_on(view, mem, pinned, pool)
+    kept = kept & pool
+    if passed:
+        takers = [s for s in view.kitty_takers if s != mem.seat]
+        for card in list(kept):
+            if card in passed:
+                passed[card] = max(passed[card], kept.pop(card))
+        out.append((passed, takers))
+    if kept:
+        assert view.kitty_holder is not None
+        out.append((kept, [view.kitty_holder]))
+    return out
+
+
 def _passed_on(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]],
                pool: Counter[Card]) -> Counter[Card]:
     """Copies among ``pool`` that must be the viewer's stolen kitty: in a later taker's hand or the kitty.
@@ -199,7 +232,10 @@ def _passed_on(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]],
 
 
 def _pinned(view: HandView, mem: Memory) -> dict[int, Counter[Card]]:
-    """Cards other seats are known to hold: their open bids' cards not played since (the kitty holder excepted)."""
+    """Cards other seats are known to hold: their open bids' cards not played since.
+
+    The kitty holder's may also be in the kitty (:func:`sample_world` deals them so).
+    """
     out: dict[int, Counter[Card]] = {}
     played: list[Counter[Card]] = [Counter() for _ in range(4)]
     for trick in view.tricks:
@@ -208,7 +244,7 @@ def _pinned(view: HandView, mem: Memory) -> dict[int, Counter[Card]]:
     for s, cards in view.current:
         played[s].update(cards)
     for bid in view.bids:
-        if bid.seat == mem.seat or bid.seat == view.kitty_holder or bid.cards is None:
+        if bid.seat == mem.seat or bid.cards is None:
             continue
         shown = out.setdefault(bid.seat, Counter())
         for card, n in Counter(bid.cards).items():

@@ -249,6 +249,38 @@ def test_sampled_worlds_keep_a_stolen_kitty_with_its_takers(preset: str, seed: i
     assert checked == len(hand.buries) - 1  # every burier but the last
 
 
+@pytest.mark.parametrize("preset,seed", [("chizhou", 0), ("yancheng", 1), ("anhui", 4), ("xin", 7)])
+def test_sampled_worlds_keep_the_kitty_holders_bid_cards_with_it(preset: str, seed: int) -> None:
+    """The cards the kitty holder showed in its bids and has not played are in its hand or the kitty it buried."""
+    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (5, 5), seed % 2, seed % 2))
+    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
+        if hand.phase == "playing" and len(hand.tricks) == 3 and not hand.current:
+            break
+        hand.apply(action)
+    holder = hand.burier
+    assert holder is not None
+    shown: Counter[Card] = Counter()
+    for bid in hand.bids:
+        if bid.seat == holder:
+            shown |= Counter(bid.cards)
+    played: Counter[Card] = Counter(c for trick in hand.tricks for s, cs in trick.plays if s == holder for c in cs)
+    kept = shown - played
+    assert kept, "the holder bid, and some of its bid cards are still out"
+    assert kept <= Counter(hand.hands[holder]) + Counter(hand.kitty)  # the true deal, for a start
+    for seat in range(4):
+        if seat == holder:
+            continue
+        view = view_for(hand, seat)
+        ctx = context(hand.ruleset, view.level, view.trump)
+        mem = build_memory(view, ctx)
+        rng = random.Random(seed)
+        for _ in range(40):
+            world = sample_world(view, mem, rng)
+            assert world is not None
+            hands, kitty = world
+            assert kept <= Counter(hands[holder]) + Counter(kitty), seat
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_rollouts_played_unchecked_are_legal_and_score_as_checked(preset: str) -> None:
     """The search's rollouts skip the engine's checks for speed: through :meth:`Hand.apply`, every play passes and the
