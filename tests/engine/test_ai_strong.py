@@ -212,16 +212,32 @@ def test_sampled_kitties_hold_what_players_bury(preset: str, trumps: float) -> N
     assert kitty_low > 1.5 * pool_low
 
 
+def _heuristic_hand(setup: HandSetup, tricks: int) -> Hand:
+    """A hand played by the strong heuristics on all four seats until ``tricks`` tricks are done."""
+    hand = Hand(setup)
+    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
+        if hand.phase == "playing" and len(hand.tricks) == tricks and not hand.current:
+            break
+        hand.apply(action)
+    return hand
+
+
+def _worlds(hand: Hand, seat: int, seed: int, n: int) -> list[tuple[list[list[Card]], list[Card]]]:
+    """``n`` worlds the search samples from ``seat``'s view."""
+    view = view_for(hand, seat)
+    mem = build_memory(view, context(hand.ruleset, view.level, view.trump))
+    rng = random.Random(seed)
+    worlds = [sample_world(view, mem, rng) for _ in range(n)]
+    assert all(w is not None for w in worlds)
+    return [w for w in worlds if w is not None]
+
+
 @pytest.mark.parametrize("preset,seed", [("nantong", 6), ("yancheng", 9), ("anhui", 7)])
 @pytest.mark.parametrize("tricks", [0, 6])
 def test_sampled_worlds_keep_a_stolen_kitty_with_its_takers(preset: str, seed: int, tricks: int) -> None:
     """A seat whose kitty was stolen knows where its 8 cards went: every world puts those not played since in the
     hands of the seats that took the kitty after it, or back in the kitty."""
-    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (2, 2), 0, 0))
-    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
-        if hand.phase == "playing" and len(hand.tricks) == tricks and not hand.current:
-            break
-        hand.apply(action)
+    hand = _heuristic_hand(HandSetup(RULESETS[preset], seed, 2, (2, 2), 0, 0), tricks)
     assert len(hand.buries) >= 2, "the deal has a steal"
     played: list[Counter[Card]] = [Counter() for _ in range(4)]
     for trick in hand.tricks:
@@ -238,12 +254,7 @@ def test_sampled_worlds_keep_a_stolen_kitty_with_its_takers(preset: str, seed: i
         assert bound, "some of the stolen kitty is still out"
         held = lambda hands, kitty: sum((Counter(hands[s]) for s in takers), Counter(kitty))  # noqa: E731
         assert bound <= held(hand.hands, hand.kitty)  # the true deal, for a start
-        ctx = context(hand.ruleset, view.level, view.trump)
-        mem = build_memory(view, ctx)
-        rng = random.Random(seed)
-        for _ in range(60):
-            world = sample_world(view, mem, rng)
-            assert world is not None
+        for world in _worlds(hand, seat, seed, 60):
             assert bound <= held(*world), (seat, takers)
         checked += 1
     assert checked == len(hand.buries) - 1  # every burier but the last
@@ -252,11 +263,7 @@ def test_sampled_worlds_keep_a_stolen_kitty_with_its_takers(preset: str, seed: i
 @pytest.mark.parametrize("preset,seed", [("chizhou", 0), ("yancheng", 1), ("anhui", 4), ("xin", 7)])
 def test_sampled_worlds_keep_the_kitty_holders_bid_cards_with_it(preset: str, seed: int) -> None:
     """The cards the kitty holder showed in its bids and has not played are in its hand or the kitty it buried."""
-    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (5, 5), seed % 2, seed % 2))
-    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
-        if hand.phase == "playing" and len(hand.tricks) == 3 and not hand.current:
-            break
-        hand.apply(action)
+    hand = _heuristic_hand(HandSetup(RULESETS[preset], seed, 2, (5, 5), seed % 2, seed % 2), 3)
     holder = hand.burier
     assert holder is not None
     shown: Counter[Card] = Counter()
@@ -270,14 +277,7 @@ def test_sampled_worlds_keep_the_kitty_holders_bid_cards_with_it(preset: str, se
     for seat in range(4):
         if seat == holder:
             continue
-        view = view_for(hand, seat)
-        ctx = context(hand.ruleset, view.level, view.trump)
-        mem = build_memory(view, ctx)
-        rng = random.Random(seed)
-        for _ in range(40):
-            world = sample_world(view, mem, rng)
-            assert world is not None
-            hands, kitty = world
+        for hands, kitty in _worlds(hand, seat, seed, 40):
             assert kept <= Counter(hands[holder]) + Counter(kitty), seat
 
 
