@@ -23,10 +23,10 @@ from engine.trump import TRUMP, TrumpContext, trump_context
 from engine.views import HandView
 
 GROUPS = (TRUMP, "S", "H", "D", "C")
+"""Every suit-group name."""
 
 BIG_TRUMP = 20
 """Trump orders from here up are the big trumps: level cards, jokers and the red five."""
-"""Every suit-group name."""
 
 
 def partner_of(seat: int) -> int:

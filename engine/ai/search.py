@@ -89,9 +89,8 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     and not played since stay with their bidder; the kitty holder's may also
     be in the kitty.  The cards of a kitty the seat buried and another seat
     stole go to the seats that took the kitty since, or back into the kitty.
-    Returns None if no
-    consistent deal was found in a few tries (the search then does without
-    this world).
+    Returns None if no consistent deal was found in a few tries (the search
+    then does without this world).
     """
     seat = mem.seat
     table = card_table(mem.ctx)
@@ -103,7 +102,8 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     kitty_room = 0 if kitty_known else sum(pool.values()) - sum(room.values())
     if kitty_room < 0:
         return None
-    pinned = _pinned(view, mem)
+    played = _played_by_seat(view)
+    pinned = _pinned(view, mem, played)
     holder = view.kitty_holder
     kept = pinned.pop(holder, Counter()) if holder is not None else Counter()  # in its hand, or buried
     for s, cards in pinned.items():
@@ -114,7 +114,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     cards_left = list(pool.elements())
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
-    bound = _bound(view, mem, pinned, pool, kept)
+    bound = _bound(view, mem, played, pinned, pool, kept)
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -177,8 +177,8 @@ def _draw_kitty(cards: list[Card], size: int, likely: dict[Card, float], homeles
     return [cards[i] for i in ranked[:size]], [c for i, c in enumerate(cards) if i not in chosen]
 
 
-def _bound(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]], pool: Counter[Card],
-           kept: Counter[Card]) -> list[tuple[Counter[Card], list[int]]]:
+def _bound(view: HandView, mem: Memory, played: list[Counter[Card]], pinned: dict[int, Counter[Card]],
+           pool: Counter[Card], kept: Counter[Card]) -> list[tuple[Counter[Card], list[int]]]:
     """Cards known to be with some seats or in the kitty, each group with those seats.
 
     The kitty holder's open bids' cards not played since (``kept``) are in
@@ -187,7 +187,7 @@ def _bound(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]], pool: 
     A card in both counts once, with all those seats.
     """
     out: list[tuple[Counter[Card], list[int]]] = []
-    passed = _passed_on(view, mem, pinned, pool)
+    passed = _passed_on(view, mem, played, pinned, pool)
     kept = kept & pool
     if passed:
         takers = [s for s in view.kitty_takers if s != mem.seat]
@@ -201,7 +201,7 @@ def _bound(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]], pool: 
     return out
 
 
-def _passed_on(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]],
+def _passed_on(view: HandView, mem: Memory, played: list[Counter[Card]], pinned: dict[int, Counter[Card]],
                pool: Counter[Card]) -> Counter[Card]:
     """Copies among ``pool`` that must be the viewer's stolen kitty: in a later taker's hand or the kitty.
 
@@ -214,13 +214,9 @@ def _passed_on(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]],
         return Counter()
     takers = set(view.kitty_takers)
     elsewhere: Counter[Card] = Counter(mem.hand)  # copies seen away from the takers: never the buried ones
-    for trick in view.tricks:
-        for s, cards in trick.plays:
-            if s not in takers:
-                elsewhere.update(cards)
-    for s, cards in view.current:
+    for s in range(4):
         if s not in takers:
-            elsewhere.update(cards)
+            elsewhere.update(played[s])
     out: Counter[Card] = Counter()
     for card, n in Counter(view.passed_kitty).items():
         other_copies = max(0, 2 - n - elsewhere[card])  # the unburied copies that may still be unseen
@@ -231,18 +227,23 @@ def _passed_on(view: HandView, mem: Memory, pinned: dict[int, Counter[Card]],
     return out
 
 
-def _pinned(view: HandView, mem: Memory) -> dict[int, Counter[Card]]:
-    """Cards other seats are known to hold: their open bids' cards not played since.
-
-    The kitty holder's may also be in the kitty (:func:`sample_world` deals them so).
-    """
-    out: dict[int, Counter[Card]] = {}
+def _played_by_seat(view: HandView) -> list[Counter[Card]]:
+    """The cards each seat has played so far, the current trick's included."""
     played: list[Counter[Card]] = [Counter() for _ in range(4)]
     for trick in view.tricks:
         for s, cards in trick.plays:
             played[s].update(cards)
     for s, cards in view.current:
         played[s].update(cards)
+    return played
+
+
+def _pinned(view: HandView, mem: Memory, played: list[Counter[Card]]) -> dict[int, Counter[Card]]:
+    """Cards other seats are known to hold: their open bids' cards not played since.
+
+    The kitty holder's may also be in the kitty (:func:`sample_world` deals them so).
+    """
+    out: dict[int, Counter[Card]] = {}
     for bid in view.bids:
         if bid.seat == mem.seat or bid.cards is None:
             continue
