@@ -77,6 +77,30 @@ def test_habit_1_the_dealers_partner_steals_over_the_dealers_kitty() -> None:
     assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("2H 2H"))
 
 
+def test_habit_1_the_dealer_side_takes_back_a_kitty_an_attacker_stole() -> None:
+    """南通, level 2: the dealer declared ♦; attacker seat 1 stole with 2♥2♥ (trump ♥); the dealer's partner holds 2♠2♠.
+
+    Stealing back makes the attackers' long hearts a plain suit again, puts
+    trump in seat 2's eight spades (it holds two hearts) and gives the dealer
+    side the kitty back.  The baseline keeps such a steal for a much stronger
+    hand, as the strong heuristics did before (stealing back wherever a steal
+    cannot fail gained them +0.035 积分 a hand against their old selves).
+    """
+    r = RULESETS["nantong"]
+    hand = tuple(parse_cards("2S 2S AS KS 9S 7S 6S 4S AC 10C 8C 6C 3C KD JD 9D 7D 5D 4D 9H 3H 3D 10D 8D 6D"))
+    view = HandView(
+        viewer=2, preset="nantong", number=2, phase="stealing", flag=False, level=2, levels=(2, 2), dealer=0,
+        dealer_side=0, trump="H", trump_known=True, my_bid_trump=None, hand=hand, hand_sizes=(25, 25, 25, 25),
+        bids=(BidView(0, "declare", tuple(parse_cards("2D 2D")), "D2", "D", False),
+              BidView(1, "steal", tuple(parse_cards("2H 2H")), "H2", "H", False)), flipped=(), kitty=None,
+        kitty_holder=1, to_act=(2,), turn=2, passed=(), current=(), tricks=(), trick_points=0, adjustments=(),
+        threshold=80, result=None, escaped=None,
+    )
+    assert casual_action(view, r).kind == "pass_steal"
+    action = STRONG(view, r)
+    assert action.kind == "steal" and Counter(action.cards) == Counter(parse_cards("2S 2S"))
+
+
 def test_habit_2_wins_with_the_red_five_not_the_big_joker() -> None:
     """盐城, ♠ trump: the dealer leads 小王; seat 3 (last) can win with 大王 or ♥5, and has no other trump.
 
