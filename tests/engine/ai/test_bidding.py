@@ -1,0 +1,54 @@
+"""The strong AI's bids in the bidding window: where it passes though its hand would bid.
+
+Both rules were measured rather than reasoned: played out in the true deal
+against the baseline, each such bid did worse than passing (docs/engine.md,
+the fifteenth pass), and passing gained the heuristics alone about two thirds
+of a point of hands won in the open-bidding presets.
+"""
+
+from __future__ import annotations
+
+from engine.ai import StrongPlayer, casual_action
+from engine.cards import Card, parse_cards
+from engine.ruleset import RULESETS
+from engine.views import BidView, HandView
+
+STRONG = StrongPlayer(budget=float("inf"))
+
+
+def _after_the_dealer_sides_bid(viewer: int, hand: tuple[Card, ...]) -> HandView:
+    """南通 (open bids), level 2, the dealer side (seats 0 and 2) known: seat 0 has bid 2♦2♦, the others may answer."""
+    return HandView(
+        viewer=viewer, preset="nantong", number=2, phase="bidding", flag=False, level=2, levels=(2, 2),
+        dealer=None, dealer_side=0, trump=None, trump_known=False, my_bid_trump=None, hand=hand,
+        hand_sizes=(25, 25, 25, 25), bids=(BidView(0, "declare", tuple(parse_cards("2D 2D")), "D2", "D", False),),
+        flipped=(), kitty=None, kitty_holder=None, to_act=(0, 1, 2, 3), turn=None, passed=(), current=(),
+        tricks=(), trick_points=0, adjustments=(), threshold=80, result=None, escaped=None,
+    )
+
+
+def test_never_takes_the_bid_from_a_partner() -> None:
+    """Seat 2 holds 2♠2♠, both jokers, ten more spades and five good diamonds: its partner's ♦ trump serves it well.
+
+    Overriding with 2♠2♠ would only move trump within the side and show the
+    pair; the baseline (and the strong AI before) did so from strength 20.
+    """
+    hand = tuple(parse_cards("2S 2S BJ SJ AS KS QS JS 10S 9S 8S 7S 6S 5S AD KD QD 10D 9D AH KH AC KC 9C 4C"))
+    view = _after_the_dealer_sides_bid(2, hand)
+    r = RULESETS["nantong"]
+    assert casual_action(view, r).kind == "bid"
+    assert STRONG(view, r).kind == "pass"
+
+
+def test_an_attacker_does_not_override_the_dealer_sides_open_bid() -> None:
+    """Attacker seat 1 holds 2♥2♥, 大王 and ten hearts; the dealer side has bid 2♦2♦ in the open.
+
+    The override would make hearts trump but hand the dealer side the kitty
+    to bury against it, show the pair, and leave the dealer side free to
+    override again; the baseline makes it.
+    """
+    hand = tuple(parse_cards("2H 2H BJ AH KH QH JH 10H 9H 7H 5H 4H AC KC QC 9C 3S 4S 6S 8S 9D 7D 6D 3D 4C"))
+    view = _after_the_dealer_sides_bid(1, hand)
+    r = RULESETS["nantong"]
+    assert casual_action(view, r).kind == "bid"
+    assert STRONG(view, r).kind == "pass"
