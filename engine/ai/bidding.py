@@ -182,7 +182,7 @@ def best_trump_strength(ruleset: Ruleset, level: int | None, hand: Sequence[Card
 # of hands won and +0.05 to +0.14 积分 per hand with 9 rather than 14).
 # But a bid over a partner's (at 20 or more before), or an attacker's over the dealer side's open
 # bid, did worse than passing: played out in the true deal against the baseline, by 1.6–4.4 and
-# 0.6–3.2 积分 a decision (1,200 hands of each open-bidding preset); passing both gained the
+# 0.6–3.2 积分 a decision (1,200 hands each of 扬州, 南通 and 新炒地皮); passing both gained the
 # heuristics alone +0.64 ± 0.20 points of hands won and +0.111 ± 0.019 积分 per hand (16,000
 # paired hands, seed 31) and +0.68 ± 0.26 and +0.105 ± 0.023 (10,000, seed 32).
 _OPEN = 13.0
@@ -283,9 +283,10 @@ _STEAL_ATTACKER_MARGIN = -5.0
 # +0.10 ± 0.24.
 # On the dealer side, a kitty an attacker stole is taken back whenever the steal cannot fail: the
 # strong heuristics doing so against themselves as they stood (17 and 4, now only where a hidden
-# steal may fail) gained +0.035 ± 0.009 积分 per hand over 24,000 paired hands of the six presets
-# without that risk (seed 31; 安徽, where attackers steal most, +0.095 ± 0.039), and stealing back
-# beat passing by 1.6–4.1 积分 per decision where they had passed, played out in the true deal.
+# steal may fail) gained +0.035 ± 0.009 积分 per hand over 28,000 hands of the seven presets (盐城
+# unchanged; seed 31) and +0.039 ± 0.010 over 24,000 of the other six (seed 32; 安徽, where
+# attackers steal most, +0.095 and +0.073), and stealing back beat passing by 1.6–4.1 积分 a
+# decision where they had passed, played out in the true deal.
 _OVER_PARTNER_RISKY = 13.0
 _OVER_PARTNER_RISKY_MARGIN = 2.0
 _STEAL_RISK = 0.12
