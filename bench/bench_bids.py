@@ -25,7 +25,6 @@ continuing, and the bid played is the strongest, not always the one chosen.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import sys
@@ -39,6 +38,8 @@ from engine.hand import Action, Hand, HandSetup  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import actions, duel_setup  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402
+
+from bench_search import interval  # noqa: E402
 
 Key = tuple[str, str, str, str]
 """Phase, side, whose bid stands, what the heuristics chose."""
@@ -114,14 +115,6 @@ def values(preset: str, hands: int, seed: int, against_self: bool = False) -> di
     return out
 
 
-def interval(xs: list[int]) -> str:
-    """Mean ± 95 % half-width."""
-    n = len(xs)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(n - 1, 1))
-    return f"{mean:+.2f} ± {1.96 * sd / math.sqrt(n):.2f}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=400, help="hands per preset")
@@ -137,7 +130,7 @@ def main() -> None:
         for (phase, side, standing, chose), gains in sorted(
                 values(preset, args.hands, args.seed, args.against_self).items()):
             print(f"  {phase:<8} {side:<11} stands: {standing:<10} chose {chose:<4} "
-                  f"{interval(gains):>15} over {len(gains)}")
+                  f"{interval([float(g) for g in gains]):>17} over {len(gains)}")
 
 
 if __name__ == "__main__":
