@@ -25,6 +25,7 @@ continuing, and the bid played is the strongest, not always the one chosen.
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import random
 import sys
@@ -34,7 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from engine.ai import Player, casual_action, heuristic_action  # noqa: E402
 from engine.ai.bidding import bid_options, strength_for  # noqa: E402
-from engine.hand import Action, Hand, HandSetup  # noqa: E402
+from engine.hand import Action, Hand  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import actions, duel_setup  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402
@@ -45,20 +46,9 @@ Key = tuple[str, str, str, str]
 """Phase, side, whose bid stands, what the heuristics chose."""
 
 
-def _strong(view: HandView, ruleset: Ruleset, _rng: random.Random | None = None) -> Action:
-    return heuristic_action(view, ruleset)
-
-
-def _casual(view: HandView, ruleset: Ruleset, _rng: random.Random | None = None) -> Action:
-    return casual_action(view, ruleset)
-
-
-def _played_out(setup: HandSetup, history: list[Action], action: Action, seat: int,
-                players: list[Player]) -> int:
-    """The seat's 积分 when the hand is replayed to here, ``action`` is applied and the players finish it."""
-    hand = Hand(setup)
-    for done in history:
-        hand.apply(done)
+def _played_out(hand: Hand, action: Action, seat: int, players: list[Player]) -> int:
+    """The seat's 积分 when ``action`` is applied to a copy of the hand and the players finish it."""
+    hand = copy.deepcopy(hand)
     hand.apply(action)
     for next_action in actions(hand, players, random.Random(1)):
         hand.apply(next_action)
@@ -87,10 +77,9 @@ def values(preset: str, hands: int, seed: int, against_self: bool = False) -> di
     out: dict[Key, list[int]] = defaultdict(list)
     for i in range(hands):
         strong_side = i % 2
-        players: list[Player] = [_strong if against_self or s % 2 == strong_side else _casual for s in range(4)]
-        setup = duel_setup(ruleset, seed, i)
-        hand = Hand(setup)
-        history: list[Action] = []
+        players: list[Player] = [heuristic_action if against_self or s % 2 == strong_side else casual_action
+                                 for s in range(4)]
+        hand = Hand(duel_setup(ruleset, seed, i))
         for action in actions(hand, players, random.Random(1)):
             seat = action.seat
             if (hand.phase in ("bidding", "stealing") and seat is not None
@@ -102,8 +91,7 @@ def values(preset: str, hands: int, seed: int, against_self: bool = False) -> di
                     best = max(options, key=lambda o: strength_for(ruleset, view.level, o.trump, view.hand))
                     bid = Action("steal" if steal else "bid", seat, best.cards, best.choice)
                     passed = Action("pass_steal" if steal else "pass", seat)
-                    gain = (_played_out(setup, history, bid, seat, players)
-                            - _played_out(setup, history, passed, seat, players))
+                    gain = _played_out(hand, bid, seat, players) - _played_out(hand, passed, seat, players)
                     if view.dealer_side is None:
                         side = "first hand"
                     else:
@@ -111,7 +99,6 @@ def values(preset: str, hands: int, seed: int, against_self: bool = False) -> di
                     chose = "bid" if action.kind in ("bid", "steal") else "pass"
                     out[(hand.phase, side, _standing(view, ruleset, seat), chose)].append(gain)
             hand.apply(action)
-            history.append(action)
     return out
 
 
