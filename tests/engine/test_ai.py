@@ -237,6 +237,52 @@ def test_bury_prefers_low_pointless_cards_and_voids_a_short_suit() -> None:
     assert {c for c in buried if c.suit == "C"} == set(parse_cards("3C 4C 7C"))  # clubs emptied
 
 
+def test_an_attacker_who_took_the_kitty_buries_point_cards_the_dealer_side_keeps() -> None:
+    """The kitty's points score only for the attackers (won with the last trick): the dealer side keeps them out, an attacker puts them in."""
+    ctx = trump_context(RULESETS["nantong"], 2, "S")
+    hand = parse_cards(
+        "BJ SJ 5H 5H 2S 2H 2D AS KS QS JS 10S 9S 8S "
+        "AH KH QH 10H 9H 9H 7H "
+        "3C 4C 7C "
+        "AD KD 10D 5D 8D 6D 6D 4D 3D"
+    )
+    dealer = choose_bury(ctx, hand)
+    attacker = choose_bury(ctx, hand, attacker=True)
+    assert sum(c.points for c in dealer) == 0
+    assert sum(c.points for c in attacker) >= 25
+    assert not any(ctx.is_trump(c) for c in attacker)
+    assert {c for c in attacker if c.suit == "C"} == set(parse_cards("3C 4C 7C"))  # the void still made
+
+
+def test_the_strong_heuristics_bury_as_their_side_stands() -> None:
+    """``heuristic_action`` buries as an attacker exactly when the burier is not on the dealer side."""
+    from dataclasses import replace
+
+    from engine.ai import heuristic_action
+    from engine.ai.memory import context
+
+    for seed in range(40):
+        hand = Hand(HandSetup(RULESETS["nantong"], seed, 2, (5, 5), 0, 0))
+        while hand.phase == "bidding":
+            for seat in range(4):
+                if hand.phase == "bidding" and seat not in hand.passed:
+                    hand.apply(casual_action(view_for(hand, seat), hand.ruleset))
+        if hand.phase != "burying":
+            continue
+        seat = hand.turn
+        assert seat is not None
+        view = view_for(hand, seat)
+        ctx = context(hand.ruleset, view.level, view.trump)
+        buried = {}
+        for side in (0, 1):
+            action = heuristic_action(replace(view, dealer_side=side), hand.ruleset)
+            buried[side] = Counter(action.cards)
+            assert buried[side] == Counter(choose_bury(ctx, view.hand, attacker=side != seat % 2))
+        if buried[0] != buried[1]:
+            return
+    raise AssertionError("no deal where the side changed the bury")
+
+
 # --- play: crafted scenarios --------------------------------------------------------------
 
 def _view(ruleset: Ruleset, *, seat: int, hand: str, current: list[tuple[int, str]], level: int = 2,
