@@ -7,8 +7,9 @@ Plays the hands of ``python -m engine.selfplay --vs-baseline --deals 0``
 every bury, counts the cards of the burier's 33 by kind: big trumps (level
 cards, jokers, the red five), other trumps, and plain aces, kings, queens,
 jacks, tens, fives and low cards (2–9 but the 5), with the trump as it
-stands when the bury is made.  It prints, per strength, the share of each
-kind that was buried, and that share over the low cards'.  The search draws
+stands when the bury is made.  It prints, per strength and side (the dealer
+side, or attackers who took the kitty), the share of each kind that was
+buried, and that share over the low cards'.  The search draws
 a kitty it has not seen with these odds (``engine.ai.search.kitty_weights``):
 rerun this after a change to either player's bury to keep them honest.
 """
@@ -43,10 +44,11 @@ def kind(ctx: TrumpContext, card: Card) -> str:
 
 
 def count(preset: str, hands: int, seed: int) -> dict[str, tuple[Counter[str], Counter[str]]]:
-    """Per strength, the cards held at a bury and those buried, by kind."""
+    """Per strength and side (the dealer side, or attackers who took the kitty), the cards held at a bury and those buried, by kind."""
     ruleset = RULESETS[preset]
     strong: Player = strong_player(deals=0)
-    out = {"strong": (Counter[str](), Counter[str]()), "casual": (Counter[str](), Counter[str]())}
+    out = {f"{strength}, {side}": (Counter[str](), Counter[str]())
+           for strength in ("strong", "casual") for side in ("dealer side", "attackers")}
     rng = random.Random(derived_seed(seed, "rng"))
     for i in range(hands):
         ai_side = i % 2
@@ -55,7 +57,9 @@ def count(preset: str, hands: int, seed: int) -> dict[str, tuple[Counter[str], C
         for action in actions(hand, players, rng):
             seat = action.seat
             if action.kind == "bury" and seat is not None:
-                held, buried = out["strong" if seat % 2 == ai_side else "casual"]
+                strength = "strong" if seat % 2 == ai_side else "casual"
+                side = "dealer side" if hand.dealer_side == seat % 2 else "attackers"
+                held, buried = out[f"{strength}, {side}"]
                 ctx = context(ruleset, hand.level, hand.trump)
                 held.update(kind(ctx, c) for c in hand.hands[seat])
                 buried.update(kind(ctx, c) for c in action.cards)

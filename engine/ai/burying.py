@@ -35,7 +35,7 @@ _EXPOSURE = (0.4, 1.2)
 """Share of a short suit's points counted as lost when an ace guards them, and when none does."""
 
 
-_BURIED_POINTS = (1.0, -1.0)
+_BURIED_POINTS = (1.0, -0.5)
 """How a point card's keep value counts it (6 plus its points, times this), for the dealer side and for an attacker.
 
 The kitty's points go to the attackers, two or more times over, if they
@@ -44,8 +44,14 @@ point cards out of the kitty; an attacker who stole it puts them in: its
 side holds the new trump to win the last trick with, and points kept in
 hand may be won by the dealer side.  Played out in the true deal at every
 bury of the strong heuristics against the baseline (``bench/bench_bury_values.py
---hands 2000 --seed 72|73``), an attacker's bury with -1 rather than 1 gained
-+0.9 to +1.5 积分 a bury in every preset, the dealer side's lost 1.1 to 1.7."""
+--hands 2000 --seed 72|73``), an attacker's bury with -1 rather than 1
+gained +0.9 to +1.5 积分 a bury in every preset; the dealer side's lost 1.1
+to 1.7.  Whole hands (``bench/bench_heuristics.py --hands 4000 --seed
+31|32``, paired with 1): an attacker's weight of -1 gained +0.205 ± 0.022
+and +0.196 ± 0.021 积分 per hand but -0.10 ± 0.17 and -0.20 ± 0.17 points
+of hands won (more is buried, and lost when the last trick is); -0.5
++0.166 ± 0.017 and +0.165 ± 0.018 积分 and +0.24 ± 0.15 and +0.12 ± 0.14
+points; 0 +0.055 积分 and +0.11 points (seed 31)."""
 
 
 def keep_value(ctx: TrumpContext, card: Card, counts: Counter[Card], in_tractor: set[Card],
