@@ -198,7 +198,8 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
     It bids when its hand is strong enough under the bid's trump (a higher
     bar for the first bid of a match's first hand, when the bid makes the
     dealer), never over a partner's bid, and as an attacker never over the
-    dealer side's open bid (both measured to lose more than they win).
+    dealer side's open bid nor with 回头望 (each measured to lose more than
+    it wins).
     """
     seat = view.viewer
     assert seat is not None
@@ -220,8 +221,6 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
     elif not ruleset.hidden_bidding and view.bids and view.bids[-1].seat == seat:
         return None
     strength, _rank, best = max(scored, key=lambda s: (s[0], s[1]))
-    if best.kind == "look_back":
-        return best if strength >= _DEALER_SIDE else None
     others = [b.seat for b in view.bids if b.seat != seat]
     if not ruleset.hidden_bidding:
         partner_holds = bool(view.bids) and view.bids[-1].seat % 2 == seat % 2
@@ -230,6 +229,12 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
     if partner_holds:
         return None  # never take the bid from a partner
     attacker = view.dealer_side is not None and view.dealer_side != seat % 2
+    if best.kind == "look_back":
+        # An attacker's look-back did worse than passing, played out in the true deal (南通: -3.6
+        # 积分 a decision, 盐城: -3.8, bench_bids seed 63); giving it up, and any look-back over a
+        # partner, gained +0.33 ± 0.21 points of hands won and +0.066 ± 0.027 积分 per hand in those
+        # two presets (8,000 paired hands, seed 31; seed 32: +0.35 ± 0.18 and +0.066 ± 0.022).
+        return best if strength >= _DEALER_SIDE and not attacker else None
     if attacker and view.bids and not ruleset.hidden_bidding:
         return None  # nor, as an attacker, override the dealer side's open bid
     if view.dealer_side is None:

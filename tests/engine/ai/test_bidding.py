@@ -76,3 +76,36 @@ def test_an_attacker_steals_whenever_the_steal_cannot_fail() -> None:
     hand = tuple(parse_cards("2H 2H 9H 4H AD KD QD JD 9D 8D 7D 6D 4D 3D AC 9C 7C 4C KS 9S 8S 6S 4S 3S JS"))
     action = STRONG(_stealing_view("nantong", hand), RULESETS["nantong"])
     assert action.kind == "steal" and sorted(action.cards) == sorted(parse_cards("2H 2H"))
+
+
+def _overridden(overrider: int, dealer_side: int) -> HandView:
+    """南通, level 2: seat 1 bid 2♥ alone, ``overrider`` overrode it with 2♠2♠; seat 1 holds the other 2♥ and a fair hand."""
+    hand = tuple(parse_cards("2H 2H AH KH QH 9H 8H 6H 4H 3H AC KC 9C 7C 4C KD 8D 6D 3D 10S 9S 6S 4S 3S BJ"))
+    return HandView(
+        viewer=1, preset="nantong", number=2, phase="bidding", flag=False, level=2, levels=(2, 2),
+        dealer=None, dealer_side=dealer_side, trump=None, trump_known=False, my_bid_trump="H", hand=hand,
+        hand_sizes=(25, 25, 25, 25),
+        bids=(BidView(1, "declare", tuple(parse_cards("2H")), "single", "H", False),
+              BidView(overrider, "override", tuple(parse_cards("2S 2S")), "S2", "S", False)),
+        flipped=(), kitty=None, kitty_holder=None, to_act=(0, 1, 2, 3), turn=None, passed=(), current=(),
+        tricks=(), trick_points=0, adjustments=(), threshold=80, result=None, escaped=None,
+    )
+
+
+def test_looks_back_only_on_the_dealer_side_and_never_over_a_partner() -> None:
+    """回头望 (re-bidding the overridden single as the pair on top) is kept for the dealer side over an opponent.
+
+    An attacker's look-back over the dealer side did worse than passing
+    (-3.6 积分 a decision in 南通), and one over a partner only moves trump
+    within the side; the strong AI before this made both, as the baseline does.
+    """
+    r = RULESETS["nantong"]
+    cases = {(0, 0): "pass", (3, 0): "pass", (0, 1): None, (3, 1): "pass"}  # (overrider, dealer side): seat 1 does
+    for (overrider, dealer_side), expected in cases.items():
+        view = _overridden(overrider, dealer_side)
+        assert casual_action(view, r).kind == "bid"
+        action = STRONG(view, r)
+        if expected is None:
+            assert action.kind == "bid" and sorted(action.cards) == sorted(parse_cards("2H 2H"))
+        else:
+            assert action.kind == expected, (overrider, dealer_side)
