@@ -1,24 +1,25 @@
 """What a bury is worth: the strong heuristics' bury against other ways to bury, played out in the true deal.
 
-    python bench/bench_bury_values.py [--hands N] [--seed S] [--preset NAME ...]
+    python bench/bench_bury_values.py [--hands N] [--seed S] [--preset NAME ...] [--ways NAME ...]
 
 Plays the hands of ``python -m engine.selfplay --vs-baseline --deals 0``
 (the strong heuristics against the frozen baseline, roles balanced).  At
 every bury of the strong side it plays the hand out from there in the true
 deal once after each way of burying below, both players' heuristics
-continuing, and prints each way's 积分 for the burier (and whether its side
-won the hand) minus that after the strong heuristics' own bury (``engine.ai.burying.choose_bury``), grouped by
-the burier's side (the dealer side, or attackers who stole the kitty) and by
-whether the trump was known at the bury.  The ways are chosen without
-looking at the outcome, so unlike the best bury in hindsight none is
-flattered; a way that beats today's points at a setting to change, to be
-judged by whole hands with ``bench/bench_heuristics.py``.
+continuing, and prints each way's 积分 for the burier and whether its side
+won the hand, minus those after the strong heuristics' own bury
+(``engine.ai.burying.choose_bury``), grouped by the burier's side (the
+dealer side, or attackers who stole the kitty) and by whether the trump was
+known at the bury.  The ways are chosen without looking at the outcome, so
+unlike the best bury in hindsight none is flattered; a way that beats
+today's points at a setting to change, to be judged by whole hands with
+``bench/bench_heuristics.py``.
 
 The ways: the frozen baseline's bury; ``choose_bury`` with its void bonus
 (``_VOID_BONUS``) halved or raised by half; with the exposure of a short
-suit's point cards (``_EXPOSURE``) left out or doubled; with the weight
-of a point card (``_BURIED_POINTS``: the dealer side's dislike of burying
-one, an attacker's liking) left out, doubled, tripled or turned around
+suit's point cards (``_EXPOSURE``) left out or doubled; with the weight of
+a point card (``_BURIED_POINTS``: the dealer side's dislike of burying one,
+an attacker's liking) left out, halved, doubled, tripled or turned around
 (x-1, x-2, x-3).
 """
 
