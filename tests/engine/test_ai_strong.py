@@ -260,7 +260,7 @@ def test_sampled_worlds_keep_a_stolen_kitty_with_its_takers(preset: str, seed: i
     assert checked == len(hand.buries) - 1  # every burier but the last
 
 
-@pytest.mark.parametrize("preset,seed", [("chizhou", 0), ("yancheng", 1), ("anhui", 4), ("xin", 7)])
+@pytest.mark.parametrize("preset,seed", [("chizhou", 0), ("yancheng", 4), ("anhui", 4), ("xin", 7)])
 def test_sampled_worlds_keep_the_kitty_holders_bid_cards_with_it(preset: str, seed: int) -> None:
     """The cards the kitty holder showed in its bids and has not played are in its hand or the kitty it buried."""
     hand = _heuristic_hand(HandSetup(RULESETS[preset], seed, 2, (5, 5), seed % 2, seed % 2), 3)

@@ -109,3 +109,22 @@ def test_looks_back_only_on_the_dealer_side_and_never_over_a_partner() -> None:
             assert action.kind == "bid" and sorted(action.cards) == sorted(parse_cards("2H 2H"))
         else:
             assert action.kind == expected, (overrider, dealer_side)
+
+
+def test_an_attacker_does_not_bid_over_the_dealer_sides_hidden_bid() -> None:
+    """安徽 (hidden bids): the dealer (seat 0) has bid, unseen; attacker seat 1 holds 2♥2♥, 大王 and ten hearts.
+
+    The bidders are public under 暗炒: a bid over the dealer side's would
+    hand it the kitty to bury against the new trump, as in open bidding.
+    """
+    hand = tuple(parse_cards("2H 2H BJ AH KH QH JH 10H 9H 7H 5H 4H AC KC QC 9C 3S 4S 6S 8S 9D 7D 6D 3D 4C"))
+    view = HandView(
+        viewer=1, preset="anhui", number=2, phase="bidding", flag=False, level=2, levels=(2, 2),
+        dealer=None, dealer_side=0, trump=None, trump_known=False, my_bid_trump=None, hand=hand,
+        hand_sizes=(25, 25, 25, 25), bids=(BidView(0, "declare", None, None, None, True),),
+        flipped=(), kitty=None, kitty_holder=None, to_act=(0, 1, 2, 3), turn=None, passed=(), current=(),
+        tricks=(), trick_points=0, adjustments=(), threshold=80, result=None, escaped=None,
+    )
+    r = RULESETS["anhui"]
+    assert casual_action(view, r).kind == "bid"
+    assert STRONG(view, r).kind == "pass"
