@@ -46,7 +46,7 @@ Key = tuple[str, str, str, str]
 """Phase, side, whose bid stands, what the heuristics chose."""
 
 
-def _played_out(hand: Hand, action: Action, seat: int, players: list[Player]) -> int:
+def played_out(hand: Hand, action: Action, seat: int, players: list[Player]) -> int:
     """The seat's 积分 when ``action`` is applied to a copy of the hand and the players finish it."""
     hand = copy.deepcopy(hand)
     hand.apply(action)
@@ -91,7 +91,7 @@ def values(preset: str, hands: int, seed: int, against_self: bool = False) -> di
                     best = max(options, key=lambda o: strength_for(ruleset, view.level, o.trump, view.hand))
                     bid = Action("steal" if steal else "bid", seat, best.cards, best.choice)
                     passed = Action("pass_steal" if steal else "pass", seat)
-                    gain = _played_out(hand, bid, seat, players) - _played_out(hand, passed, seat, players)
+                    gain = played_out(hand, bid, seat, players) - played_out(hand, passed, seat, players)
                     if view.dealer_side is None:
                         side = "first hand"
                     else:

@@ -41,7 +41,7 @@ from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import actions, duel_setup  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402
 
-from bench_bids import _played_out  # noqa: E402
+from bench_bids import played_out  # noqa: E402
 from bench_search import interval  # noqa: E402
 
 
@@ -100,12 +100,12 @@ def values(preset: str, hands: int, seed: int,
                 view = view_for(hand, seat)
                 side = "dealer side" if view.dealer_side == seat % 2 else "attackers"
                 known = "trump known" if view.trump_known else "trump hidden"
-                today = _played_out(hand, action, seat, players)
+                today = played_out(hand, action, seat, players)
                 won_today = today > 0
                 for name in ways:
                     other = WAYS[name](view, ruleset)
                     same = sorted(other.cards) == sorted(action.cards)
-                    score = today if same else _played_out(hand, other, seat, players)
+                    score = today if same else played_out(hand, other, seat, players)
                     out[(name, side, known)].append((score - today, int(score > 0) - int(won_today)))
             hand.apply(action)
     return out

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card, format_cards
 from engine.bidding import BidRecord
-from engine.hand import KITTY_SIZE, Adjustment, Hand, Phase, Trick
+from engine.hand import KITTY_SIZE, Adjustment, Hand, Phase, Trick, side_of
 from engine.notices import Notice, ThrowFailed
 from engine.special import HandResult
 
@@ -86,6 +86,10 @@ class HandView:
     def last_trick(self) -> Trick | None:
         """The most recent finished trick."""
         return self.tricks[-1] if self.tricks else None
+
+    def is_attacker(self, seat: int) -> bool:
+        """True if the seat is on the attacking side (once the dealer side is known), as :meth:`Hand.is_attacker`."""
+        return self.dealer_side is not None and side_of(seat) != self.dealer_side
 
     @property
     def attacker_points(self) -> int:

@@ -148,8 +148,7 @@ def heuristic_action(view: HandView, ruleset: Ruleset, rng: random.Random | None
             return Action("pass", seat)
         return Action("bid", seat, bid.cards, bid.choice)
     if phase == "burying":
-        attacker = view.dealer_side is not None and view.dealer_side != seat % 2
-        return Action("bury", seat, choose_bury(_bury_context(view, ruleset), view.hand, attacker))
+        return Action("bury", seat, choose_bury(_bury_context(view, ruleset), view.hand, view.is_attacker(seat)))
     if phase == "stealing":
         steal = choose_steal(view, ruleset)
         if steal is None:

@@ -228,7 +228,7 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
         partner_holds = bool(others) and all(s % 2 == seat % 2 for s in others)
     if partner_holds:
         return None  # never take the bid from a partner
-    attacker = view.dealer_side is not None and view.dealer_side != seat % 2
+    attacker = view.is_attacker(seat)
     if best.kind == "look_back":
         # An attacker's look-back did worse than passing, played out in the true deal (南通: -3.6
         # 积分 a decision, 盐城: -3.8, bench_bids seed 63); giving it up, and any look-back over a
@@ -342,7 +342,7 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
         if strength < _OVER_PARTNER_RISKY or strength - current < _OVER_PARTNER_RISKY_MARGIN:
             return None
         return best
-    attacker = view.dealer_side is not None and view.dealer_side != seat % 2
+    attacker = view.is_attacker(seat)
     if attacker:
         if strength < _STEAL_ATTACKER or strength - current < _STEAL_ATTACKER_MARGIN:
             return None
