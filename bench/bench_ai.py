@@ -2,7 +2,8 @@
 
     python bench/bench_ai.py [--hands N] [--seed S] [--first-deal F] [--deals D] [--budget SECONDS]
                              [--jobs J] [--save FILE] [--against FILE] [--preset NAME ...]
-    python bench/bench_ai.py --merge FILE ...
+    python bench/bench_ai.py --pieces DIR [--until DEALS] [--hands N] [--seed S] ...
+    python bench/bench_ai.py --merge PATH ... [--seed S --save FILE]
 
 For each preset it plays N hands as ``python -m engine.selfplay --vs-baseline`` does
 (each deal four times: the strong AI on either side, either side dealing)
@@ -28,16 +29,23 @@ under a time budget even the same code plays a deal differently from run to
 run (a search cut a world earlier), which ``--budget 0`` removes.
 ``--first-deal`` F starts at the seed's deal F (hand 4F), so that a long
 duel (the issue's 1,000 deals a preset) can be played in pieces, on several
-machines or over several days, each saved with ``--save``; ``--merge`` then
-reads the pieces (of one seed, any presets), checks that they join without a
-gap or an overlap, and prints each preset's hands won and mean 积分 per hand
-with 95 % intervals over the deals played so far.
+machines or over several days, each saved with ``--save``.  ``--pieces DIR``
+does that bookkeeping: it plays the pieces of ``--hands`` hands that DIR
+lacks, preset after preset, until each preset has ``--until`` deals, and
+saves each in DIR as it ends (start it once per core: the processes share
+the pieces out; stop it any time, and it goes on where it stopped).
+``--merge`` reads pieces (files or directories, of one seed, any presets),
+checks that they join without a gap and agree where they overlap, and
+prints each preset's hands won and mean 积分 per hand with 95 % intervals
+over the deals played so far; with ``--save`` it writes them joined, as one
+piece.
 It prints figures and asserts nothing about time.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import math
 import os
@@ -60,6 +68,8 @@ from engine.views import HandView  # noqa: E402
 from bench_heuristics import Deals, report  # noqa: E402
 
 Times = dict[str, list[float]]
+Saved = dict[str, dict[str, Any]]
+"""A saved piece: per preset, each deal's hands won and 积分 (``won``, ``score``), its ``seed`` and ``first_deal``."""
 
 
 def timed(player: Callable[[HandView, Ruleset, random.Random], Action], times: Times) -> Player:
@@ -107,10 +117,13 @@ def parts(hands: int, jobs: int, first_deal: int = 0) -> list[tuple[int, int]]:
     return out
 
 
-def merge(pieces: list[dict[str, dict[str, Any]]]) -> dict[str, Tally]:
+def merge(pieces: list[Saved]) -> dict[str, Tally]:
     """Each preset's deals from saved pieces of one seed, joined in order of their first deal.
 
-    Raises :class:`SystemExit` if the pieces mix seeds, overlap or leave a gap.
+    A piece may repeat deals already joined (a file of joined pieces saved
+    with ``--merge … --save``, next to the pieces it holds) if it has the
+    same figures for them.  Raises :class:`SystemExit` if the pieces mix
+    seeds, leave a gap, or disagree on a deal.
     """
     seeds = {piece["seed"] for saved in pieces for piece in saved.values()}
     if len(seeds) > 1:
@@ -123,11 +136,15 @@ def merge(pieces: list[dict[str, dict[str, Any]]]) -> dict[str, Tally]:
     for name, preset_pieces in by_preset.items():
         tally = Tally()
         for piece in sorted(preset_pieces, key=lambda p: p["first_deal"]):
-            if piece["first_deal"] != len(tally.deal_wins):
-                raise SystemExit(f"{name}: a piece starts at deal {piece['first_deal']}, "
-                                 f"the pieces before it end at deal {len(tally.deal_wins)}")
-            tally.deal_wins += piece["won"]
-            tally.deal_scores += piece["score"]
+            first, joined = piece["first_deal"], len(tally.deal_wins)
+            if first > joined:
+                raise SystemExit(f"{name}: a piece starts at deal {first}, the pieces before it end at deal {joined}")
+            n = min(joined - first, len(piece["won"]))  # deals joined already
+            if (piece["won"][:n], piece["score"][:n]) != (tally.deal_wins[first:first + n],
+                                                          tally.deal_scores[first:first + n]):
+                raise SystemExit(f"{name}: two pieces disagree on deals from {first} (the same deals played twice)")
+            tally.deal_wins += piece["won"][n:]
+            tally.deal_scores += piece["score"][n:]
         tally.hands = 4 * len(tally.deal_wins)
         tally.ai_wins = sum(tally.deal_wins)
         tally.ai_score = sum(tally.deal_scores)
@@ -135,14 +152,99 @@ def merge(pieces: list[dict[str, dict[str, Any]]]) -> dict[str, Tally]:
     return tallies
 
 
-def print_merged(files: list[str]) -> None:
-    """The merged figures of saved pieces (see :func:`merge`), a line per preset."""
+def load(paths: list[str]) -> list[Saved]:
+    """Saved pieces: each path a file, or a directory whose ``*.json`` files are read."""
+    files: list[str] = []
+    for path in paths:
+        files += sorted(glob.glob(os.path.join(path, "*.json"))) if os.path.isdir(path) else [path]
     pieces = []
-    for path in files:
-        with open(path, encoding="utf-8") as f:
+    for name in files:
+        with open(name, encoding="utf-8") as f:
             pieces.append(json.load(f))
-    for name, tally in merge(pieces).items():
+    return pieces
+
+
+def print_merged(paths: list[str], seed: int, save: str | None) -> None:
+    """The joined figures of saved pieces (see :func:`merge`), a line per preset; saved as one piece if asked."""
+    tallies = merge(load(paths))
+    for name, tally in tallies.items():
         print(margin_line(tally, name))
+    if save:
+        with open(save, "w", encoding="utf-8") as f:
+            json.dump({name: {"won": t.deal_wins, "score": t.deal_scores, "seed": seed, "first_deal": 0}
+                       for name, t in tallies.items()}, f)
+
+
+def play_pieces(directory: str, presets: list[str], seed: int, piece_deals: int, until: int,
+                play: Callable[[str, int], Saved]) -> int:
+    """Play the pieces of ``piece_deals`` deals missing from ``directory``, until each preset has ``until`` deals.
+
+    The pieces go piece by piece across the presets, so that they advance
+    together.  Each is claimed by making ``NAME.claim`` in the directory (so
+    that several processes may share it: each plays other pieces), played by
+    ``play(preset, first_deal)`` and saved as ``NAME.json``.  A piece whose
+    deals the directory's files hold already is skipped.  Returns how many
+    pieces this process played.
+    """
+    have: dict[str, set[int]] = {}
+    for saved in load([directory]):
+        for name, piece in saved.items():
+            if piece["seed"] == seed:
+                have.setdefault(name, set()).update(range(piece["first_deal"], piece["first_deal"] + len(piece["won"])))
+    played = 0
+    for first_deal in range(0, until, piece_deals):
+        for name in presets:
+            if set(range(first_deal, min(first_deal + piece_deals, until))) <= have.get(name, set()):
+                continue
+            path = os.path.join(directory, f"{name}-{seed}-{first_deal:04d}")
+            if os.path.exists(path + ".json"):
+                continue
+            try:
+                os.mkdir(path + ".claim")
+            except FileExistsError:
+                continue
+            try:
+                saved = play(name, first_deal)
+                with open(path + ".tmp", "w", encoding="utf-8") as f:
+                    json.dump(saved, f)
+                os.replace(path + ".tmp", path + ".json")
+                played += 1
+            finally:
+                os.rmdir(path + ".claim")
+    return played
+
+
+def play_preset(name: str, hands: int, first_deal: int, args: argparse.Namespace,
+                pool: ProcessPoolExecutor | None) -> dict[str, Any]:
+    """Play and print one preset's duel of ``hands`` hands from ``first_deal``; its saved figures."""
+    started = time.perf_counter()
+    if pool is None:
+        results = [play_part(name, 4 * first_deal, hands, args.seed, args.deals, args.clock, args.budget)]
+    else:
+        futures = [pool.submit(play_part, name, first, count, args.seed, args.deals, args.clock, args.budget)
+                   for first, count in parts(hands, args.jobs, first_deal)]
+        results = [f.result() for f in futures]
+    seconds = time.perf_counter() - started
+    tally = Tally()
+    strong_times: Times = {}
+    casual_times: Times = {}
+    for part, part_strong, part_casual in results:
+        tally.merge(part)
+        for mine, theirs in ((strong_times, part_strong), (casual_times, part_casual)):
+            for key, values in theirs.items():
+                mine.setdefault(key, []).extend(values)
+    print(tally.summary(f"{name}: strong against the baseline, seed {args.seed}, from deal {first_deal}"))
+    print("  " + margin_line(tally, name))
+    print("  " + sides_line(tally))
+    print(f"  {tally.hands / seconds:.2f} hands per second (half the seats strong)")
+    for label, times in (("strong", strong_times), ("casual", casual_times)):
+        for phase in ("bidding", "burying", "stealing", "playing"):
+            for clock in (phase, phase + " cpu"):
+                if times.get(clock):
+                    print(f"  {label} {clock:<12} {len(times[clock]):>6} decisions: {quantiles(times[clock])}")
+    sys.stdout.flush()
+    return {"won": list(tally.deal_wins), "score": list(tally.deal_scores), "seed": args.seed,
+            "first_deal": first_deal}
 
 
 def main() -> None:
@@ -159,52 +261,34 @@ def main() -> None:
                         help="seconds a searched play may take (0: no limit, so that a run repeats exactly)")
     parser.add_argument("--save", help="write each deal's figures to this JSON file")
     parser.add_argument("--against", help="a file saved by an earlier run of this bench (same hands and seed)")
-    parser.add_argument("--merge", nargs="+", metavar="FILE",
-                        help="print the figures of pieces saved by runs of one seed, and play nothing")
+    parser.add_argument("--merge", nargs="+", metavar="PATH",
+                        help="print the joined figures of pieces (files, or directories of them) of one seed, "
+                             "saved as one piece with --save; play nothing")
+    parser.add_argument("--pieces", metavar="DIR",
+                        help="play the pieces of --hands hands missing from DIR, until --until deals a preset")
+    parser.add_argument("--until", type=int, default=1000, help="with --pieces: deals a preset")
     args = parser.parse_args()
     if args.merge:
-        print_merged(args.merge)
+        print_merged(args.merge, args.seed, args.save)
         return
-    before: Deals | None = None
-    if args.against:
-        with open(args.against, encoding="utf-8") as f:
-            before = json.load(f)
-    now: Deals = {}
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
           f"{args.hands} hands per preset, strong player with {args.deals} deals per play, "
           + (f"its budget {args.budget:g} s in {args.clock} time" if args.budget > 0 else "no time budget"),
           flush=True)
     pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
-    for name in args.preset:
-        started = time.perf_counter()
-        if pool is None:
-            results = [play_part(name, 4 * args.first_deal, args.hands, args.seed, args.deals, args.clock,
-                                 args.budget)]
-        else:
-            futures = [pool.submit(play_part, name, first, count, args.seed, args.deals, args.clock, args.budget)
-                       for first, count in parts(args.hands, args.jobs, args.first_deal)]
-            results = [f.result() for f in futures]
-        seconds = time.perf_counter() - started
-        tally = Tally()
-        strong_times: Times = {}
-        casual_times: Times = {}
-        for part, part_strong, part_casual in results:
-            tally.merge(part)
-            for mine, theirs in ((strong_times, part_strong), (casual_times, part_casual)):
-                for key, values in theirs.items():
-                    mine.setdefault(key, []).extend(values)
-        now[name] = {"won": list(tally.deal_wins), "score": list(tally.deal_scores),
-                     "seed": args.seed, "first_deal": args.first_deal}
-        print(tally.summary(f"{name}: strong against the baseline, seed {args.seed}"))
-        print("  " + margin_line(tally, name))
-        print("  " + sides_line(tally))
-        print(f"  {tally.hands / seconds:.2f} hands per second (half the seats strong)")
-        for label, times in (("strong", strong_times), ("casual", casual_times)):
-            for phase in ("bidding", "burying", "stealing", "playing"):
-                for clock in (phase, phase + " cpu"):
-                    if times.get(clock):
-                        print(f"  {label} {clock:<12} {len(times[clock]):>6} decisions: {quantiles(times[clock])}")
-        sys.stdout.flush()
+    if args.pieces:
+        if args.hands % 4:
+            raise SystemExit("--pieces plays whole deals: --hands must be a multiple of 4")
+        played = play_pieces(args.pieces, args.preset, args.seed, args.hands // 4, args.until,
+                             lambda name, first: {name: play_preset(name, args.hands, first, args, pool)})
+        print(f"{played} pieces played; the directory's figures:")
+        print_merged([args.pieces], args.seed, None)
+        return
+    before: Deals | None = None
+    if args.against:
+        with open(args.against, encoding="utf-8") as f:
+            before = json.load(f)
+    now: Saved = {name: play_preset(name, args.hands, args.first_deal, args, pool) for name in args.preset}
     if args.save:
         with open(args.save, "w", encoding="utf-8") as f:
             json.dump(now, f)
