@@ -175,6 +175,16 @@ def print_merged(paths: list[str], seed: int, save: str | None) -> None:
                        for name, t in tallies.items()}, f)
 
 
+def _held(directory: str, name: str, seed: int) -> set[int]:
+    """The deals of a preset and seed that the directory's files hold (read afresh: other processes add pieces)."""
+    out: set[int] = set()
+    for saved in load([directory]):
+        piece = saved.get(name)
+        if piece is not None and piece["seed"] == seed:
+            out.update(range(piece["first_deal"], piece["first_deal"] + len(piece["won"])))
+    return out
+
+
 def play_pieces(directory: str, presets: list[str], seed: int, piece_deals: int, until: int,
                 play: Callable[[str, int], Saved]) -> int:
     """Play the pieces of ``piece_deals`` deals missing from ``directory``, until each preset has ``until`` deals.
@@ -183,18 +193,13 @@ def play_pieces(directory: str, presets: list[str], seed: int, piece_deals: int,
     together.  Each is claimed by making ``NAME.claim`` in the directory (so
     that several processes may share it: each plays other pieces), played by
     ``play(preset, first_deal)`` and saved as ``NAME.json``.  A piece whose
-    deals the directory's files hold already is skipped.  Returns how many
+    deals the directory's files hold already (by any name) is skipped.  Returns how many
     pieces this process played.
     """
-    have: dict[str, set[int]] = {}
-    for saved in load([directory]):
-        for name, piece in saved.items():
-            if piece["seed"] == seed:
-                have.setdefault(name, set()).update(range(piece["first_deal"], piece["first_deal"] + len(piece["won"])))
     played = 0
     for first_deal in range(0, until, piece_deals):
         for name in presets:
-            if set(range(first_deal, min(first_deal + piece_deals, until))) <= have.get(name, set()):
+            if set(range(first_deal, min(first_deal + piece_deals, until))) <= _held(directory, name, seed):
                 continue
             path = os.path.join(directory, f"{name}-{seed}-{first_deal:04d}")
             if os.path.exists(path + ".json"):

@@ -66,10 +66,21 @@ def test_pieces_advance_the_presets_together_and_go_on_where_they_stopped(tmp_pa
     assert play_pieces(str(tmp_path), ["xin", "anhui"], 9, 5, 15, _fake(calls)) == 3
     assert calls == [("anhui", 0), ("xin", 10), ("anhui", 10)]
     assert play_pieces(str(tmp_path), ["xin", "anhui"], 9, 5, 15, _fake(calls)) == 0
+    # Another process saves deals 20-24 under another name while this one plays 15-19: they are not played again.
+    fake = _fake(calls)
+
+    def play_while_another_saves(name: str, first: int) -> dict[str, dict[str, Any]]:
+        (tmp_path / "by-hand.json").write_text(json.dumps(
+            {"xin": {"won": [1] * 5, "score": [10] * 5, "seed": 9, "first_deal": 20}}))
+        return fake(name, first)
+
+    calls_before = len(calls)
+    assert play_pieces(str(tmp_path), ["xin"], 9, 5, 25, play_while_another_saves) == 1
+    assert calls[calls_before:] == [("xin", 15)]
     (tmp_path / "anhui-9-0005.claim").rmdir()  # that process stopped before saving it
     assert play_pieces(str(tmp_path), ["xin", "anhui"], 9, 5, 15, _fake(calls)) == 1
     assert calls[-1] == ("anhui", 5)
     assert not list(tmp_path.glob("*.claim")) and not list(tmp_path.glob("*.tmp"))
     tallies = merge(load([str(tmp_path)]))
-    assert {name: t.hands for name, t in tallies.items()} == {"xin": 60, "anhui": 60}
+    assert {name: t.hands for name, t in tallies.items()} == {"xin": 100, "anhui": 60}
     assert tallies["anhui"].deal_scores == [0] * 5 + [5] * 5 + [10] * 5
