@@ -35,9 +35,9 @@ lacks, preset after preset, until each preset has ``--until`` deals, and
 saves each in DIR as it ends (start it once per core: the processes share
 the pieces out; stop it any time, and it goes on where it stopped).
 ``--merge`` reads pieces (files or directories, of one seed, any presets),
-checks that they join without a gap and agree where they overlap, and
-prints each preset's hands won and mean 积分 per hand with 95 % intervals
-over the deals played so far; with ``--save`` it writes them joined, as one
+joins them up to the first gap (a piece still being played), checks that
+they agree where they overlap, and prints each preset's hands won and mean
+积分 per hand with 95 % intervals over the deals joined so far; with ``--save`` it writes them joined, as one
 piece.
 It prints figures and asserts nothing about time.
 """
@@ -117,13 +117,15 @@ def parts(hands: int, jobs: int, first_deal: int = 0) -> list[tuple[int, int]]:
     return out
 
 
-def merge(pieces: list[Saved]) -> dict[str, Tally]:
+def merge(pieces: list[Saved]) -> tuple[dict[str, Tally], dict[str, list[int]]]:
     """Each preset's deals from saved pieces of one seed, joined in order of their first deal.
 
     A piece may repeat deals already joined (a file of joined pieces saved
     with ``--merge … --save``, next to the pieces it holds) if it has the
-    same figures for them.  Raises :class:`SystemExit` if the pieces mix
-    seeds, leave a gap, or disagree on a deal.
+    same figures for them.  Joining stops at a gap (a piece still being
+    played, or lost): the second result lists, per preset, the first deals
+    of the pieces left out.  Raises :class:`SystemExit` if the pieces mix
+    seeds or disagree on a deal.
     """
     seeds = {piece["seed"] for saved in pieces for piece in saved.values()}
     if len(seeds) > 1:
@@ -133,12 +135,14 @@ def merge(pieces: list[Saved]) -> dict[str, Tally]:
         for name, piece in saved.items():
             by_preset.setdefault(name, []).append(piece)
     tallies: dict[str, Tally] = {}
+    left_out: dict[str, list[int]] = {}
     for name, preset_pieces in by_preset.items():
         tally = Tally()
         for piece in sorted(preset_pieces, key=lambda p: p["first_deal"]):
             first, joined = piece["first_deal"], len(tally.deal_wins)
-            if first > joined:
-                raise SystemExit(f"{name}: a piece starts at deal {first}, the pieces before it end at deal {joined}")
+            if first > joined or name in left_out:
+                left_out.setdefault(name, []).append(first)
+                continue
             n = min(joined - first, len(piece["won"]))  # deals joined already
             if (piece["won"][:n], piece["score"][:n]) != (tally.deal_wins[first:first + n],
                                                           tally.deal_scores[first:first + n]):
@@ -149,7 +153,7 @@ def merge(pieces: list[Saved]) -> dict[str, Tally]:
         tally.ai_wins = sum(tally.deal_wins)
         tally.ai_score = sum(tally.deal_scores)
         tallies[name] = tally
-    return tallies
+    return tallies, left_out
 
 
 def load(paths: list[str]) -> list[Saved]:
@@ -166,9 +170,12 @@ def load(paths: list[str]) -> list[Saved]:
 
 def print_merged(paths: list[str], seed: int, save: str | None) -> None:
     """The joined figures of saved pieces (see :func:`merge`), a line per preset; saved as one piece if asked."""
-    tallies = merge(load(paths))
+    tallies, left_out = merge(load(paths))
     for name, tally in tallies.items():
         print(margin_line(tally, name))
+        if name in left_out:
+            print(f"  {name}: the pieces from deal {left_out[name][0]} wait for deal {len(tally.deal_wins)} "
+                  "(being played, or lost: --pieces plays it again)")
     if save:
         with open(save, "w", encoding="utf-8") as f:
             json.dump({name: {"won": t.deal_wins, "score": t.deal_scores, "seed": seed, "first_deal": 0}
