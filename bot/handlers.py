@@ -21,7 +21,7 @@ import storage
 from bot import callbacks, links, seats, story
 from bot.budget import CommandBudget, Pacer
 from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, help_text, leaderboard_text, rules_text, stats_text
-from bot.i18n import Translator, pick_language, translator
+from bot.i18n import LANGUAGES, Translator, pick_language, translator
 from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
@@ -270,8 +270,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
     tables = tables_of(context)
     await remember_user(context, user)
     try:
-        table = await tables.new_table(chat.id, chat.title or "", user.id, display_name(user),
-                                       tr.lang, preset)
+        table = await tables.new_table(chat.id, chat.title or "", user.id, tr.lang, preset)
     except TableError as exc:
         await reply(update, context, exc.text(tr))
         return
@@ -434,7 +433,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
         return
     tables = tables_of(context)
     choice = (context.args[0].lower() if context.args else "")
-    if choice not in ("zh", "en"):
+    if choice not in LANGUAGES:
         tr = await chat_translator(context, user, chat)
         await reply(update, context, tr("Use /lang zh for 中文 or /lang en for English."))
         return

@@ -7,7 +7,6 @@ hand and bids and nothing of anyone else's.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
@@ -194,11 +193,6 @@ def peek_text(tr: Translator, table: Table, seat: int) -> str:
     view = table.view(seat)
     cards = sorted_hand(table, view)
     return (tr("Your hand") + ": " + cards_label(cards, tr.lang, " "))[:195]
-
-
-def selection_from(cards: Sequence[Card]) -> Counter[Card]:
-    """A selection holding these cards."""
-    return Counter(cards)
 
 
 def seat_display(tr: Translator, table: Table, seat: int) -> str:

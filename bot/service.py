@@ -130,8 +130,7 @@ class Tables:
             self.publisher.forget_table(table.id)
 
     # --- lobby ----------------------------------------------------------------------
-    async def new_table(self, chat_id: int, title: str, creator_id: int, creator_name: str,
-                        creator_lang: str, preset: str | None) -> Table:
+    async def new_table(self, chat_id: int, title: str, creator_id: int, creator_lang: str, preset: str | None) -> Table:
         """Open a table in a group (one active table per group)."""
         existing = self.in_chat(chat_id)
         if existing is not None:

@@ -127,13 +127,6 @@ class Card:
         return self.suit is None
 
     @property
-    def symbol(self) -> str:
-        """Short display form with a suit symbol: ``♠A``, ``♥10``, ``BJ``."""
-        if self.suit is None:
-            return self._text
-        return SUIT_SYMBOLS[self.suit] + rank_name(self.rank)
-
-    @property
     def sort_key(self) -> int:
         """A stable key that orders cards by suit, then rank (jokers last)."""
         return self._key

@@ -70,11 +70,6 @@ class Shape:
     def __post_init__(self) -> None:
         object.__setattr__(self, "structure", structure_of(self.components))
 
-    @property
-    def largest(self) -> int:
-        """Cards in the largest component."""
-        return max(c.size for c in self.components)
-
 
 def structure_of(components: Iterable[Component]) -> Structure:
     """The :class:`Structure` of some components."""
@@ -231,11 +226,6 @@ def is_tractor(ctx: TrumpContext, cards: Sequence[Card]) -> bool:
         return False
     groups = {ctx.group(c) for c in counts}
     return len(groups) == 1 and is_run(ctx, list(counts))
-
-
-def is_pair(cards: Sequence[Card]) -> bool:
-    """True if the two cards are identical."""
-    return len(cards) == 2 and cards[0] is cards[1]
 
 
 # --- 5-10-K --------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from engine.bidding import Bid, BidRecord, available, overrides, ranks_above, read_step, step_allowed, trump_of
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
-from engine.combos import Shape, classify
+from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.notices import Notice, RedFive, ThrowFailed
@@ -675,12 +675,6 @@ class Hand:
         self.leader = self.dealer
 
     # --- play ------------------------------------------------------------------------
-    def lead_shape(self) -> Shape | None:
-        """The shape of the current trick's lead, or None before it is led."""
-        if not self.current:
-            return None
-        return classify(self.ctx, self.current[0][1])
-
     def _check_play(self, seat: int, action: Action) -> None:
         if self.phase != "playing":
             raise IllegalActionError("It is not time to play cards.", code="wrong_phase")
@@ -778,7 +772,7 @@ class Hand:
         self.result = score_hand(
             ctx, dealer_side=self.dealer_side, threshold=self.threshold, trick_points=self.trick_points,
             kitty=tuple(self.kitty), kitty_multiplier=multiplier, adjustments=tuple(self.adjustments),
-            last_winner=last.winner, last_lead=lead, winning_play=winning, levels=self.setup.levels,
+            last_winner=last.winner, winning_play=winning, levels=self.setup.levels,
             flag=self.setup.flag,
         )
         self.phase = "finished"

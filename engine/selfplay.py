@@ -128,7 +128,6 @@ class Tally:
     scores: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     ai_wins: int = 0
     ai_score: int = 0
-    ai_score_sq: int = 0
     ai_wins_as_dealer: int = 0
     ai_dealer_hands: int = 0
     deal_wins: list[int] = field(default_factory=list)
@@ -308,7 +307,6 @@ def duel(ruleset: Ruleset, hands: int, seed: int, player: Player, opponent: Play
         won = hand.result.scores[ai_side] > 0
         tally.ai_wins += won
         tally.ai_score += hand.result.scores[ai_side]
-        tally.ai_score_sq += hand.result.scores[ai_side] ** 2
         if dealer_side == ai_side:
             tally.ai_dealer_hands += 1
             tally.ai_wins_as_dealer += won

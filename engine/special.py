@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.bidding import BidRecord
 from engine.cards import ACE, Card, card_points, format_cards
-from engine.combos import Shape, five_ten_king
+from engine.combos import five_ten_king
 from engine.notices import Notice
 from engine.ruleset import Ruleset
 from engine.scoring import LevelOutcome, level_outcome
@@ -60,11 +60,6 @@ class HandResult:
         """Kitty points times the multiplier."""
         return card_points(self.kitty) * self.kitty_multiplier
 
-    @property
-    def attackers_won(self) -> bool:
-        """True if p reached the threshold."""
-        return self.attacker_points >= self.threshold
-
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary."""
         return {
@@ -92,7 +87,7 @@ def contains_five_ten_king(ctx: TrumpContext, cards: Sequence[Card]) -> bool:
 
 def score_hand(
     ctx: TrumpContext, *, dealer_side: int, threshold: int, trick_points: int, kitty: tuple[Card, ...],
-    kitty_multiplier: int, adjustments: tuple[Adjustment, ...], last_winner: int, last_lead: Shape,
+    kitty_multiplier: int, adjustments: tuple[Adjustment, ...], last_winner: int,
     winning_play: Sequence[Card], levels: tuple[int, int], flag: bool = False,
 ) -> HandResult:
     """Score a finished hand (§2.12–2.14, A23–A24, A27).

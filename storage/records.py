@@ -21,8 +21,6 @@ Outcome = Literal["won", "lost"]
 ACTIVE_TABLE_STATUSES: tuple[TableStatus, ...] = ("open", "playing")
 """The statuses of which a chat may hold only one table at a time."""
 
-SIDES = (0, 1)
-"""Side 0 is seats 0 and 2; side 1 is seats 1 and 3."""
 
 
 def to_json(value: dict[str, Any]) -> str:

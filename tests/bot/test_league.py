@@ -43,7 +43,7 @@ class League:
         self.rng = random.Random(5)
 
     async def open(self, seed: int) -> Table:
-        table = await self.tables.new_table(CHAT, "League", 1, "Ann", "en", "yancheng")
+        table = await self.tables.new_table(CHAT, "League", 1, "en", "yancheng")
         for seat, (user_id, name) in enumerate(PEOPLE.items()):
             await self.tables.sit(table, user_id, name, "en", seat)
         self.tables.rng = random.Random(seed)

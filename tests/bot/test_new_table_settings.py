@@ -25,22 +25,22 @@ async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
 
 
 async def test_a_new_groups_first_table_plays_the_strong_ai(tables: Tables) -> None:
-    table = await tables.new_table(-100, "G", 1, "Alice", "zh", None)
+    table = await tables.new_table(-100, "G", 1, "zh", None)
     assert table.settings == TableSettings()
     assert table.settings.ai_strength == "strong"
 
 
 async def test_a_new_table_named_with_a_preset_still_plays_the_strong_ai(tables: Tables) -> None:
-    table = await tables.new_table(-100, "G", 1, "Alice", "zh", "xin")
+    table = await tables.new_table(-100, "G", 1, "zh", "xin")
     assert table.settings.preset == "xin" and table.settings.ai_strength == "strong"
 
 
 async def test_the_groups_choice_carries_over_to_its_next_table(tables: Tables) -> None:
-    table = await tables.new_table(-100, "G", 1, "Alice", "zh", None)
+    table = await tables.new_table(-100, "G", 1, "zh", None)
     await tables.change_setting(table, "strength", "casual")
     await tables.change_setting(table, "preset", "anhui")
     await tables.stop(table)
-    again = await tables.new_table(-100, "G", 1, "Alice", "zh", None)
+    again = await tables.new_table(-100, "G", 1, "zh", None)
     assert again.settings.ai_strength == "casual" and again.settings.preset == "anhui"
 
 
@@ -48,5 +48,5 @@ async def test_settings_stored_before_the_strength_existed_keep_the_casual_ai(ta
     await storage.upsert_chat(tables.db, -100, "G")
     await storage.update_chat(tables.db, -100, default_preset="nantong",
                               settings={"preset": "nantong", "pace": "realtime"})
-    table = await tables.new_table(-100, "G", 1, "Alice", "zh", None)
+    table = await tables.new_table(-100, "G", 1, "zh", None)
     assert table.settings.preset == "nantong" and table.settings.ai_strength == "casual"

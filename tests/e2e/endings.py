@@ -77,7 +77,7 @@ async def store_table(ending: Ending, db_path: Path, chat_id: int, title: str, u
         await storage.upsert_user(db, user_id, name, language="en")
         await storage.set_user_reachability(db, user_id, can_message_privately=True, blocked=False)
         tables = Tables(db, Settings(token="0:none", db_path=db_path))
-        table = await tables.new_table(chat_id, title, user_id, name, "en", ending.preset)
+        table = await tables.new_table(chat_id, title, user_id, "en", ending.preset)
         await tables.sit(table, user_id, name, "en", 0)
         for _ in range(3):
             await tables.add_ai(table)

@@ -167,11 +167,6 @@ def strength_for(ruleset: Ruleset, level: int | None, trump: str | None, hand: S
     return hand_strength(context(ruleset, level, trump), hand)
 
 
-def best_trump_strength(ruleset: Ruleset, level: int | None, hand: Sequence[Card]) -> float:
-    """The strongest this hand could be under any trump (for a steal's comparison)."""
-    return max(strength_for(ruleset, level, t, hand) for t in (*SUITS, None))
-
-
 # Thresholds, in hand_strength units: over dealt 25-card hands the best of
 # the five trumps scores about 12.5 / 16 / 20 at the 10th / 50th / 90th
 # percentile.  Self-play duels favoured bidding fairly freely (a bid puts
