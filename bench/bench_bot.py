@@ -292,7 +292,6 @@ class BotProcess:
 @dataclass
 class Press:
     at: float
-    latency: float
     op: str
     own: float = float("nan")
     """Press → the presser's hand message edited (inf: not within 10 s; nan: a lobby press)."""
@@ -309,8 +308,6 @@ class Player:
     refused: int = 0
     started_seq: int = 0
     """The call log's mark when this table's match started."""
-    hands_done: list[int] = field(default_factory=list)
-    """The call log's mark at each of this table's result announcements (filled by the caller)."""
     turns: list[tuple[int, float]] = field(default_factory=list)
     """(hand, time) whenever the hand message newly offered a play: this person's turn had come."""
     plays: list[tuple[int, float]] = field(default_factory=list)
@@ -331,9 +328,9 @@ class Player:
         while not query.answered and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         if not query.answered or query.answered_at is None:
-            self.presses.append(Press(query.created_at, float("inf"), op))
+            self.presses.append(Press(query.created_at, op))
             return False
-        press = Press(query.created_at, query.answered_at - query.created_at, op)
+        press = Press(query.created_at, op)
         self.presses.append(press)
         if query.show_alert:
             self.refused += 1
