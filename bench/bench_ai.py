@@ -182,13 +182,13 @@ def print_merged(paths: list[str], seed: int, save: str | None) -> None:
                        for name, t in tallies.items()}, f)
 
 
-def _held(directory: str, name: str, seed: int) -> set[int]:
-    """The deals of a preset and seed that the directory's files hold (read afresh: other processes add pieces)."""
-    out: set[int] = set()
+def _held(directory: str, seed: int) -> dict[str, set[int]]:
+    """Per preset, the deals of a seed that the directory's files hold."""
+    out: dict[str, set[int]] = {}
     for saved in load([directory]):
-        piece = saved.get(name)
-        if piece is not None and piece["seed"] == seed:
-            out.update(range(piece["first_deal"], piece["first_deal"] + len(piece["won"])))
+        for name, piece in saved.items():
+            if piece["seed"] == seed:
+                out.setdefault(name, set()).update(range(piece["first_deal"], piece["first_deal"] + len(piece["won"])))
     return out
 
 
@@ -200,17 +200,21 @@ def play_pieces(directory: str, presets: list[str], seed: int, piece_deals: int,
     together.  Each is claimed by making ``NAME.claim`` in the directory (so
     that several processes may share it: each plays other pieces), played by
     ``play(preset, first_deal)`` and saved as ``NAME.json``.  A piece whose
-    deals the directory's files hold already (by any name) is skipped.  Returns how many
-    pieces this process played.
+    deals the directory's files hold already (by any name) is skipped; the
+    directory is read again before each claim, as other processes add
+    pieces.  Returns how many pieces this process played.
     """
     played = 0
+    held = _held(directory, seed)
     for first_deal in range(0, until, piece_deals):
         for name in presets:
-            if set(range(first_deal, min(first_deal + piece_deals, until))) <= _held(directory, name, seed):
+            wanted = set(range(first_deal, min(first_deal + piece_deals, until)))
+            if wanted <= held.get(name, set()):
+                continue
+            held = _held(directory, seed)
+            if wanted <= held.get(name, set()):
                 continue
             path = os.path.join(directory, f"{name}-{seed}-{first_deal:04d}")
-            if os.path.exists(path + ".json"):
-                continue
             try:
                 os.mkdir(path + ".claim")
             except FileExistsError:
