@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from engine.cards import DECK, Card
+from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import red_fives_forced
 from engine.hand import Action, Hand, HandSetup
@@ -289,18 +290,42 @@ def world_hand(view: HandView, ruleset: Ruleset, ctx: TrumpContext, hands: list[
     return hand
 
 
+def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
+    """The seat's one legal play, where the rules leave no choice (else None).
+
+    A last card led; the last cards of a hand; or as many cards of the led
+    suit-group as the lead has (rule F1 asks for all of them).  About a
+    quarter of a rollout's plays: the rollout plays them without asking its
+    player, who could only give the same cards.
+    """
+    cards = hand.hands[seat]
+    if not hand.current:
+        return (cards[0],) if len(cards) == 1 else None
+    lead = hand.current[0][1]
+    if len(cards) == len(lead):
+        return tuple(cards)
+    ctx = hand.ctx
+    shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
+    assert shape is not None
+    group = shape.group
+    in_group = tuple(c for c in cards if ctx.group(c) == group)
+    return in_group if len(in_group) == len(lead) else None
+
+
 def rollout_value(hand: Hand, seat: int, policy: Policy, checked: bool = False) -> float:
     """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side.
 
     The policy's plays are applied unchecked (:meth:`Hand.simulate_play`)
     unless ``checked``, which tests use to hold the policy to the rules.
+    A play the rules force (:func:`forced_play`) is made without asking the policy.
     """
     ruleset = hand.ruleset
     play = hand.apply if checked else hand.simulate_play
     while not hand.over:
         turn = hand.turn
         assert turn is not None
-        play(policy(view_for(hand, turn), ruleset))
+        forced = forced_play(hand, turn)
+        play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
     result = hand.result
     assert result is not None and result.dealer_side is not None
     p = result.attacker_points

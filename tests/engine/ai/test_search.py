@@ -6,9 +6,12 @@ import copy
 import random
 from collections import Counter
 
+import pytest
+
 from engine.ai import StrongPlayer, _candidates, heuristic_action
 from engine.ai.memory import build_memory, context
 from engine.ai.playing import every_play, lead_candidates
+from engine.ai.search import forced_play
 from engine.cards import Card, parse_cards
 from engine.follow import is_legal_follow, legal_follows
 from engine.hand import Action, Hand, HandSetup
@@ -17,6 +20,7 @@ from engine.selfplay import actions
 from engine.views import view_for
 
 from tests.engine.ai.finish import finish_casually
+from tests.engine.rig import mini_hand
 
 STRONG = StrongPlayer(budget=float("inf"))
 """The strong player with a table's sampled deals and no time cap, so that no decision depends on the machine's load."""
@@ -105,3 +109,43 @@ def test_every_play_gives_up_beyond_the_limit() -> None:
         hand.apply(action)
     else:
         raise AssertionError("no lead reached")
+
+
+# --- plays the rules force ---------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", sorted(RULESETS))
+def test_a_forced_play_is_the_one_legal_play_and_the_one_the_heuristics_make(preset: str) -> None:
+    """Rollouts make a forced play without asking their player: it must be the only legal play, so nothing changes."""
+    kinds: Counter[str] = Counter()
+    for seed in range(3):
+        hand = Hand(HandSetup(RULESETS[preset], seed, 2, (5, 5), 0, 0))
+        for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(seed)):
+            if action.kind == "play":
+                assert action.seat is not None
+                forced = forced_play(hand, action.seat)
+                cards = hand.hands[action.seat]
+                if forced is not None:
+                    assert _key(forced) == _key(action.cards)
+                    if hand.current:
+                        lead = hand.current[0][1]
+                        assert legal_follows(hand.ctx, lead, cards, 1) is not None
+                        kinds["last" if len(cards) == len(lead) else "suit"] += 1
+                    else:
+                        kinds["lone lead"] += 1
+            hand.apply(action)
+    assert kinds["last"] and kinds["suit"] and kinds["lone lead"], kinds
+
+
+def test_a_five_ten_king_with_the_red_five_asks_for_its_suit_not_for_trumps() -> None:
+    """♥5♥10♥K is a hearts lead though ♥5 is a trump in 盐城: three trumps held do not make the follow forced."""
+    hand = mini_hand("yancheng", plays=["5H 10H KH 6C 7C 8C", "3H 4H 2S AS BJ 9C", "6H 7H 8H 9H JH QH",
+                                        "3D 4D 6D 7D 8D 9D"],
+                     kitty="2S 3C 4C 3S 4S 6S 7S 8S", bid="2S", dealer=0)
+    hand.apply(Action("play", 0, tuple(parse_cards("5H 10H KH"))))
+    assert forced_play(hand, 1) is None
+    assert legal_follows(hand.ctx, hand.current[0][1], hand.hands[1], 1) is None  # 3H 4H and any third card
+    hand.apply(Action("play", 1, tuple(parse_cards("3H 4H 9C"))))
+    forced = forced_play(hand, 2)
+    assert forced is None  # six hearts: a choice of three
+    hand.apply(Action("play", 2, tuple(parse_cards("6H 7H 8H"))))
+    assert forced_play(hand, 3) is None  # no hearts: any three cards
