@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import ClassVar, Final
 
 from engine.errors import NotationError
@@ -177,9 +178,15 @@ def card_points(cards: Iterable[Card]) -> int:
 
 def shuffled_deck(seed: int) -> list[Card]:
     """The 108 cards in an order that is a pure function of ``seed``."""
+    return list(_shuffled(seed))
+
+
+@lru_cache(maxsize=64)
+def _shuffled(seed: int) -> tuple[Card, ...]:
+    """:func:`shuffled_deck`, kept for the seeds dealt again and again (the AI's sampled worlds all start from seed 0)."""
     deck = list(DECK)
     random.Random(seed).shuffle(deck)
-    return deck
+    return tuple(deck)
 
 
 def deal(seed: int, kitty_size: int = 8) -> tuple[list[list[Card]], list[Card]]:
@@ -190,10 +197,10 @@ def deal(seed: int, kitty_size: int = 8) -> tuple[list[list[Card]], list[Card]]:
     """
     if kitty_size not in (0, 8):
         raise ValueError("The kitty holds 8 cards, or none in the flag hand.")
-    deck = shuffled_deck(seed)
+    deck = _shuffled(seed)
     per_hand = (len(deck) - kitty_size) // 4
-    hands = [deck[i * per_hand:(i + 1) * per_hand] for i in range(4)]
-    return hands, deck[4 * per_hand:]
+    hands = [list(deck[i * per_hand:(i + 1) * per_hand]) for i in range(4)]
+    return hands, list(deck[4 * per_hand:])
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
