@@ -293,10 +293,12 @@ def world_hand(view: HandView, ruleset: Ruleset, ctx: TrumpContext, hands: list[
 def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     """The seat's one legal play, where the rules leave no choice (else None).
 
-    A last card led; the last cards of a hand; or as many cards of the led
-    suit-group as the lead has (rule F1 asks for all of them).  About a
-    quarter of a rollout's plays: the rollout plays them without asking its
-    player, who could only give the same cards.
+    A last card led; the last cards of a hand; as many cards of the led
+    suit-group as the lead has (rule F1 asks for all of them); a single
+    followed from both copies of one card and nothing else of the group; a
+    pair followed where pairs must follow (rule F2) from the group's one
+    pair.  About three in ten of a rollout's plays: the rollout plays them
+    without asking its player, who could only give the same cards.
     """
     cards = hand.hands[seat]
     if not hand.current:
@@ -309,7 +311,17 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     assert shape is not None
     group = shape.group
     in_group = tuple(c for c in cards if ctx.group(c) == group)
-    return in_group if len(in_group) == len(lead) else None
+    n = len(lead)
+    if len(in_group) == n:
+        return in_group
+    if len(in_group) > n:
+        if n == 1 and in_group.count(in_group[0]) == len(in_group):  # both copies of one card
+            return in_group[:1]
+        if shape.kind == "pair" and ctx.ruleset.pairs_must_follow:
+            pairs = [c for c in set(in_group) if in_group.count(c) == 2]
+            if len(pairs) == 1:  # rule F2: the one pair of the group
+                return (pairs[0], pairs[0])
+    return None
 
 
 def rollout_value(hand: Hand, seat: int, policy: Policy, checked: bool = False) -> float:

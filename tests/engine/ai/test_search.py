@@ -12,7 +12,8 @@ from engine.ai import StrongPlayer, _candidates, heuristic_action
 from engine.ai.memory import build_memory, context
 from engine.ai.playing import every_play, lead_candidates
 from engine.ai.search import forced_play
-from engine.cards import Card, parse_cards
+from engine.cards import Card, format_cards, parse_cards
+from engine.combos import classify
 from engine.follow import is_legal_follow, legal_follows
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
@@ -129,11 +130,17 @@ def test_a_forced_play_is_the_one_legal_play_and_the_one_the_heuristics_make(pre
                     if hand.current:
                         lead = hand.current[0][1]
                         assert legal_follows(hand.ctx, lead, cards, 1) is not None
-                        kinds["last" if len(cards) == len(lead) else "suit"] += 1
+                        shape = classify(hand.ctx, lead)
+                        assert shape is not None
+                        held = sum(hand.ctx.group(c) == shape.group for c in cards)
+                        kinds["last" if len(cards) == len(lead) else "suit" if held == len(lead)
+                              else "copies" if len(lead) == 1 else "one pair"] += 1
                     else:
                         kinds["lone lead"] += 1
             hand.apply(action)
     assert kinds["last"] and kinds["suit"] and kinds["lone lead"], kinds
+    if RULESETS[preset].pairs_must_follow:
+        assert kinds["one pair"], kinds
 
 
 def test_a_five_ten_king_with_the_red_five_asks_for_its_suit_not_for_trumps() -> None:
@@ -149,3 +156,24 @@ def test_a_five_ten_king_with_the_red_five_asks_for_its_suit_not_for_trumps() ->
     assert forced is None  # six hearts: a choice of three
     hand.apply(Action("play", 2, tuple(parse_cards("6H 7H 8H"))))
     assert forced_play(hand, 3) is None  # no hearts: any three cards
+
+
+@pytest.mark.parametrize(("preset", "forced"), [("yancheng", "QD QD"), ("chizhou", None)])
+def test_a_pair_is_forced_by_the_groups_one_pair_only_where_pairs_must_follow(preset: str, forced: str | None) -> None:
+    """4D 4D led: QD QD is the one follow where pairs must follow (盐城), one of many where they need not (池州)."""
+    hand = mini_hand(preset, plays=["4D 4D 6C 7C", "QD QD 3D AH", "6D 7D 8D 9D", "3C 4C 8C 9C"],
+                     kitty="2S 3H 4H 3S 4S 6S 7S 8S", bid="2S", dealer=0)
+    hand.apply(Action("play", 0, tuple(parse_cards("4D 4D"))))
+    got = forced_play(hand, 1)
+    assert (got and format_cards(got)) == forced
+    follows = legal_follows(hand.ctx, hand.current[0][1], hand.hands[1], 1)
+    assert (follows is not None) == (forced is not None)
+
+
+def test_a_single_is_forced_when_the_group_holds_only_both_copies_of_one_card() -> None:
+    hand = mini_hand("yancheng", plays=["6D 6C 7C", "QD QD AH", "7D 8D 9D", "3C 4C 8C"],
+                     kitty="2S 3H 4H 3S 4S 6S 7S 8S", bid="2S", dealer=0)
+    hand.apply(Action("play", 0, tuple(parse_cards("6D"))))
+    assert forced_play(hand, 1) == tuple(parse_cards("QD"))
+    hand.apply(Action("play", 1, tuple(parse_cards("QD"))))
+    assert forced_play(hand, 2) is None  # three diamonds, three choices
