@@ -74,6 +74,29 @@ def _follow_key(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> int | N
 
 def trick_winner_in(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
     """Index of the winning play (the lead is index 0); ties go to the earlier play."""
+    if len(plays[0]) == 1:
+        return _single_winner(ctx, plays)
+    return _winner_by_shape(ctx, plays)
+
+
+def _single_winner(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
+    """:func:`trick_winner_in` for a single led (most tricks): the highest of its group, or the highest trump."""
+    card = plays[0][0]
+    best, best_group, best_order = 0, ctx.group(card), ctx.order(card)
+    for index in range(1, len(plays)):
+        card = plays[index][0]
+        group = ctx.group(card)
+        if group == best_group:
+            order = ctx.order(card)
+            if order > best_order:
+                best, best_order = index, order
+        elif group == TRUMP:  # the first ruff of a plain single
+            best, best_group, best_order = index, TRUMP, ctx.order(card)
+    return best
+
+
+def _winner_by_shape(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
+    """:func:`trick_winner_in` for any lead, by its shape."""
     lead = classify(ctx, plays[0])
     if lead is None:
         raise ValueError("The lead of a trick must be all of one suit-group.")

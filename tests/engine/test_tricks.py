@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import deal, trick_winner
-from engine.cards import Card, rank_name
+from engine.cards import DECK, Card, rank_name
 from engine.combos import decompose
+from engine.tricks import _single_winner, _winner_by_shape
 from tests.engine._util import PRESETS, R, R5_PRESETS, ctx
 
 
@@ -285,3 +286,15 @@ def test_all_discards_leave_the_trick_to_the_lead(params, rnd) -> None:
         rnd.shuffle(play)
         follows.append(play)
     assert trick_winner(R(name), t.level and rank_name(t.level), t.trump, [lead] + follows) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(trick_params, st.lists(st.sampled_from(DECK), min_size=4, max_size=4))
+def test_a_single_led_is_judged_as_its_shape_judges_it(params, cards: list[Card]) -> None:
+    """The singles fast path (most tricks) names the winner the judgement by shape names, ruffs and discards included."""
+    _seed, name, level, trump = params
+    t = ctx(name, level, trump)
+    plays = [[c] for c in cards]
+    assert _single_winner(t, plays) == _winner_by_shape(t, plays)
+    same = [[cards[0]], [cards[0]], [cards[1]], [cards[0]]]  # ties go to the first
+    assert _single_winner(t, same) == _winner_by_shape(t, same)
