@@ -1,0 +1,351 @@
+"""Clear-cut blunders of play, judged against every legal alternative (issue 47), and what buries and steals do.
+
+The judge sees the true deal (it is a referee, not a player), but a play
+is called a blunder only where the player could know it: the last player
+of a trick knows its outcome for each of its follows; the second and third
+player only where no card it has not seen could change who wins (the
+unseen cards and the voids shown, :func:`beatable`).  The kinds:
+
+* ``gift`` — the opponents win the trick, and a *cheap* legal follow would
+  have given 10 points or more fewer: one with no more trumps and, in
+  place of the cards played, no big trump (level card, joker, red five),
+  no ace and no top card (a card no unseen card of its group beats).
+* ``lost`` — the opponents take a trick of 10 points or more that a legal
+  follow without a joker or red five would have won for sure (in a hand at
+  J or A where the last trick's J/A rule applies, without a level card
+  either: those are kept for the last trick).
+* ``joker`` — a joker or red five spent on a trick the partner was sure to
+  win, where a legal follow held fewer of them.
+* ``steal_partner`` (judged at each steal) — a steal of the partner's kitty
+  that keeps the same trump.
+
+Each play kind is counted by the player's place in the trick (``.4`` the
+last, ``.3`` and ``.2`` the third and second).  Besides the blunders, the
+figures of the issue's table: the points the last player gave beyond the
+least-points losing follow (``given.4``), the last player's higher trump
+over a winning partner (``over_partner.4``), steals, the kitty's points
+and aces buried by the dealer side, and its capture.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from engine.bidding import read_step, trump_of
+from engine.cards import ACE, DECK, Card
+from engine.combos import Shape, classify, decompose, has_tractor_above
+from engine.follow import is_legal_follow
+from engine.hand import Action, Hand, HandSetup
+from engine.tricks import ruff_key, trick_winner_in
+from engine.trump import TRUMP, TrumpContext
+
+BIG = 20
+"""Trump orders from here up: level cards, jokers and the red five."""
+
+MOST_PLAYS = 4000
+"""Legal follows tried at most in one position (beyond it the position is not judged: ``unjudged``)."""
+
+KINDS = ("gift", "lost", "joker")
+"""The kinds of play blunder, each counted as ``KIND.PLACE`` (place 4: the last player)."""
+
+
+# --- legal follows -----------------------------------------------------------------------
+
+def multiset_combinations(counts: Sequence[tuple[Card, int]], k: int) -> Iterator[tuple[Card, ...]]:
+    """Every multiset of ``k`` cards drawn from ``counts`` (card, copies), each once."""
+    if k == 0:
+        yield ()
+        return
+    if not counts:
+        return
+    (card, n), rest = counts[0], counts[1:]
+    for take in range(min(n, k), -1, -1):
+        for tail in multiset_combinations(rest, k - take):
+            yield (card,) * take + tail
+
+
+def legal_plays(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card]) -> list[tuple[Card, ...]] | None:
+    """Every legal follow to ``lead`` from ``hand``, each set of cards once; None if there are too many to try."""
+    shape = classify(ctx, lead)
+    assert shape is not None
+    n = len(lead)
+    if len(hand) == n:
+        return [tuple(hand)]
+    in_group = [c for c in hand if ctx.group(c) == shape.group]
+    if len(in_group) >= n:
+        prefix: tuple[Card, ...] = ()
+        pool = Counter(in_group)
+    else:  # rule F1: every card of the group, then any cards
+        prefix = tuple(in_group)
+        pool = Counter(c for c in hand if ctx.group(c) != shape.group)
+    out: list[tuple[Card, ...]] = []
+    for tried, combo in enumerate(multiset_combinations(sorted(pool.items(), key=lambda x: x[0].sort_key),
+                                                        n - len(prefix))):
+        if tried >= MOST_PLAYS:
+            return None
+        play = prefix + combo
+        if is_legal_follow(ctx, lead, hand, play):
+            out.append(play)
+    return out
+
+
+# --- what the player knows ----------------------------------------------------------------
+
+def unseen_by(hand: Hand, seat: int) -> Counter[Card]:
+    """Cards ``seat`` has not seen: not in its hand, not played, not in a kitty it buried last."""
+    out = Counter(DECK)
+    out.subtract(hand.hands[seat])
+    for trick in hand.tricks:
+        for _s, cards in trick.plays:
+            out.subtract(cards)
+    for _s, cards in hand.current:
+        out.subtract(cards)
+    if hand.burier == seat:
+        out.subtract(hand.kitty)
+    return +out
+
+
+def shown_voids(hand: Hand) -> list[set[str]]:
+    """For each seat, the suit-groups it has shown it no longer holds (a card off the led group)."""
+    ctx = hand.ctx
+    voids: list[set[str]] = [set() for _ in range(4)]
+    tricks = [t.plays for t in hand.tricks] + ([tuple(hand.current)] if hand.current else [])
+    for plays in tricks:
+        shape = classify(ctx, plays[0][1])
+        assert shape is not None
+        for seat, cards in plays[1:]:
+            if any(ctx.group(c) != shape.group for c in cards):
+                voids[seat].add(shape.group)
+    return voids
+
+
+def _top_order(ctx: TrumpContext, cards: Counter[Card], group: str, pairs: bool = False) -> int:
+    orders = [ctx.order(c) for c, n in cards.items() if ctx.group(c) == group and (n >= 2 or not pairs)]
+    return max(orders, default=-1)
+
+
+def beatable(ctx: TrumpContext, lead: Shape, plays: Sequence[Sequence[Card]], later: Sequence[int],
+             unseen: Counter[Card], voids: Sequence[set[str]]) -> bool:
+    """Could one of the ``later`` seats beat the trick's winning play, from what the judged player has seen?
+
+    Conservative: any seat may hold any unseen card of a group it has not
+    shown void in, and may be void in any plain group.
+    """
+    winner = trick_winner_in(ctx, plays)
+    win = plays[winner]
+    group = lead.group
+    if group == TRUMP and lead.kind in ("ftk", "ftk2"):
+        return False  # the trump 5-10-K is the highest play
+    ruffed = any(ctx.group(c) != group for c in win)
+    for seat in later:
+        if not ruffed and group not in voids[seat] and _follow_beats(ctx, lead, win, unseen):
+            return True
+        if group != TRUMP and TRUMP not in voids[seat] and _ruff_beats(ctx, lead, win if ruffed else None, unseen):
+            return True
+    return False
+
+
+def _follow_beats(ctx: TrumpContext, lead: Shape, win: Sequence[Card], unseen: Counter[Card]) -> bool:
+    if lead.kind == "single":
+        return _top_order(ctx, unseen, lead.group) > ctx.order(win[0])
+    if lead.kind == "pair":
+        return _top_order(ctx, unseen, lead.group, pairs=True) > ctx.order(win[0])
+    if lead.kind == "tractor":
+        comp = decompose(ctx, win)[0]
+        pair_cards = [c for c, n in unseen.items() if n >= 2 and ctx.group(c) == lead.group]
+        return has_tractor_above(ctx, pair_cards, comp.pairs, comp.top)
+    return False  # a throw or a 5-10-K is beaten only by a ruff
+
+
+def _ruff_beats(ctx: TrumpContext, lead: Shape, ruff: Sequence[Card] | None, unseen: Counter[Card]) -> bool:
+    trumps = Counter({c: n for c, n in unseen.items() if ctx.group(c) == TRUMP})
+    if sum(trumps.values()) < len(lead.cards):
+        return False
+    if lead.kind in ("ftk", "ftk2"):
+        return ruff is None and all(Card(r, ctx.trump) in trumps for r in (5, 10, 13)) if ctx.trump else False
+    want = lead.structure
+    key = ruff_key(ctx, lead, ruff)[0] if ruff is not None and not want.tractors else -1
+    if want.tractors:
+        top = ruff_key(ctx, lead, ruff)[1] if ruff is not None else -1
+        pair_cards = [c for c, n in trumps.items() if n >= 2]
+        return has_tractor_above(ctx, pair_cards, want.tractors[0], top)
+    if want.pairs:
+        return _top_order(ctx, trumps, TRUMP, pairs=True) > key
+    return _top_order(ctx, trumps, TRUMP) > key
+
+
+# --- judging one play ---------------------------------------------------------------------
+
+def _cheap_instead(ctx: TrumpContext, alt: Sequence[Card], played: Sequence[Card], unseen: Counter[Card]) -> bool:
+    """Is ``alt`` no dearer than ``played``: no more trumps, and no big trump, ace or top card in place of it?"""
+    if sum(ctx.group(c) == TRUMP for c in alt) > sum(ctx.group(c) == TRUMP for c in played):
+        return False
+    for card in Counter(alt) - Counter(played):
+        group, order = ctx.group(card), ctx.order(card)
+        if order >= BIG or card.rank == ACE or _top_order(ctx, unseen, group) < order:
+            return False
+    return True
+
+
+def _kept_for_last_trick(hand: Hand, card: Card) -> bool:
+    """A joker, the red five, or (where the last trick's J/A rule applies at this level) a level card."""
+    ctx = hand.ctx
+    if card.is_joker or ctx.is_red_five(card):
+        return True
+    return hand.ruleset.j_to_bottom != "none" and hand.level in (11, ACE) and card.rank == hand.level
+
+
+def _spends(hand: Hand, cards: Sequence[Card]) -> int:
+    """Jokers and red fives in a play."""
+    return sum(1 for c in cards if c.is_joker or hand.ctx.is_red_five(c))
+
+
+def judge_play(hand: Hand, seat: int, cards: Sequence[Card]) -> Counter[str]:
+    """The blunders (and the issue's other figures) of ``seat`` following with ``cards`` now.
+
+    ``hand`` is the true state before the play; leads are not judged.
+    """
+    out: Counter[str] = Counter()
+    if not hand.current or len(hand.hands[seat]) == len(cards):
+        return out  # a lead, or the last cards: no choice to judge
+    ctx = hand.ctx
+    lead_cards = hand.current[0][1]
+    lead = classify(ctx, lead_cards)
+    assert lead is not None
+    plays = [list(c) for _s, c in hand.current]
+    place = len(plays) + 1
+    later = [(seat + i) % 4 for i in range(1, 5 - place)]
+    options = legal_plays(ctx, lead_cards, hand.hands[seat])
+    if options is None:
+        out["unjudged"] += 1
+        return out
+    unseen = unseen_by(hand, seat)
+    voids = shown_voids(hand)
+    partner_later = [s for s in later if s % 2 == seat % 2]
+    opponents_later = [s for s in later if s % 2 != seat % 2]
+    before = trick_winner_in(ctx, plays)
+    partner_wins = hand.current[before][0] % 2 == seat % 2
+    table = sum(c.points for p in plays for c in p)
+
+    def wins(play: Sequence[Card]) -> bool:
+        return trick_winner_in(ctx, plays + [list(play)]) == len(plays)
+
+    def sure_win(play: Sequence[Card]) -> bool:
+        return wins(play) and not beatable(ctx, lead, plays + [list(play)], opponents_later, unseen, voids)
+
+    played_wins = wins(cards)
+    points = sum(c.points for c in cards)
+    if not partner_wins and not played_wins and not beatable(ctx, lead, plays, partner_later, unseen, voids):
+        # The opponents take this trick for sure, whatever comes after.
+        if any(points - sum(c.points for c in alt) >= 10 and _cheap_instead(ctx, alt, cards, unseen)
+               for alt in options):
+            out[f"gift.{place}"] += 1
+        if table + points >= 10 and any(
+                not any(_kept_for_last_trick(hand, c) for c in alt) and sure_win(alt) for alt in options):
+            out[f"lost.{place}"] += 1
+        if place == 4:
+            losing = [sum(c.points for c in alt) for alt in options if not wins(alt)]
+            out["given.4"] += points - min(losing)
+    if partner_wins and not beatable(ctx, lead, plays, opponents_later, unseen, voids):
+        # The partner takes this trick for sure: nothing of worth need go on it.
+        if _spends(hand, cards) > min(_spends(hand, alt) for alt in options):
+            out[f"joker.{place}"] += 1
+        if place == 4 and played_wins and any(ctx.group(c) == TRUMP for c in cards) and not all(
+                wins(alt) for alt in options):
+            out["over_partner.4"] += 1
+    return out
+
+
+def judge_steal(hand: Hand, seat: int, cards: Sequence[Card], choice: str | None) -> Counter[str]:
+    """``steals``, and ``steal_partner`` / ``steal_partner_same`` for a steal of the partner's kitty (keeping its trump)."""
+    out: Counter[str] = Counter(steals=1)
+    holder = hand.burier
+    if holder is None or holder % 2 != seat % 2:
+        return out
+    out["steal_partner"] += 1
+    before = hand.standing.trump if hand.standing is not None else hand.trump
+    step = read_step(hand.ruleset, hand.level, cards)
+    assert step is not None
+    if trump_of(hand.ruleset, step, cards, choice) == before:
+        out["steal_partner_same"] += 1
+    return out
+
+
+# --- buries and the kitty ------------------------------------------------------------------
+
+def judge_bury(hand: Hand) -> Counter[str]:
+    """The final kitty of a finished hand: points and aces the dealer side buried, the kitty captured, the last trick.
+
+    A kitty with points captured by the attackers counts as ``captured``
+    when the dealer side buried it, ``captured_own`` when an attacker who
+    stole it did.
+
+    A point card or ace buried to empty a plain suit that the burier later
+    ruffed (a void the hand used) is counted apart (``…_for_void``).
+    """
+    out: Counter[str] = Counter()
+    burier = hand.burier
+    if burier is None or hand.dealer_side is None or not hand.buries or hand.result is None:
+        return out
+    ctx = hand.ctx
+    result = hand.result
+    dealers = burier % 2 == hand.dealer_side
+    if result.kitty_bonus > 0:  # captured, with points
+        out["captured" if dealers else "captured_own"] += 1
+        out["capture_bonus" if dealers else "capture_bonus_own"] += result.kitty_bonus
+    if not dealers:
+        return out
+    out["dealer_kitty"] += 1
+    out["dealer_last_lost"] += hand.tricks[-1].winner % 2 != hand.dealer_side
+    kitty = hand.buries[-1][1]
+    held = list(kitty) + [c for t in hand.tricks for s, cs in t.plays if s == burier for c in cs]
+    used = _voids_used(hand, burier, held)
+    plain_pointless = sum(1 for c in held if ctx.group(c) != TRUMP and not c.points)
+    for card in kitty:
+        worth = card.points or (card.rank == ACE and ctx.group(card) != TRUMP)
+        if not worth:
+            continue
+        suffix = "_for_void" if ctx.group(card) in used else ""
+        if card.points:
+            out["buried_points" + suffix] += card.points
+            if plain_pointless >= 8:
+                out["buried_points_with_8_low" + suffix] += card.points
+        if card.rank == ACE and ctx.group(card) != TRUMP:
+            out["buried_aces" + suffix] += 1
+    return out
+
+
+def _voids_used(hand: Hand, burier: int, held: Sequence[Card]) -> set[str]:
+    """Plain groups the bury emptied (the burier held them, kept none) that it then ruffed."""
+    ctx = hand.ctx
+    kept = [c for t in hand.tricks for s, cs in t.plays if s == burier for c in cs]
+    emptied = {ctx.group(c) for c in held} - {ctx.group(c) for c in kept} - {TRUMP}
+    used: set[str] = set()
+    for trick in hand.tricks:
+        shape = classify(ctx, trick.plays[0][1])
+        assert shape is not None
+        for s, cs in trick.plays[1:]:
+            if s == burier and shape.group in emptied and all(ctx.group(c) == TRUMP for c in cs):
+                used.add(shape.group)
+    return used
+
+
+# --- a whole hand ----------------------------------------------------------------------------
+
+def judge_hand(record: dict[str, Any]) -> Counter[str]:
+    """Every judged figure of one finished hand (a line of ``engine.selfplay --json``), ``hands`` 1."""
+    hand = Hand(HandSetup.from_dict(record["setup"]))
+    out: Counter[str] = Counter(hands=1)
+    for event in record["events"]:
+        action = Action.from_dict(event)
+        if action.kind == "play":
+            assert action.seat is not None
+            out += judge_play(hand, action.seat, action.cards)
+        elif action.kind == "steal":
+            assert action.seat is not None
+            out += judge_steal(hand, action.seat, action.cards, action.trump)
+        hand.apply(action)
+    out += judge_bury(hand)
+    return out
