@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from engine.ai import casual_action, heuristic_action  # noqa: E402
 from engine.ai.memory import build_memory, context, points_of, same_side  # noqa: E402
-from engine.ai.playing import (_beatable, _lead_options, _winning_follows, discard_cost,  # noqa: E402
+from engine.ai.playing import (_lead_options, beatable, winning_follows, discard_cost,  # noqa: E402
                                distinct, feed_cost, follow_candidates, play_cost)
 from engine.ai.search import rollout_value, world_hand  # noqa: E402
 from engine.cards import Card  # noqa: E402
@@ -79,8 +79,8 @@ def _follow_options(view: HandView, ruleset: Ruleset) -> tuple[str, dict[str, li
     options = {"choice": follow_candidates(mem, view.current, 1)[0],
                "discard": cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts)),
                "feed": cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))}
-    wins = _winning_follows(mem, shape, lead, hand, plays)
-    secure = [w for w in wins if not _beatable(mem, shape, plays + [w], len(plays), later_opponents)]
+    wins = winning_follows(mem, shape, lead, hand, plays)
+    secure = [w for w in wins if not beatable(mem, shape, plays + [w], len(plays), later_opponents)]
     if wins:
         options["win"] = min(wins, key=lambda w: play_cost(ctx, w))
         options["dearest win"] = max(wins, key=lambda w: play_cost(ctx, w))
@@ -90,7 +90,7 @@ def _follow_options(view: HandView, ruleset: Ruleset) -> tuple[str, dict[str, li
         options["choice"])]
     group = (f"follow, {len(plays) + 1}{'nd' if len(plays) == 1 else 'th' if len(plays) == 3 else 'rd'} seat, "
              f"{'partner' if same_side(seats[winner], seat) else 'opponent'} winning, "
-             f"{'beatable' if _beatable(mem, shape, plays, winner, later_opponents) else 'sure'}, "
+             f"{'beatable' if beatable(mem, shape, plays, winner, later_opponents) else 'sure'}, "
              f"{'10+' if sum(points_of(p) for p in plays) >= 10 else 'under 10'} points, "
              f"chose {same[0] if same else 'other'}")
     return group, options

@@ -94,11 +94,11 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     choice: list[Card] | None = None
     feed: list[Card] | None = None
     winners: list[list[Card]] | None = None
-    if partner_wins and not _beatable(mem, shape, plays, winner, later_opponents):
+    if partner_wins and not beatable(mem, shape, plays, winner, later_opponents):
         choice = feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     elif not (partner_wins and not (table_points >= 10 or last_trick)):
-        winners = _winning_follows(mem, shape, lead, hand, plays)
-        secure = [w for w in winners if not _beatable(mem, shape, plays + [w], len(plays), later_opponents)]
+        winners = winning_follows(mem, shape, lead, hand, plays)
+        secure = [w for w in winners if not beatable(mem, shape, plays + [w], len(plays), later_opponents)]
         if _keeping_red_five(mem):
             secure = [w for w in secure if not any(ctx.is_red_five(c) for c in w)]
         # Only wins that will hold are worth paying for: over an opponent, or over a
@@ -115,7 +115,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     if feed is None:
         feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     if winners is None:
-        winners = _winning_follows(mem, shape, lead, hand, plays)
+        winners = winning_follows(mem, shape, lead, hand, plays)
     return distinct([choice or discard, discard, feed, *winners])[:limit]
 
 
@@ -197,7 +197,7 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
     return points >= 5 or len(play) >= 2
 
 
-def _winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card],
+def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card],
                      plays: list[list[Card]]) -> list[list[Card]]:
     """Legal follows that would win the trick as it stands (cheapest first, a handful at most)."""
     ctx = mem.ctx
@@ -327,7 +327,7 @@ def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Counter[Card], strong: 
     return chosen if len(chosen) == len(shape.cards) else None
 
 
-def _beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, later: list[int]) -> bool:
+def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, later: list[int]) -> bool:
     """Could one of the later opponents beat the winning play, given the unseen cards?"""
     if not later:
         return False

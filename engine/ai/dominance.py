@@ -1,0 +1,163 @@
+"""Follows no expert would play, dropped before the search compares the rest (issue 47).
+
+The search judges a play by the hands it plays out in a few sampled worlds.
+A follow that gives the opponents 10 points, or spends a joker on a trick
+the partner already holds, loses its cost in every world, yet the hands
+played out after it differ so much that 16 of them seldom show it: such a
+gift was as likely as not to be searched into play.  Where the trick's
+outcome is certain from what the seat knows, these follows are dominated,
+whatever the rest of the hand brings:
+
+* the opponents take the trick unless this seat wins it: a losing follow
+  that gives 5 points or more where a *cheap* follow (no more trumps; in
+  place of the cards kept, no big trump, ace or top card) gives fewer; and
+  a losing follow on a trick of 10 points or more where a sure winning
+  follow needs no joker or red five (nor, where the last trick's J/A rule
+  applies at this level, a level card, which is kept for that trick);
+* the partner is sure to take the trick: a follow with more jokers or red
+  fives than the fewest a legal follow holds; and, before the end of the
+  hand, a trump that takes the trick from the partner where another follow
+  would not.
+
+The follows that replace them (the cheapest such discard, the cheapest sure
+win) join the candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.cards import ACE, Card
+from engine.combos import Shape, classify
+from engine.hints import cheapest_follow
+from engine.tricks import trick_winner_in
+from engine.trump import TRUMP, TrumpContext
+
+from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
+from engine.ai.playing import beatable, distinct, power, winning_follows
+
+_Wins = Callable[[Sequence[Card]], bool]
+"""Whether a follow takes the trick as it stands."""
+
+GIFT = 5
+"""Points a losing follow may give beyond a cheap one before it is dropped."""
+
+WORTH_WINNING = 10
+"""Trick points from which a sure, joker-free win is never let go."""
+
+_LATE = 5
+"""Cards in hand from which taking the lead from the partner may be worth a trump (the last tricks)."""
+
+
+def prune_follows(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
+                  candidates: list[list[Card]]) -> list[list[Card]]:
+    """The candidates without the dominated follows, with what replaces them (never empty; the first kept first)."""
+    ctx = mem.ctx
+    hand = list(mem.hand)
+    lead = list(current[0][1])
+    if len(hand) == len(lead):
+        return candidates
+    shape = classify(ctx, lead)
+    assert shape is not None
+    plays = [list(cards) for _s, cards in current]
+    seats = [s for s, _c in current]
+    later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
+    opponents = [s for s in later if not same_side(s, mem.seat)]
+    partner = [s for s in later if same_side(s, mem.seat)]
+    winner = trick_winner_in(ctx, plays)
+    me = len(plays)
+
+    def wins(play: Sequence[Card]) -> bool:
+        return trick_winner_in(ctx, plays + [list(play)]) == me
+
+    if same_side(seats[winner], mem.seat):
+        if beatable(mem, shape, plays, winner, opponents):
+            return candidates
+        return _partners_trick(mem, lead, hand, candidates, wins)
+    if beatable(mem, shape, plays, winner, partner):
+        return candidates
+    return _lost_unless_won(mem, shape, lead, hand, plays, opponents, candidates, wins)
+
+
+def spent(ctx: TrumpContext, cards: Sequence[Card]) -> int:
+    """Jokers and red fives in a play."""
+    return sum(1 for c in cards if c.is_joker or ctx.is_red_five(c))
+
+
+def _partners_trick(mem: Memory, lead: list[Card], hand: list[Card], candidates: list[list[Card]],
+                    wins: _Wins) -> list[list[Card]]:
+    ctx = mem.ctx
+    sparing = cheapest_follow(ctx, lead, hand, lambda c: power(ctx, c) + (1000.0 if spent(ctx, [c]) else 0.0))
+    least = spent(ctx, sparing)
+    kept = [p for p in candidates if spent(ctx, p) <= least] or [sparing]
+    if len(hand) > _LATE:
+        under = [p for p in kept if not (wins(p) and any(ctx.group(c) == TRUMP for c in p))]
+        if not under and not wins(sparing):
+            under = [sparing]
+        kept = under or kept
+    return kept
+
+
+def _lost_unless_won(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card], plays: list[list[Card]],
+                     opponents: list[int], candidates: list[list[Card]], wins: _Wins) -> list[list[Card]]:
+    ctx = mem.ctx
+    table = sum(points_of(p) for p in plays)
+    cheap = cheapest_follow(ctx, lead, hand, lambda c: _dearness(mem, c))
+    sure = [w for w in winning_follows(mem, shape, lead, hand, plays)
+            if not beatable(mem, shape, plays + [w], len(plays), opponents) and not any(_kept(mem, c) for c in w)]
+    kept: list[list[Card]] = []
+    extra: list[list[Card]] = []
+    for play in candidates:
+        points = points_of(play)
+        if wins(play):
+            kept.append(play)
+        elif sure and table + points >= WORTH_WINNING:
+            extra.append(sure[0])  # a sure win of 10 points or more let go: take it
+        elif points - points_of(cheap) >= GIFT and cheap_instead(mem, cheap, play):
+            extra.append(cheap)  # points given where a cheap follow gives fewer
+        else:
+            kept.append(play)
+    return distinct(kept + extra)
+
+
+def cheap_instead(mem: Memory, alt: Sequence[Card], played: Sequence[Card]) -> bool:
+    """Is ``alt`` no dearer than ``played``: no more trumps, and no big trump, ace or top card in place of it?"""
+    ctx = mem.ctx
+    if sum(ctx.group(c) == TRUMP for c in alt) > sum(ctx.group(c) == TRUMP for c in played):
+        return False
+    rest = list(played)
+    for card in alt:
+        if card in rest:
+            rest.remove(card)
+        elif _precious(mem, card):
+            return False
+    return True
+
+
+def _precious(mem: Memory, card: Card) -> bool:
+    """A big trump, an ace, or a top card (no unseen card of its group beats it)."""
+    ctx = mem.ctx
+    order = ctx.order(card)
+    return order >= BIG_TRUMP or card.rank == ACE or mem.max_unseen_order(ctx.group(card)) < order
+
+
+def _dearness(mem: Memory, card: Card) -> float:
+    """The price of a card given away on a lost trick: points first, then anything precious, then trumps."""
+    ctx = mem.ctx
+    value = 50.0 * card.points + power(ctx, card)
+    if _precious(mem, card):
+        value += 2000.0
+    if ctx.group(card) == TRUMP:
+        value += 1000.0
+    return value
+
+
+def _kept(mem: Memory, card: Card) -> bool:
+    """A card a sure win is not bought with: a joker, the red five, or a level card where the J/A rule waits."""
+    ctx = mem.ctx
+    if card.is_joker or ctx.is_red_five(card):
+        return True
+    level = ctx.level
+    return ctx.ruleset.j_to_bottom != "none" and level in (11, ACE) and card.rank == level
+
+
