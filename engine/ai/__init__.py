@@ -41,6 +41,7 @@ from engine.views import HandView
 from engine.ai.baseline import choose_action as casual_action
 from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
+from engine.ai.dominance import prune_follows
 from engine.ai.memory import Memory, build_memory, context
 from engine.ai.playing import distinct, every_play, follow_candidates, lead_candidates, power
 from engine.ai.search import best_play
@@ -119,11 +120,15 @@ class StrongPlayer:
         ctx = context(ruleset, view.level, view.trump)
         mem = build_memory(view, ctx)
         candidates = _candidates(view, ruleset, ctx, mem)
+        if view.current:
+            candidates = prune_follows(mem, view.current, candidates)
         if len(candidates) == 1 or self.deals <= 0:
             return Action("play", seat, tuple(candidates[0]))
         search_rng = random.Random(_view_seed(view))
-        # Rollouts shorten as the hand goes on: sample more deals for the same work (the end decides the kitty).
+        # Rollouts shorten as the hand goes on: sample more deals for the same work (the end decides the kitty);
+        # and with fewer candidates than usual (dominated follows dropped), more deals for each.
         deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
+        deals = deals * max(_CANDIDATES, len(candidates)) // len(candidates)
         play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, deals,
                          started + self.budget, self.clock)
         return Action("play", seat, tuple(play))
