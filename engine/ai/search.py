@@ -32,6 +32,7 @@ from engine.errors import IllegalActionError
 from engine.follow import red_fives_forced
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import Ruleset
+from engine.special import HandResult
 from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView, view_for
 
@@ -40,8 +41,8 @@ from engine.ai.memory import BIG_TRUMP, Memory, card_rows, card_table
 Policy = Callable[[HandView, Ruleset], Action]
 """The rollout player: a play for the seat whose view it is given."""
 
-_P_WEIGHT = 0.005
-"""积分 decide a hand; p breaks ties between plays of equal 积分 (100 points weigh half a 积分)."""
+WIN_WEIGHT = 1.0
+"""What winning the hand (positive 积分) adds to a rollout's value, losing it takes off: hands won decide a match."""
 
 _RETRIES = 30
 
@@ -339,10 +340,32 @@ def rollout_value(hand: Hand, seat: int, policy: Policy, checked: bool = False) 
         forced = forced_play(hand, turn)
         play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
     result = hand.result
-    assert result is not None and result.dealer_side is not None
-    p = result.attacker_points
-    signed = -p if seat % 2 == result.dealer_side else p
-    return result.scores[seat] + _P_WEIGHT * signed
+    assert result is not None
+    return hand_value(result, seat)
+
+
+def hand_value(result: HandResult, seat: int) -> float:
+    """A finished hand's worth to ``seat``'s side: its 积分 with the level table's steps smoothed, and the win.
+
+    The level table moves one level (one 积分) for every 10 points of p, so
+    that as 积分 a 5-point difference counts 0 or 1 by where p falls, and a
+    search over a few worlds cannot tell a 5-point gift from none.  Here
+    the table's part of the 积分 is a straight line through the steps'
+    means (a tenth of a 积分 a point, with the takeover's jump at θ and table
+    B's extra level for p ≤ 0 kept), and what the table does not give (上天入地,
+    J到底 and 池州's J/A rule) is added as it came; winning the hand adds
+    :data:`WIN_WEIGHT`, losing it takes it off.
+    """
+    outcome = result.outcome
+    assert outcome is not None and result.dealer_side is not None
+    attacker = seat % 2 != result.dealer_side
+    p, theta = result.attacker_points, result.threshold
+    line = (p - theta) / 10 + (0.75 if p >= theta else -0.25)
+    if outcome.dealer_keeps:
+        line -= outcome.dealer_score + (p - theta) // 10  # table B's 大光: one more level for the dealer side
+    table = outcome.attacker_score if attacker else outcome.dealer_score
+    score = result.scores[seat]
+    return (line if attacker else -line) + (score - table) + (WIN_WEIGHT if score > 0 else -WIN_WEIGHT)
 
 
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],

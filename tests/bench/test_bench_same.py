@@ -23,6 +23,6 @@ def test_the_same_code_gives_the_same_checksums_and_the_forced_play_shortcut_cha
 
 def test_a_change_in_the_rollouts_values_shows(monkeypatch: pytest.MonkeyPatch) -> None:
     first = checksums("xin", 1, 0, 101, 2)
-    monkeypatch.setattr(search, "_P_WEIGHT", 0.02)  # points weigh more against 积分
+    monkeypatch.setattr(search, "WIN_WEIGHT", 3.0)  # winning the hand weighs more against 积分
     changed = checksums("xin", 1, 0, 101, 2)
     assert changed[1] != first[1]
