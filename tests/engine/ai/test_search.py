@@ -41,24 +41,27 @@ def _key(cards: list[Card] | tuple[Card, ...]) -> Counter[Card]:
 
 
 def test_at_the_end_the_search_compares_leads_the_heuristic_does_not_propose() -> None:
-    """池州 at level J, ♦ trump, three tricks left (a real deal, seed 2272, played by the heuristics until here).
+    """池州 at level J, ♥ trump, three tricks left (a real deal, seed 2329, played by the heuristics until here).
 
-    The dealer (seat 2) holds ♦Q ♦A ♣K; attacker seat 3 holds ♠J (a level
-    card, above ♦A), ♦K and ♥5, and no club.  The heuristic's one lead is
-    ♣K: seat 3 ruffs it, and its ♠J takes the last trick, which in 池州 sends
-    the dealer side back to 2 (−15).  Leading ♦A draws the ♠J at once (−7).
-    With three cards left the search compares every lead and finds it.
+    The dealer (seat 2) holds 小王 ♠J ♣J, its partner 大王 ♥10 ♠Q; attacker
+    seat 1 holds ♥J ♦J ♣J.  The heuristic's one lead is 小王: it wins, the
+    dealer's ♣J then falls to its partner's 大王, who must lead ♠Q, and seat
+    1's ♥J ruffs it and takes the last trick, which in 池州 sends the dealer
+    side back to 2 (−9).  Leading ♣J first, the partner's 大王 takes it and
+    leads ♠Q, seat 1 wins that with ♣J and must lead ♥J into 小王: the dealer
+    side keeps the last trick (+5).  With three cards left the search
+    compares every lead and finds it.
     """
-    hand = _heuristic_until(Hand(HandSetup(RULESETS["chizhou"], 2272, 2, (11, 11), 0, 0)), 74)
+    hand = _heuristic_until(Hand(HandSetup(RULESETS["chizhou"], 2329, 2, (11, 11), 0, 0)), 61)
     assert [Counter(h) for h in hand.hands] == [Counter(parse_cards(h)) for h in
-                                                ("AH AC 7H", "5C QC KH", "QD AD KC", "5H KD JS")]
-    assert hand.turn == 2 and hand.dealer == 2 and hand.trump == "D" and not hand.current
+                                                ("BJ 10H QS", "JH JD JC", "SJ JS JC", "10H KS QS")]
+    assert hand.turn == 2 and hand.dealer == 2 and hand.trump == "H" and not hand.current
     view = view_for(hand, 2)
     ctx = context(hand.ruleset, view.level, view.trump)
     leads = lead_candidates(build_memory(view, ctx), dealer_side=True, heaven_and_earth=True, limit=4)
-    assert leads == [parse_cards("KC")]
+    assert leads == [parse_cards("SJ")]
     strong = STRONG(view, hand.ruleset)
-    assert strong.cards == tuple(parse_cards("AD"))
+    assert strong.cards == tuple(parse_cards("JC"))
     heuristic = finish_casually(copy.deepcopy(hand), heuristic_action(view, hand.ruleset))
     searched = finish_casually(copy.deepcopy(hand), strong)
     assert heuristic.result is not None and heuristic.result.demoted_to == 2
