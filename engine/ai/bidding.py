@@ -310,7 +310,9 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     Against the dealer side that is the game's strongest move: the dealer's
     long trump suit becomes a plain suit, and the kitty the stealer buries
     counts for its side alone.  Where a steal cannot fail it steals whenever
-    it can, on either side.  Under hidden bidding with a failed-steal
+    it can, on either side, but never over a partner's kitty keeping its
+    trump (the side holds that kitty already: the steal would only show the
+    stealer's cards).  Under hidden bidding with a failed-steal
     penalty it steals only when an earlier bid at or above its step is
     unlikely (:func:`fail_chance`), and then over a partner's kitty with a
     fair hand, as an attacker with a hand that is fair under its own trump
@@ -320,6 +322,10 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     seat = view.viewer
     assert seat is not None
     options = bid_options(view, ruleset, steal=True)
+    partner_kitty = view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2
+    if partner_kitty and view.trump_known:
+        # Over a partner's kitty under the same trump a steal only shows the cards: the side holds the kitty already.
+        options = [o for o in options if o.trump != view.trump]
     if not options:
         return None
     risky = ruleset.hidden_bidding and bool(ruleset.failed_steal_points)
@@ -332,7 +338,6 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     if not risky:
         return best
     current = _current_strength(view, ruleset)
-    partner_kitty = view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2
     if partner_kitty:
         if strength < _OVER_PARTNER_RISKY or strength - current < _OVER_PARTNER_RISKY_MARGIN:
             return None
