@@ -71,6 +71,9 @@ _ENDGAME_HAND = 5
 _ENDGAME_CANDIDATES = 8
 """Plays an end-of-hand search compares at most (beyond it, the heuristic's few)."""
 
+_CLOSE_CALL = 3
+"""A search whose leader is not clear after its deals samples on, up to this many times them (within the budget)."""
+
 _MAX_DEALS_FACTOR = 6
 """Late in the hand a search samples up to this many times its deals (rollouts are short then)."""
 
@@ -130,7 +133,7 @@ class StrongPlayer:
         deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
         deals = deals * max(_CANDIDATES, len(candidates)) // len(candidates)
         play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, deals,
-                         started + self.budget, self.clock)
+                         started + self.budget, self.clock, most=_CLOSE_CALL * deals)
         return Action("play", seat, tuple(play))
 
 

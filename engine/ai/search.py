@@ -20,6 +20,7 @@ hidden cards themselves.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -368,47 +369,76 @@ def hand_value(result: HandResult, seat: int) -> float:
     return (line if attacker else -line) + (score - table) + (WIN_WEIGHT if score > 0 else -WIN_WEIGHT)
 
 
+CLEAR = 2.0
+"""Standard errors by which the leading candidate must beat every other for a search to stop at its deal count."""
+
+HOPELESS = 3.0
+"""Standard errors by which a candidate trailing the leader is dropped, half-way to the deal count."""
+
+
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
               policy: Policy, rng: random.Random, deals: int, deadline: float,
-              clock: Callable[[], float] = time.perf_counter) -> list[Card]:
-    """The candidate with the best mean rollout value over ``deals`` sampled worlds.
+              clock: Callable[[], float] = time.perf_counter, most: int | None = None) -> list[Card]:
+    """The candidate with the best mean rollout value over the sampled worlds, every candidate in every world.
 
-    Stops at ``deadline`` (a ``clock`` time: wall-clock by default) once one world
-    is done, dropping a world it could not finish for every candidate; the
-    first candidate (the heuristic's choice) wins ties.
+    After ``deals`` worlds it stops if the leader beats every other
+    candidate by :data:`CLEAR` standard errors of their paired difference;
+    otherwise it samples on, up to ``most`` worlds (``deals`` if None), so
+    that close calls get the time the budget leaves.  Half-way to ``deals``
+    a candidate :data:`HOPELESS` standard errors behind the leader is
+    dropped (it gets no more rollouts).  Stops at ``deadline`` (a ``clock``
+    time: wall-clock by default) once one world is done, dropping a world it
+    could not finish for every candidate still in; the first candidate (the
+    heuristic's choice) wins ties.
     """
     seat = mem.seat
-    totals = [0.0] * len(candidates)
-    legal = [True] * len(candidates)
+    most = deals if most is None else max(most, deals)
+    rows: list[list[float]] = [[] for _ in candidates]
+    live = list(range(len(candidates)))
     done = 0
-    for _ in range(deals):
+    for _ in range(most):
         world = sample_world(view, mem, rng)
         if world is None:
             continue
         hands, kitty = world
         values: list[float] = []
-        for i, cand in enumerate(candidates):
+        for i in live:
             if done and clock() >= deadline:
                 break
-            value = 0.0
-            if legal[i]:
-                sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
-                try:
-                    sim.apply(Action("play", seat, tuple(cand)))
-                    value = rollout_value(sim, seat, policy)
-                except IllegalActionError:  # pragma: no cover - candidates are legal follows and checked leads
-                    legal[i] = False
-            values.append(value)
-        if len(values) < len(candidates):
+            sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
+            try:
+                sim.apply(Action("play", seat, tuple(candidates[i])))
+                values.append(rollout_value(sim, seat, policy))
+            except IllegalActionError:  # pragma: no cover - candidates are legal follows and checked leads
+                values.append(math.nan)
+        if len(values) < len(live):
             break  # out of time in the middle of a world: compare on the finished ones only
-        totals = [t + v for t, v in zip(totals, values)]
+        for i, value in zip(live, values):
+            rows[i].append(value)
+        live = [i for i in live if not math.isnan(rows[i][-1])] or live[:1]
         done += 1
-        if clock() >= deadline:
+        if clock() >= deadline or len(live) == 1:
             break
+        leader = max(live, key=lambda i: (sum(rows[i]), -i))
+        if done >= deals and all(_ahead(rows[leader], rows[i]) >= CLEAR for i in live if i != leader):
+            break
+        if done == max(deals // 2, 2):
+            live = [i for i in live if i == leader or _ahead(rows[leader], rows[i]) < HOPELESS]
     if not done:
         return list(candidates[0])
-    best = max((i for i in range(len(candidates)) if legal[i]), key=lambda i: (totals[i], -i))
+    best = max(live, key=lambda i: (sum(rows[i]), -i))
     return list(candidates[best])
+
+
+def _ahead(leader: Sequence[float], other: Sequence[float]) -> float:
+    """By how many standard errors the leader's mean beats the other's over the worlds both saw (paired)."""
+    diffs = [a - b for a, b in zip(leader, other)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    if spread == 0.0:
+        return math.inf if mean >= 0 else -math.inf  # the same in every world: nothing more to learn
+    return mean / math.sqrt(spread / n)
 
 
 def deck_is_whole(hands: Sequence[Sequence[Card]], kitty: Sequence[Card], played: Sequence[Card]) -> bool:
