@@ -21,7 +21,8 @@ of a deal share the cards, so they are not independent), is
 
     LLR = n (p1 − p0) (2 x̄ − p0 − p1) / (2 s²)
 
-with x̄ and s² the mean and variance of the deals' shares.  H1 is accepted
+with x̄ and s² the mean and variance of the deals' shares (s² at least
+0.02, and no decision before 28 deals, four of each preset).  H1 is accepted
 once LLR ≥ ln((1 − β) / α) = 2.94, H0 once LLR ≤ ln(β / (1 − α)) = −2.94;
 each run stops when either is reached (over all FILEs given to
 ``--join``).  ``--report`` prints the test and each preset's hands won and
@@ -58,20 +59,27 @@ LOWER = math.log(BETA / (1 - ALPHA))
 PRESETS = list(RULESETS)
 
 
+FIRST_DEALS = 28
+"""Deals (four of each preset) before the test may decide: the variance of a few deals' shares is no estimate."""
+
+LEAST_VARIANCE = 0.02
+"""A floor under the shares' variance (a deal's share takes five values; its variance is about 0.05–0.08)."""
+
+
 def llr(shares: Sequence[float], p0: float = P0, p1: float = P1) -> float:
     """The SPRT's log-likelihood ratio of H1 against H0 for per-deal shares of hands won (normal approximation)."""
     n = len(shares)
     if n < 2:
         return 0.0
     mean = sum(shares) / n
-    var = sum((x - mean) ** 2 for x in shares) / n
-    if var <= 0:
-        var = 1e-9
+    var = max(sum((x - mean) ** 2 for x in shares) / n, LEAST_VARIANCE)
     return n * (p1 - p0) * (2 * mean - p0 - p1) / (2 * var)
 
 
-def verdict(value: float) -> str | None:
-    """'H1' or 'H0' once the ratio crosses a bound, else None (go on)."""
+def verdict(value: float, deals: int = FIRST_DEALS) -> str | None:
+    """'H1' or 'H0' once the ratio crosses a bound (after :data:`FIRST_DEALS` deals), else None (go on)."""
+    if deals < FIRST_DEALS:
+        return None
     return "H1" if value >= UPPER else "H0" if value <= LOWER else None
 
 
@@ -118,7 +126,7 @@ def report(deals: list[dict[str, Any]]) -> list[str]:
     hands = sum(len(d["won"]) for d in deals)
     lines = [f"{len(deals)} deals, {hands} hands: new won {sum(sum(d['won']) for d in deals)} "
              f"({sum(shares) / max(len(shares), 1):.1%} ± {_half(shares):.1%}); "
-             f"LLR {value:.2f} (bounds {LOWER:.2f}, {UPPER:.2f}): {verdict(value) or 'going on'}"]
+             f"LLR {value:.2f} (bounds {LOWER:.2f}, {UPPER:.2f}): {verdict(value, len(deals)) or 'going on'}"]
     for name in PRESETS:
         mine = [d for d in deals if d["preset"] == name]
         if not mine:
@@ -172,7 +180,8 @@ def main() -> None:
         for deal in range(shard, args.max_deals, shards):
             if deal in done:
                 continue
-            standing = verdict(llr([sum(d["won"]) / 4 for d in read([args.file, *args.join])]))
+            shares = [sum(d["won"]) / 4 for d in read([args.file, *args.join])]
+            standing = verdict(llr(shares), len(shares))
             if standing:
                 print(f"decided: {standing}", flush=True)
                 break

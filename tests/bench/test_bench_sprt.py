@@ -19,7 +19,7 @@ def test_the_ratio_follows_the_normal_approximation() -> None:
     shares = [0.75, 0.5, 0.5, 0.75, 0.25, 1.0]
     mean = sum(shares) / 6
     var = sum((x - mean) ** 2 for x in shares) / 6
-    assert math.isclose(llr(shares), 6 * 0.05 * (2 * mean - 1.05) / (2 * var))
+    assert var > 0.02 and math.isclose(llr(shares), 6 * 0.05 * (2 * mean - 1.05) / (2 * var))
     assert llr([0.5] * 3 + [0.75] * 3) > 0 > llr([0.5] * 3 + [0.25] * 3)
     assert llr([0.5]) == 0.0
 
@@ -27,6 +27,8 @@ def test_the_ratio_follows_the_normal_approximation() -> None:
 def test_the_bounds_decide() -> None:
     assert math.isclose(UPPER, math.log(19)) and math.isclose(LOWER, -math.log(19))
     assert verdict(3.0) == "H1" and verdict(-3.0) == "H0" and verdict(0.1) is None
+    assert verdict(3.0, 10) is None  # too few deals to decide
+    assert abs(llr([0.5, 0.5, 0.5])) < 1  # no variance yet: the floor keeps the ratio finite
     assert llr([0.75, 0.5, 1.0, 0.75] * 60) > UPPER  # about 75 % won over 240 deals
     assert llr([0.25, 0.5, 0.0, 0.5] * 60) < LOWER
 
