@@ -175,7 +175,7 @@ def main() -> None:
         return action
 
     old = RemotePlayer(args.old, budget=args.budget)
-    done = {d["deal"] for d in read([args.file])}
+    done = {d["deal"] for d in read([args.file, *args.join])}  # a deal another shard played already counts
     try:
         for deal in range(shard, args.max_deals, shards):
             if deal in done:
