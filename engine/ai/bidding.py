@@ -310,9 +310,9 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     Against the dealer side that is the game's strongest move: the dealer's
     long trump suit becomes a plain suit, and the kitty the stealer buries
     counts for its side alone.  Where a steal cannot fail it steals whenever
-    it can, on either side, but never over a partner's kitty keeping its
-    trump (the side holds that kitty already: the steal would only show the
-    stealer's cards).  Under hidden bidding with a failed-steal
+    it can, on either side, but never over a partner's kitty when its best
+    trump is the one standing (the side holds that kitty already: the steal
+    would only show the stealer's cards).  Under hidden bidding with a failed-steal
     penalty it steals only when an earlier bid at or above its step is
     unlikely (:func:`fail_chance`), and then over a partner's kitty with a
     fair hand, as an attacker with a hand that is fair under its own trump
@@ -322,10 +322,6 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
     seat = view.viewer
     assert seat is not None
     options = bid_options(view, ruleset, steal=True)
-    partner_kitty = view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2
-    if partner_kitty and view.trump_known:
-        # Over a partner's kitty under the same trump a steal only shows the cards: the side holds the kitty already.
-        options = [o for o in options if o.trump != view.trump]
     if not options:
         return None
     risky = ruleset.hidden_bidding and bool(ruleset.failed_steal_points)
@@ -335,6 +331,11 @@ def choose_steal(view: HandView, ruleset: Ruleset) -> BidOption | None:
             return None
     scored = [(strength_for(ruleset, view.level, o.trump, view.hand), o) for o in options]
     strength, best = max(scored, key=lambda s: s[0])
+    partner_kitty = view.kitty_holder is not None and view.kitty_holder % 2 == seat % 2
+    if partner_kitty and view.trump_known and best.trump == view.trump:
+        # The side holds this kitty already, under the trump the stealer likes best: a steal would only
+        # show the stealer's cards (issue 47: a red-five pair naming the partner's suit).
+        return None
     if not risky:
         return best
     current = _current_strength(view, ruleset)
