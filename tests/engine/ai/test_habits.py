@@ -27,7 +27,7 @@ from engine.ruleset import RULESETS
 from engine.trump import TRUMP, trump_context
 from engine.views import BidView, HandView, view_for
 
-from tests.engine.ai.finish import finish_casually
+from tests.engine.ai.finish import casual_until, finish_casually
 from tests.engine.rig import mini_hand, play_tricks
 
 STRONG = StrongPlayer(budget=float("inf"))
@@ -190,20 +190,6 @@ def test_habit_3_bury_empties_a_short_suit_but_keeps_points_out_of_the_kitty() -
     assert {c for c in stranded if c.suit == "D"} == set(parse_cards("3D 4D")) and not any(c.points for c in stranded)
 
 
-def _casual_until(hand: Hand, events: int) -> Hand:
-    """Play a hand with four casual seats (bids asked seat by seat from seat 0) until ``events`` actions."""
-    while len(hand.events) < events:
-        if hand.phase == "bidding":
-            for seat in range(4):
-                if hand.phase == "bidding" and seat not in hand.passed:
-                    hand.apply(casual_action(view_for(hand, seat), hand.ruleset))
-            continue
-        turn = hand.turn
-        assert turn is not None
-        hand.apply(casual_action(view_for(hand, turn), hand.ruleset))
-    return hand
-
-
 def test_habit_2_keeps_the_red_five_off_a_partners_sure_trump_five_ten_king() -> None:
     """扬中 at level 2, ♠ trump (a real deal, seed 187, played by the baseline until here): the first trick.
 
@@ -214,7 +200,7 @@ def test_habit_2_keeps_the_red_five_off_a_partners_sure_trump_five_ten_king() ->
     points, spending the hand's top card (and its 保红5); an expert plays a
     level card and keeps the red five.
     """
-    hand = _casual_until(Hand(HandSetup(RULESETS["yangzhong"], 187, 2, (2, 2), 0, 0)), 11)
+    hand = casual_until(Hand(HandSetup(RULESETS["yangzhong"], 187, 2, (2, 2), 0, 0)), 11)
     assert hand.trump == "S" and not hand.ruleset.ftk_forces_highest
     assert [(s, Counter(c)) for s, c in hand.current] == [(0, Counter(parse_cards("5S 10S KS"))),
                                                           (1, Counter(parse_cards("7S 8S 9S")))]
@@ -234,7 +220,7 @@ def test_habit_4_at_level_j_the_dealer_side_keeps_its_jacks_for_the_last_trick()
     and an attackers' J taking the last trick sends the dealer side back to 2
     (池州's J rule).  Keep both jacks: let the 20 points go.
     """
-    hand = _casual_until(Hand(HandSetup(RULESETS["chizhou"], 1008, 2, (11, 11), 0, 0)), 65)
+    hand = casual_until(Hand(HandSetup(RULESETS["chizhou"], 1008, 2, (11, 11), 0, 0)), 65)
     assert [Counter(h) for h in hand.hands] == [Counter(parse_cards(h)) for h in
                                                 ("5D 9S JD JH", "9C JC JS", "JD 5H KH", "AD JC 5D")]
     assert [(s, Counter(c)) for s, c in hand.current] == [(1, Counter(parse_cards("QC"))),
@@ -266,7 +252,7 @@ def test_habit_5_keeps_the_top_trump_pair_for_more_than_ten_points() -> None:
     holds the trick anyway.)  Played out by the baseline from here, keeping
     the pair scores better for the dealer side.
     """
-    hand = _casual_until(Hand(HandSetup(RULESETS["yancheng"], 1260, 2, (14, 14), 0, 0)), 47)
+    hand = casual_until(Hand(HandSetup(RULESETS["yancheng"], 1260, 2, (14, 14), 0, 0)), 47)
     assert hand.trump == "C" and hand.dealer == 0 and hand.turn == 0 and len(hand.tricks) == 9
     assert [(s, Counter(c)) for s, c in hand.current] == [(2, Counter(parse_cards("4H 4H"))),
                                                           (3, Counter(parse_cards("QH 10H")))]
@@ -292,7 +278,7 @@ def test_habit_5_does_not_lead_a_jack_into_an_unseen_king() -> None:
     strong player leads no jack; played out by the baseline from here, the
     attackers do not win that trick.
     """
-    hand = _casual_until(Hand(HandSetup(RULESETS["yancheng"], 1029, 2, (3, 3), 0, 0)), 46)
+    hand = casual_until(Hand(HandSetup(RULESETS["yancheng"], 1029, 2, (3, 3), 0, 0)), 46)
     assert hand.trump == "C" and hand.dealer == 2 and hand.turn == 2 and not hand.current and len(hand.tricks) == 9
     assert Counter(hand.hands[2]) == Counter(parse_cards("10D JD QD QD KD 10H JH 3H 5S 5C KC 3D"))
     assert Card.parse("KD") in hand.hands[1]

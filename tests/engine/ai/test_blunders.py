@@ -1,0 +1,125 @@
+"""The clear-cut blunders of issue 47, in positions from real deals: today's 高手 played them, the new one does not.
+
+Each play position comes from a deal played by the frozen baseline until
+there (``casual_until``), where the strong player of the tag
+``strong-2026-12-05`` made the blunder (``tests/bench/test_old_player.py``
+asks it again where that worktree exists).  Here the blunder is shown to
+be among the plays today's search compares (``_candidates``, unchanged),
+dropped before the search (``prune_follows``), and not played.  The bury
+and the steal are the heuristics' own: the bury as it was is the one
+:func:`choose_bury` makes without the dealer side's guards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import engine.ai.burying as burying
+from engine.ai import StrongPlayer, _candidates
+from engine.ai.bidding import bid_options, choose_steal, strength_for
+from engine.ai.dominance import prune_follows
+from engine.ai.memory import build_memory, context
+from engine.cards import Card, parse_cards
+from engine.hand import Hand, HandSetup
+from engine.ruleset import RULESETS
+from engine.trump import trump_context
+from engine.views import BidView, HandView, view_for
+
+from tests.engine.ai.finish import casual_until
+
+STRONG = StrongPlayer(budget=float("inf"))
+"""The strong player with a table's sampled deals and no time cap, so that no decision depends on the machine's load."""
+
+POSITIONS = {
+    # name: (preset, seed, level, events, seat, hand, current trick, today's play, the new play)
+    "gift_on_an_ace": ("yancheng", 16, 5, 34, 0, "5H SJ KS QS 10S AH KH KH 10H 7H 2H 2H QD JD 10D 3D 2D",
+                       [(1, "AD"), (2, "QD"), (3, "KD")], "10D", "2D"),
+    "gift_under_a_ruff": ("yancheng", 10, 5, 24, 1, "5H SJ 9S 8S 4S AH QH 8H KC QC 9C 6C 3C KD QD 10D 3D",
+                          [(2, "AD"), (3, "7D"), (0, "10S")], "10D", "3D"),
+    "trick_let_go": ("nantong", 35, 11, 45, 3, "AS 9S 9H AD", [(0, "QS"), (1, "QH"), (2, "KH")], "9S", "AS"),
+    "red_five_on_the_partners_trick": ("yancheng", 15, 5, 61, 0, "5H 5C AC QH 9H 6H 6H AD",
+                                       [(1, "4C"), (2, "AC"), (3, "6C")], "5H", "AC"),
+    "big_joker_on_the_partners_trick": ("yancheng", 26, 5, 68, 0, "BJ 5D 5S KD",
+                                        [(1, "JH"), (2, "JD"), (3, "9D")], "BJ", "KD"),
+}
+"""Real deals played by the baseline until a last player's blunder by today's 高手, and the new player's play."""
+
+
+def position(name: str) -> Hand:
+    """The hand at a named position (the deal replayed by the baseline), checked against the card notation."""
+    preset, seed, level, events, seat, cards, current, _old, _new = POSITIONS[name]
+    hand = casual_until(Hand(HandSetup(RULESETS[preset], seed, 2, (level, level), seed % 2, seed % 2)), events)
+    assert hand.turn == seat and Counter(hand.hands[seat]) == Counter(parse_cards(cards))
+    assert [(s, Counter(c)) for s, c in hand.current] == [(s, Counter(parse_cards(c))) for s, c in current]
+    return hand
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_todays_blunder_is_dropped_and_not_played(name: str) -> None:
+    """盐城 at level 5 and 南通 at level J, the last player of a trick:
+
+    * gift_on_an_ace: an attacker's ♦A holds the trick, the other attacker
+      threw ♦K; the dealer side threw ♦10 on it (20 points), holding ♦2;
+    * gift_under_a_ruff: the dealer ruffed ♦A with ♠10; the attacker threw
+      ♦10 under it, holding ♦3;
+    * trick_let_go: ♠Q wins 10 points (♥K thrown on it); the last player
+      played ♠9, holding ♠A (the issue's ♣10 under ♣Q holding ♣A);
+    * red_five_on_the_partners_trick: the partner's trump ♣A holds the
+      trick; the red five went on it (in 盐城, where a red five kept is
+      worth 50), where ♣A would do;
+    * big_joker_on_the_partners_trick: the partner's ♦J holds the trick;
+      大王 went on it, holding ♦K.
+    """
+    _preset, _seed, _level, _events, seat, _cards, _current, old, new = POSITIONS[name]
+    hand = position(name)
+    view = view_for(hand, seat)
+    ctx = context(hand.ruleset, view.level, view.trump)
+    mem = build_memory(view, ctx)
+    today = [Counter(c) for c in _candidates(view, hand.ruleset, ctx, mem)]
+    assert Counter(parse_cards(old)) in today
+    kept = [Counter(c) for c in prune_follows(mem, view.current, _candidates(view, hand.ruleset, ctx, mem))]
+    assert Counter(parse_cards(old)) not in kept
+    assert Counter(STRONG(view, hand.ruleset).cards) == Counter(parse_cards(new))
+
+
+def test_the_dealer_side_keeps_its_aces_and_points_out_of_the_kitty(monkeypatch: pytest.MonkeyPatch) -> None:
+    """扬州 at level J, ♦ trump (a real hand of today's 高手 in self-play): eight trumps and seven hearts with both ♥A.
+
+    Today's player emptied hearts, both aces with them: a steal would have
+    handed them to an attacker (the issue's 扬州 seed 21 hand 3: ♥A, ♥J♥J and
+    ♥Q buried, stolen, and thrown back for 55 points).  The new one keeps the
+    aces and buries low cards; neither buries points.
+    """
+    ctx = trump_context(RULESETS["yangzhou"], 11, "D")
+    hand = parse_cards("5H SJ JD QD 10D 7D 6D 4D AS 10S 10S 8S 7S 6S 5S 4S 3S 3S AH AH 9H 8H 7H 6H 2H "
+                       "KC 9C 9C 6C 6C 5C 5C 2C")
+    new = burying.choose_bury(ctx, hand)
+    monkeypatch.setattr(burying, "_POINTS_GUARD", 0.0)  # today's bury: no guard on points and aces
+    monkeypatch.setattr(burying, "_ACE_GUARD", 0.0)
+    assert Counter(burying.choose_bury(ctx, hand)) == Counter(parse_cards("AH AH 9H 8H 7H 6H 2H 2C"))
+    assert Card.parse("AH") not in new and not any(c.points for c in new)
+
+
+def test_no_steal_of_the_partners_kitty_under_its_own_trump() -> None:
+    """南通 (open bids), level 2: the dealer declared ♦ with 2♦2♦ and buried; its partner holds both red fives and
+    eleven diamonds (the issue's 南通 and 扬州 seed 21 hand 1).
+
+    The red-five pair may name any trump, and the partner's hand is best
+    under ♦: stealing would keep the trump and show both red fives for
+    nothing.  Today's player stole whenever a steal could not fail.
+    """
+    r = RULESETS["nantong"]
+    cards = tuple(parse_cards("5H 5H AD KD QD JD 10D 9D 8D 7D 6D 4D 3D AC QC 9C 7C 4C KS 8S 6S 3S KH 9H 6H"))
+    view = HandView(
+        viewer=2, preset="nantong", number=2, phase="stealing", flag=False, level=2, levels=(2, 2), dealer=0,
+        dealer_side=0, trump="D", trump_known=True, my_bid_trump=None, hand=cards, hand_sizes=(25, 25, 25, 25),
+        bids=(BidView(0, "declare", tuple(parse_cards("2D 2D")), "D2", "D", False),), flipped=(), kitty=None,
+        kitty_holder=0, to_act=(2,), turn=2, passed=(1,), current=(), tricks=(), trick_points=0, adjustments=(),
+        threshold=80, result=None, escaped=None,
+    )
+    options = bid_options(view, r, steal=True)
+    today = max(options, key=lambda o: strength_for(r, view.level, o.trump, view.hand))
+    assert today.cards == tuple(parse_cards("5H 5H")) and today.trump == "D"
+    assert choose_steal(view, r) is None
