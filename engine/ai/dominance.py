@@ -79,7 +79,7 @@ def prune_follows(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
     return _lost_unless_won(mem, shape, lead, hand, plays, opponents, candidates, wins)
 
 
-def spent(ctx: TrumpContext, cards: Sequence[Card]) -> int:
+def _spent(ctx: TrumpContext, cards: Sequence[Card]) -> int:
     """Jokers and red fives in a play."""
     return sum(1 for c in cards if c.is_joker or ctx.is_red_five(c))
 
@@ -87,9 +87,9 @@ def spent(ctx: TrumpContext, cards: Sequence[Card]) -> int:
 def _partners_trick(mem: Memory, lead: list[Card], hand: list[Card], candidates: list[list[Card]],
                     wins: _Wins) -> list[list[Card]]:
     ctx = mem.ctx
-    sparing = cheapest_follow(ctx, lead, hand, lambda c: power(ctx, c) + (1000.0 if spent(ctx, [c]) else 0.0))
-    least = spent(ctx, sparing)
-    kept = [p for p in candidates if spent(ctx, p) <= least] or [sparing]
+    sparing = cheapest_follow(ctx, lead, hand, lambda c: power(ctx, c) + (1000.0 if _spent(ctx, [c]) else 0.0))
+    least = _spent(ctx, sparing)
+    kept = [p for p in candidates if _spent(ctx, p) <= least] or [sparing]
     if len(hand) > _LATE:
         under = [p for p in kept if not (wins(p) and any(ctx.group(c) == TRUMP for c in p))]
         if not under and not wins(sparing):
@@ -142,7 +142,7 @@ def _precious(mem: Memory, card: Card) -> bool:
 
 
 def _dearness(mem: Memory, card: Card) -> float:
-    """The price of a card given away on a lost trick: points first, then anything precious, then trumps."""
+    """The price of a card given away on a lost trick: a precious card dearest, then a trump, then points."""
     ctx = mem.ctx
     value = 50.0 * card.points + power(ctx, card)
     if _precious(mem, card):

@@ -180,3 +180,32 @@ def test_a_single_is_forced_when_the_group_holds_only_both_copies_of_one_card() 
     assert forced_play(hand, 1) == tuple(parse_cards("QD"))
     hand.apply(Action("play", 1, tuple(parse_cards("QD"))))
     assert forced_play(hand, 2) is None  # three diamonds, three choices
+
+
+def test_a_hands_value_counts_every_five_points_and_the_win() -> None:
+    """The level table's 10-point steps smoothed: 5 points always count half a 积分, crossing θ counts most."""
+    from engine.ai.search import WIN_WEIGHT, hand_value
+    from engine.scoring import level_outcome
+    from engine.special import HandResult
+
+    ruleset = RULESETS["yancheng"]
+
+    def value(p: int, seat: int) -> float:
+        outcome = level_outcome(ruleset, p)
+        scores = (outcome.dealer_score, outcome.attacker_score) * 2
+        return hand_value(HandResult(p, p, (), 0, (), 80, 0, outcome, scores), seat)  # type: ignore[arg-type]
+
+    attackers = [value(p, 1) for p in range(-10, 125, 5)]
+    steps = [b - a for a, b in zip(attackers, attackers[1:])]
+    assert all(step == 0.5 for i, step in enumerate(steps) if i not in (2, 17))
+    assert steps[17] == 1.5 + 2 * WIN_WEIGHT  # 75 → 80: the takeover and the win
+    assert steps[2] == 1.5  # 0 → 5: table B's 大光 level at p ≤ 0
+    assert all(value(p, 0) == -value(p, 1) for p in range(-10, 125, 5))
+
+
+def test_a_search_stops_when_its_leader_is_clear() -> None:
+    from engine.ai.search import _ahead
+
+    assert _ahead([3.0, 2.0, 4.0, 3.0], [1.0, 1.0, 2.0, 1.0]) > 2
+    assert abs(_ahead([3.0, 1.0, 4.0, 0.0], [2.0, 2.0, 2.0, 2.0])) < 1
+    assert _ahead([1.0, 1.0], [1.0, 1.0]) == float("inf")  # the same everywhere: nothing to learn
