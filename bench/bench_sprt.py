@@ -124,8 +124,10 @@ def report(deals: list[dict[str, Any]]) -> list[str]:
     shares = [sum(d["won"]) / len(d["won"]) for d in deals]
     value = llr(shares)
     hands = sum(len(d["won"]) for d in deals)
+    scores = [sum(d["score"]) / len(d["score"]) for d in deals]
     lines = [f"{len(deals)} deals, {hands} hands: new won {sum(sum(d['won']) for d in deals)} "
-             f"({sum(shares) / max(len(shares), 1):.1%} ± {_half(shares):.1%}); "
+             f"({sum(shares) / max(len(shares), 1):.1%} ± {_half(shares):.1%}), "
+             f"mean 积分 {sum(scores) / max(len(scores), 1):+.2f} ± {_half(scores):.2f}; "
              f"LLR {value:.2f} (bounds {LOWER:.2f}, {UPPER:.2f}): {verdict(value, len(deals)) or 'going on'}"]
     for name in PRESETS:
         mine = [d for d in deals if d["preset"] == name]

@@ -16,7 +16,8 @@ issue 47 left unchanged) and reads back the action::
 The child measures the strong player's budget in its own CPU time, and
 reports the CPU seconds of each decision (:attr:`RemotePlayer.times`).
 Run as a script it is that child: ``python bench/remote_player.py ROOT
-[--player strong|casual] [--budget SECONDS]``, reading requests on standard
+[--player strong|heuristic|casual] [--budget SECONDS]`` (``heuristic``: the
+strong player's heuristics alone, no search), reading requests on standard
 input.
 """
 
@@ -81,7 +82,8 @@ def serve(root: str, player_name: str, budget: float | None) -> None:
     from engine.ruleset import RULESETS
 
     strong = strong_player(budget=DEFAULT_BUDGET if budget is None else budget, clock=time.process_time)
-    player = strong if player_name == "strong" else casual_action
+    players = {"strong": strong, "heuristic": strong_player(deals=0), "casual": casual_action}
+    player = players[player_name]
     while True:
         try:
             view, name = _receive(requests)
@@ -96,7 +98,7 @@ def main() -> None:
     """The child's command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("root", help="the checkout whose engine package decides")
-    parser.add_argument("--player", choices=("strong", "casual"), default="strong")
+    parser.add_argument("--player", choices=("strong", "heuristic", "casual"), default="strong")
     parser.add_argument("--budget", type=float, default=None)
     args = parser.parse_args()
     serve(args.root, args.player, args.budget)
