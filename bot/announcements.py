@@ -20,6 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 import storage
+from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +31,10 @@ RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 60.0)
 class Outbox:
     """Sends the stored announcements of every chat."""
 
-    def __init__(self, db: storage.Database, bot: Bot) -> None:
+    def __init__(self, db: storage.Database, bot: Bot, tasks: Supervisor | None = None) -> None:
         self.db = db
         self.bot = bot
+        self.tasks = tasks if tasks is not None else Supervisor()
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -42,7 +44,7 @@ class Outbox:
         if sender is not None and not sender.done():
             self._again.add(chat_id)  # it looks once more before it stops
             return
-        self._senders[chat_id] = asyncio.create_task(self._send_pending(chat_id))
+        self._senders[chat_id] = self.tasks.start(f"outbox {chat_id}", lambda: self._send_pending(chat_id))
 
     async def resume(self) -> int:
         """At start-up: wake the sender of every chat with something pending; how many are pending."""

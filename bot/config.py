@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.config import default_db_path
+from storage import default_db_path
 
 
 class ConfigError(Exception):

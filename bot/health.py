@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bot.memory import release_memory
+from bot.tasks import came_through
 from storage import Database, StorageError
 
 HEARTBEAT_INTERVAL: Final = 15.0
@@ -52,7 +53,7 @@ class Health:
 
     def __init__(self, mode: str, active_tables: Callable[[], int],
                  database: Callable[[], Database | None] | None = None,
-                 load: Callable[[], dict[str, int]] | None = None) -> None:
+                 load: Callable[[], dict[str, Any]] | None = None) -> None:
         self.mode = mode
         self.active_tables = active_tables
         self.load = load
@@ -83,7 +84,7 @@ class Health:
         """``{"ok": true, "db": "ok", "db_repairs": n, "mode": ..., "active_tables": n, "uptime": seconds,
         "pid": ..., "time": unix, "tasks": n, "load": {...}}``; ``ok`` is false and ``db`` says why when the
         database is stuck.  ``tasks`` counts the event loop's tasks and ``load`` what the table service keeps
-        going (:meth:`bot.service.Tables.load`): numbers that keep growing with a steady load are a leak."""
+        going (:meth:`bot.tables.house.House.load`): numbers that keep growing with a steady load are a leak."""
         return {
             "ok": self.db_problem is None,
             "db": self.db_problem or "ok",
@@ -122,6 +123,7 @@ async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL,
                 write_heartbeat(path, health.status())
             except OSError:
                 pass  # a full or read-only disk shows as a stale heartbeat, which is the point
+            came_through()
             await asyncio.sleep(interval)
     finally:
         path.unlink(missing_ok=True)

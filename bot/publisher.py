@@ -30,6 +30,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
+from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +94,12 @@ class Slot:
 class Publisher:
     """Sends and edits messages for all tables."""
 
-    def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]],
+                 tasks: Supervisor | None = None) -> None:
         self.bot = bot
         self.on_blocked = on_blocked
+        self.tasks = tasks if tasks is not None else Supervisor()
+        """Runs every edit, notice and database write of the publisher, supervised."""
         self._slots: dict[tuple[int, str], Slot] = {}
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
@@ -136,21 +140,17 @@ class Publisher:
         slot.render = render
         slot.dirty = True
         if slot.task is None or slot.task.done():
-            slot.task = asyncio.create_task(self._flush_later(slot))
+            slot.task = self._flusher(slot)
         task = slot.task
         self._retired[task] = slot
         task.add_done_callback(lambda done: self._retired.pop(done, None))
 
-    def _hand_off(self, work: Awaitable[None]) -> None:
-        """Run database work (``on_sent``, ``on_blocked``) in a task that is never cancelled."""
-        task = asyncio.ensure_future(work)
+    def _hand_off(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run database work (``on_sent``, ``on_blocked``) in a task that is never cancelled (and runs
+        again if it fails: a locked database passes)."""
+        task = self.tasks.start("store", work)
         self._handed_off.add(task)
-        task.add_done_callback(self._handed_off_done)
-
-    def _handed_off_done(self, task: asyncio.Task[None]) -> None:
-        self._handed_off.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("storing what Telegram answered failed", exc_info=task.exception())
+        task.add_done_callback(self._handed_off.discard)
 
     def forget_table(self, table_id: int) -> None:
         """Stop keeping every message of a table current (it closed)."""
@@ -170,7 +170,7 @@ class Publisher:
             wanted = PRESSER if pressed else MOVER
             slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)
         if slot.task is None or slot.task.done():
-            slot.task = asyncio.create_task(self._flush_later(slot))
+            slot.task = self._flusher(slot)
         elif now and (not slot.busy or not slot.sending and _before(slot.priority, slot.flying)):
             # A task waiting out the slot's interval is cut short; so is an edit still
             # waiting behind other messages under the overall limit when someone now
@@ -179,7 +179,11 @@ class Publisher:
             # A new message being sent is let finish (its id would be lost: a second
             # message next time); it sees next_at = 0 and flushes again.
             slot.task.cancel()
-            slot.task = asyncio.create_task(self._flush_later(slot))
+            slot.task = self._flusher(slot)
+
+    def _flusher(self, slot: Slot) -> asyncio.Task[None]:
+        """The task that brings the slot's message up to date (restarted if an edit fails unexpectedly)."""
+        return self.tasks.start(f"edit {slot.chat_id}", lambda: self._flush_later(slot))
 
     async def _flush_later(self, slot: Slot) -> None:
         while slot.dirty:
@@ -227,7 +231,7 @@ class Publisher:
                     log.warning("edit refused in chat %s: %s", slot.chat_id, exc.message)
                     return True
             except Forbidden:
-                self._hand_off(self.on_blocked(slot.chat_id))
+                self._hand_off(lambda: self.on_blocked(slot.chat_id))
                 return True
             except TelegramError as exc:
                 log.warning("edit failed in chat %s: %s", slot.chat_id, exc)
@@ -236,8 +240,9 @@ class Publisher:
         if sent is not None:
             slot.message_id = sent.message_id
             slot.shown = shown
-            if slot.on_sent is not None:
-                self._hand_off(slot.on_sent(sent.message_id))
+            on_sent, message_id = slot.on_sent, sent.message_id
+            if on_sent is not None:
+                self._hand_off(lambda: on_sent(message_id))
         return True
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
@@ -247,10 +252,15 @@ class Publisher:
             return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                                disable_notification=silent)
         except Forbidden:
-            self._hand_off(self.on_blocked(chat_id))
+            self._hand_off(lambda: self.on_blocked(chat_id))
         except TelegramError as exc:
             log.warning("send failed in chat %s: %s", chat_id, exc)
         return None
+
+    @property
+    def kept(self) -> int:
+        """How many messages are kept current (a number that grows with a steady load is a leak)."""
+        return len(self._slots)
 
     @property
     def settled(self) -> bool:
@@ -282,7 +292,7 @@ class Publisher:
         self._posts.setdefault(chat_id, []).append((text, markup))
         poster = self._posters.get(chat_id)
         if poster is None or poster.done():
-            self._posters[chat_id] = asyncio.create_task(self._send_posts(chat_id))
+            self._posters[chat_id] = self.tasks.start(f"notices {chat_id}", lambda: self._send_posts(chat_id))
 
     async def _send_posts(self, chat_id: int) -> None:
         while waiting := self._posts.get(chat_id):

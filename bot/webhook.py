@@ -11,8 +11,9 @@ servers) behind an aiohttp server with two routes:
   while the bot runs, 503 while it starts or stops.
 
 With ``CHAODIPI_PUBLIC_URL`` set, the same server serves the web app under
-``/app`` (:mod:`bot.webapp`); in polling mode the bot then starts this
-server without the webhook route.
+``/app`` (:mod:`bot.webapp`; the wiring in :mod:`bot.app` hands its routes
+over as ``bot_data["http_routes"]``); in polling mode the bot then starts
+this server without the webhook route.
 
 The server speaks plain HTTP: put a TLS proxy (Caddy, nginx) in front, which
 forwards ``<CHAODIPI_WEBHOOK_URL>/telegram`` to it.  Without
@@ -28,6 +29,7 @@ import json
 import logging
 import secrets
 import signal
+from collections.abc import Callable
 from typing import Any, Final
 
 from aiohttp import web
@@ -44,15 +46,18 @@ HEALTH_PATH: Final = "/health"
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
 
+Routes = Callable[[web.Application], None]
+"""Adds more routes to the server's aiohttp application (the web app's)."""
+
 
 class WebhookServer:
     """``POST /telegram`` into the Application's update queue, and ``GET /health``."""
 
     def __init__(self, application: Application, *, listen: str, port: int,  # type: ignore[type-arg]
-                 secret: str | None, health: Health, webapp: bool = False) -> None:
-        """``secret`` None: no webhook route (polling mode); ``webapp``: serve the web app under ``/app``."""
+                 secret: str | None, health: Health, routes: Routes | None = None) -> None:
+        """``secret`` None: no webhook route (polling mode); ``routes``: more routes to serve (the web app's)."""
         self.application = application
-        self.webapp = webapp
+        self.routes = routes
         self.listen = listen
         self.requested_port = port
         self.secret = secret
@@ -73,10 +78,8 @@ class WebhookServer:
         if self.secret is not None:
             web_app.router.add_post(WEBHOOK_PATH, self._telegram)
         web_app.router.add_get(HEALTH_PATH, self._health)
-        if self.webapp:
-            from bot.webapp.routes import WebAppRoutes
-
-            WebAppRoutes(self.application).install(web_app)
+        if self.routes is not None:
+            self.routes(web_app)
         self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.requested_port)
@@ -84,7 +87,7 @@ class WebhookServer:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self._port = sockets[0].getsockname()[1] if sockets else self.requested_port
-        log.info("HTTP server listening on %s:%s%s", self.listen, self._port, " (web app)" if self.webapp else "")
+        log.info("HTTP server listening on %s:%s%s", self.listen, self._port, " (web app)" if self.routes is not None else "")
 
     async def stop(self) -> None:
         """Stop taking requests (requests being answered finish first)."""
@@ -145,7 +148,7 @@ async def serve_webhook(application: Application, config: Settings,  # type: ign
     secret = webhook_secret(config)
     health: Health = application.bot_data["health"]
     server = WebhookServer(application, listen=config.webhook_listen, port=config.webhook_port,
-                           secret=secret, health=health, webapp=config.public_url is not None)
+                           secret=secret, health=health, routes=application.bot_data.get("http_routes"))
     await application.initialize()
     initialised = False
     try:

@@ -20,7 +20,7 @@ from storage.chats import (
     upsert_chat,
     upsert_user,
 )
-from storage.config import default_db_path
+from storage.config import DB_ENV_VAR, default_db_path
 from storage.db import Database
 from storage.errors import (
     CorruptLog,
@@ -85,7 +85,7 @@ __all__ = [
     "SCHEMA_VERSION", "ActiveTable", "Announcement", "ChatRecord", "CorruptLog", "Database", "HandClosed",
     "HandRecord", "HandResult", "MatchRecord", "NotFound", "Outcome", "PartnershipStanding",
     "PlayerStanding", "Replayer", "SchemaTooNew", "SeatRecord", "SeatResult",
-    "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",
+    "DB_ENV_VAR", "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",
     "TableRecord", "UserRecord", "add_announcement", "append_event", "backup", "backup_file", "check_log",
     "clear_seat", "create_hand", "create_match", "create_table", "default_db_path",
     "get_active_hand", "match_hands", "get_active_table", "get_chat", "get_hand", "get_hand_result",

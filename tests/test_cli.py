@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 def chaodipi(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``chaodipi ARGS`` from this checkout."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CHAODIPI_"))}
-    return subprocess.run([sys.executable, "-m", "chaodipi_cli", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=REPO, capture_output=True, text=True,
                           env={**base, "PYTHONPATH": str(REPO), **(env or {})}, timeout=120)
 
 

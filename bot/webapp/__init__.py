@@ -5,6 +5,7 @@ server (:mod:`bot.webhook`) serves the page and its API
 (:mod:`bot.webapp.routes`) under ``/app``.  Requests are proven by Telegram's
 ``initData`` (:mod:`bot.webapp.initdata`); each seat sees only its engine
 view (:mod:`bot.webapp.state`); moves take the keyboard's path
-(:mod:`bot.moves`); finished hands replay from the log
-(:mod:`bot.webapp.replay`).
+(:meth:`bot.tables.Tables.move`); finished hands replay from the log, for
+the people who played them (:meth:`bot.tables.Tables.replay`,
+:mod:`bot.webapp.replay`).  The wiring (:mod:`bot.app`) mounts the routes.
 """

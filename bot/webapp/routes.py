@@ -16,7 +16,7 @@ without headers, in ``?auth=``), checked by :mod:`bot.webapp.initdata`: 401
 when it does not prove who asks.  The person may read and act only for their
 own seat at that table: 403 otherwise.  A move carries a fresh ``nonce``; the
 same nonce twice under the same ``initData`` is a replayed request: 403, and
-nothing changes.  Moves go through :func:`bot.moves.make_move` under the
+nothing changes.  Moves go through :meth:`bot.tables.Tables.move` under the
 table's lock, the path of a keyboard press.
 """
 
@@ -27,6 +27,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any, Final
 
@@ -34,21 +35,16 @@ from aiohttp import web
 from telegram.ext import Application
 
 import storage
-from bot import seats
 from bot.i18n import Translator, pick_language, translator
 from bot.messages import refusal
 from bot.model import Table
-from bot.moves import MoveKind, make_move
-from bot.service import TableError, Tables
+from bot.tables import MoveKind, TableError, Tables
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
 from bot.webapp.live import Live
-from bot.webapp.replay import replay_hand
+from bot.webapp.replay import replay_json
 from bot.webapp.state import seat_state
-from engine.ai import choose_action
-from engine.bidding import needs_choice, read_step
 from engine.cards import Card
 from engine.errors import EngineError, NotationError
-from engine.views import view_for
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +96,7 @@ class WebAppRoutes:
         self.tables.watchers.append(self.live.changed)
 
     async def _shutdown(self, web_app: web.Application) -> None:
-        self.live.closing.set()
+        self.live.close()
         tables = self.application.bot_data.get("tables")
         if tables is not None and self.live.changed in tables.watchers:
             tables.watchers.remove(self.live.changed)
@@ -126,12 +122,11 @@ class WebAppRoutes:
     def _seat(self, request: web.Request, user: WebAppUser) -> tuple[Table, int]:
         """The table named in the path and the person's seat there; 403 for anyone not seated at it."""
         raw = request.match_info["table"]
-        table = self.tables.get(int(raw)) if raw.isdigit() else None
-        seat = table.seat_of(user.id) if table is not None else None
-        if table is None or seat is None:
+        found = self.tables.seat_of(int(raw), user.id) if raw.isdigit() else None
+        if found is None:
             raise web.HTTPForbidden(text=json.dumps({"ok": False, "error": "not your table"}),
                                     content_type="application/json")
-        return table, seat
+        return found
 
     def _state_of(self, tr: Translator, table: Table, seat: int) -> dict[str, Any]:
         tables = self.tables
@@ -217,7 +212,7 @@ class WebAppRoutes:
             return web.json_response({"ok": False, "refusal": problem, "state": state}, status=409, dumps=_dumps)
         return web.json_response({"ok": True, "state": state}, dumps=_dumps)
 
-    async def _move(self, tables: Tables, table: Table, seat: int, kind: MoveKind, cards: list[Card],
+    async def _move(self, tables: Tables, table: Table, seat: int, kind: MoveKind, cards: Sequence[Card],
                     trump: str | None, version: object, tr: Translator) -> tuple[str | None, list[str] | None]:
         """Make the move as the keyboard would; (refusal text, trump choices to offer)."""
         if not table.playing:
@@ -230,19 +225,17 @@ class WebAppRoutes:
         info = table.seats[seat]
         if info is not None:
             info.last_active = time.time()
-        await seats.come_back(tables, table, seat)  # a move from someone away brings them back
+        await tables.come_back(table, seat)  # a move from someone away brings them back
         if kind in ("pass", "pass_steal"):
             cards = []
         elif not cards:
             return tr("Select the cards first."), None
         if kind in ("bid", "steal") and trump is None:
-            assert table.match is not None
-            ruleset = table.match.hand.ruleset
-            step = read_step(ruleset, table.match.hand.level, cards)
-            if step is not None and needs_choice(ruleset, step):
-                return None, ["S", "H", "D", "C"] + (["NT"] if step == "R52" else [])
+            choices = tables.trump_choices(table, cards)
+            if choices is not None:
+                return None, choices
         try:
-            await make_move(tables, table, seat, kind, cards, None if trump == "NT" else trump)
+            await tables.move(table, seat, kind, cards, None if trump == "NT" else trump)
         except EngineError as exc:
             return refusal(tr, exc, table.settings.ruleset()), None
         except TableError as exc:
@@ -260,13 +253,11 @@ class WebAppRoutes:
             if not table.playing:
                 return web.json_response({"ok": False, "refusal": tr("No hand is being played at this table.")},
                                          status=409, dumps=_dumps)
-            assert table.match is not None
-            hand = table.match.hand
-            suggestion = choose_action(view_for(hand, seat), hand.ruleset, self.tables.rng)
-        if not suggestion.cards:
+            suggestion = self.tables.hint(table, seat)
+        if not suggestion:
             return web.json_response({"ok": False, "refusal": tr("Nothing to suggest now.")}, status=409,
                                      dumps=_dumps)
-        return web.json_response({"ok": True, "cards": [str(c) for c in suggestion.cards]}, dumps=_dumps)
+        return web.json_response({"ok": True, "cards": [str(c) for c in suggestion]}, dumps=_dumps)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request, request.query.get("auth", ""))
@@ -317,11 +308,11 @@ class WebAppRoutes:
         user = self._user(request)
         tr = await self._translator(user)
         raw = request.match_info["hand"]
-        replay = await replay_hand(self.tables.db, int(raw), user.id, tr) if raw.isdigit() else None
+        replay = await self.tables.replay(int(raw), user.id) if raw.isdigit() else None
         if replay is None:
             raise web.HTTPForbidden(text=json.dumps({"ok": False, "error": "not a hand of yours"}),
                                     content_type="application/json")
-        return web.json_response({"ok": True, "replay": replay}, dumps=_dumps)
+        return web.json_response({"ok": True, "replay": replay_json(replay, tr)}, dumps=_dumps)
 
 
 def _dumps(value: Any) -> str:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.commands import (
+from bot.command_texts import (
     GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions, help_text, leaderboard_text, menu, stats_text,
 )
 from bot.i18n import translator

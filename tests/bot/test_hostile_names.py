@@ -12,8 +12,8 @@ from collections.abc import Callable
 import pytest
 
 import storage
-from bot import seats
-from bot.commands import leaderboard_text, stats_text
+from bot.tables import hand_messages, seats
+from bot.command_texts import leaderboard_text, stats_text
 from bot.i18n import translator
 from bot.model import Table
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
@@ -52,8 +52,8 @@ def _kinds(lang: str) -> dict[str, Callable[[], str]]:
         "result": lambda: render_result(tr, _hostile(finished), record),
         "escape": lambda: render_result(tr, _hostile(escaped), escape_record, HOSTILE[2]),
         "match over": lambda: render_match_over(tr, _hostile(over)),
-        "frozen (left)": lambda: seats.frozen_text(tr, playing, HOSTILE[1], "left"),
-        "frozen (away)": lambda: seats.frozen_text(tr, playing, HOSTILE[3], "away"),
+        "frozen (left)": lambda: hand_messages.frozen_text(tr, playing, HOSTILE[1], "left"),
+        "frozen (away)": lambda: hand_messages.frozen_text(tr, playing, HOSTILE[3], "away"),
         "escape question": lambda: seats.escape_question(tr, _hostile(T.playing()), 0, 15)[0],
         "stats": lambda: stats_text(tr, rows, 102),
         "leaderboard": lambda: leaderboard_text(tr, rows, pairs),

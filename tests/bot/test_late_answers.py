@@ -11,7 +11,7 @@ import pytest
 from telegram import CallbackQuery, Update, User
 from telegram.error import BadRequest
 
-from bot.handlers import answered_too_late, on_error
+from bot.handlers.errors import answered_too_late, on_error
 
 TOO_OLD = "Query is too old and response timeout expired or query id is invalid"
 
@@ -38,7 +38,7 @@ async def test_an_answer_after_telegrams_window_is_a_warning_and_not_answered_ag
     update = Update(1, callback_query=query)
     with caplog.at_level(logging.WARNING, logger="bot.handlers"):
         await on_error(update, SimpleNamespace(error=error))  # type: ignore[arg-type]
-    levels = [r.levelno for r in caplog.records if r.name == "bot.handlers"]
+    levels = [r.levelno for r in caplog.records if r.name == "bot.handlers.errors"]
     if late:
         assert levels == [logging.WARNING] and query.answers == []
         assert not any(r.exc_info for r in caplog.records)

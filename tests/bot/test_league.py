@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot import seats
-from bot.commands import leaderboard_text, stats_text
+from bot.tables import seats
+from bot.command_texts import leaderboard_text, stats_text
 from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 from engine.ai import choose_action
 from engine.hand import Action, Hand
 from engine.match import HandRecord

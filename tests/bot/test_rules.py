@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import rules_text
+from bot.command_texts import rules_text
 from bot.i18n import translator
 from bot.rules import rules_markdown
 from engine.ruleset import RULESETS

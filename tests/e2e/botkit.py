@@ -11,7 +11,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.config import Settings
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.people import Group, MessageView, Person

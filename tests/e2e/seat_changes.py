@@ -19,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.seats import nobody_left
+from bot.tables import nobody_left
+from bot.tables.turns import set_timer
 from engine.hand import Hand
 
 from .botkit import bot_running, tables
@@ -111,7 +112,7 @@ async def force_timeout(app: App, group: Group) -> None:
     assert table is not None
     async with table.lock:
         table.deadline = time.time() - 1
-        service._set_timer(table)
+        set_timer(service, table)
 
 
 async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Random, *, hands: int) -> RunFigures:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 
 from . import scenario
 from .botkit import bot_running, current_hand_message, tables

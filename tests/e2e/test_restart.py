@@ -53,7 +53,7 @@ async def _chaodipi(*args: str) -> int:
     """Run the ``chaodipi`` command (from this checkout) in its own process, as an operator would."""
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "chaodipi_cli", *args, cwd=root, env=env)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", *args, cwd=root, env=env)
     return await process.wait()
 
 
@@ -113,7 +113,7 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         assert table.match.hand.fingerprint() == before
         assert table.lang == "en", "the group's language is the creator's, after a restart too"
         assert table.deadline == pytest.approx(deadline)
-        timer = tables(app)._timer_tasks.get(table.id)
+        timer = tables(app).tasks.get(f"timer {table.id}")
         assert timer is not None and not timer.done(), "the stored deadline was not armed again"
         assert table.message_id == table_message_id
         assert {s: table.seats[s].hand_message_id for s in people} == messages  # type: ignore[union-attr]

@@ -21,6 +21,7 @@ import pytest
 
 import storage
 from bot.i18n import translator
+from bot.tables.turns import set_timer
 
 from .botkit import bot_running, hand_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
@@ -63,7 +64,7 @@ async def _time_out(app: App, group: Group) -> None:
     assert table is not None
     async with table.lock:
         table.deadline = time.time() - 1
-        service._set_timer(table)
+        set_timer(service, table)
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())

@@ -13,9 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from storage.backup import backup_file, restore
-from storage.config import DB_ENV_VAR, default_db_path
-from storage.errors import StorageError
+from storage import DB_ENV_VAR, StorageError, backup_file, default_db_path, restore
 
 
 RUN_SETTINGS = """\
@@ -229,5 +227,5 @@ def _run(*, verbose: bool = False) -> int:
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m bot.cli
     sys.exit(main())

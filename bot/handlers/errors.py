@@ -1,0 +1,35 @@
+"""The one error handler: an update whose handler failed is logged (never a hidden card) and its presser told."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.error import BadRequest, TelegramError
+
+from bot.handlers.common import Context
+from bot.i18n import pick_language, translator
+
+log = logging.getLogger(__name__)
+
+
+def answered_too_late(error: object) -> bool:
+    """True if Telegram refused a button's answer because it came after its window (about 15 s)."""
+    text = error.message.lower() if isinstance(error, BadRequest) else ""
+    return "query is too old" in text or "query id is invalid" in text
+
+
+async def on_error(update: object, context: Context) -> None:
+    """Log the failure (never a hidden card) and tell the person something went wrong."""
+    if answered_too_late(context.error):
+        # The press was handled (a move it made stands) and only its answer came too late, or the update
+        # reached the bot after its window: another answer would be refused too.
+        log.warning("a button's answer came too late for Telegram: %s", context.error)
+        return
+    log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:
+            tr = translator(pick_language(update.callback_query.from_user.language_code))
+            await update.callback_query.answer(tr("Something went wrong; nothing changed."), show_alert=True)
+        except TelegramError:
+            pass
