@@ -45,6 +45,19 @@ from storage.hands import (
     update_hand,
     update_match,
 )
+from storage.history import PastHand, PastMatch, match_history
+from storage.league import (
+    LeagueLine,
+    RedFives,
+    SeriesPoint,
+    counted_hands,
+    jifen_series,
+    league_chats,
+    league_lines,
+    partnership_lines,
+    played_in,
+    red_fives,
+)
 from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
 from storage.migrations import SCHEMA_VERSION, migrate, schema_version
 from storage.records import (
@@ -62,6 +75,27 @@ from storage.records import (
     StoredEvent,
     TableRecord,
     UserRecord,
+)
+from storage.seasons import (
+    DEFAULT_MIN_HANDS,
+    DEFAULT_TIME_ZONE,
+    MAX_NAME,
+    Season,
+    close_season,
+    current_season,
+    get_season,
+    month_start,
+    next_month_start,
+    next_season_end,
+    season_before,
+    seasons_of,
+    seasons_to_close,
+    set_min_hands,
+    set_time_zone,
+    start_monthly_seasons,
+    start_named_season,
+    time_zone,
+    zone,
 )
 from storage.standings import partnership_standings, player_standings
 from storage.tables import (
@@ -96,4 +130,10 @@ __all__ = [
     "schema_version", "set_seat", "set_seat_messages", "set_user_language",
     "set_user_reachability", "update_chat", "update_hand", "update_match", "update_table",
     "upsert_chat", "upsert_user",
+    # the league: seasons, standings over a stretch of time, history
+    "DEFAULT_MIN_HANDS", "DEFAULT_TIME_ZONE", "MAX_NAME", "LeagueLine", "PastHand", "PastMatch", "RedFives",
+    "Season", "SeriesPoint", "close_season", "counted_hands", "current_season", "get_season", "jifen_series",
+    "league_chats", "league_lines", "match_history", "month_start", "next_month_start", "next_season_end",
+    "partnership_lines", "played_in", "red_fives", "season_before", "seasons_of", "seasons_to_close",
+    "set_min_hands", "set_time_zone", "start_monthly_seasons", "start_named_season", "time_zone", "zone",
 ]

@@ -256,6 +256,37 @@ _V5_HONEST_STANDINGS = (
     _RESULT_ROWS_COUNTED,
 )
 
+_V6_SEASONS = (
+    # The group's time zone (an IANA name; NULL: Asia/Shanghai): a monthly season ends at its midnight.
+    "ALTER TABLE chats ADD COLUMN time_zone TEXT",
+    # A group's league runs in seasons: calendar months in its time zone ('monthly', named by the
+    # month 'YYYY-MM'), or one its admins started and named ('named', open-ended: ends_at NULL until
+    # they start the next).  A hand counts in the season in which its result was stored.  closed_at
+    # is set when the season's end was told in the group (in the transaction that queued the telling).
+    """CREATE TABLE seasons (
+        season_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL REFERENCES chats (chat_id),
+        kind TEXT NOT NULL CHECK (kind IN ('monthly', 'named')),
+        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+        starts_at REAL NOT NULL,
+        ends_at REAL,
+        min_hands INTEGER NOT NULL CHECK (min_hands BETWEEN 0 AND 10000),
+        started_by INTEGER REFERENCES users (user_id),
+        closed_at REAL,
+        created_at REAL NOT NULL,
+        CHECK (ends_at IS NULL OR ends_at >= starts_at),
+        CHECK (kind = 'named' OR ends_at IS NOT NULL)
+    )""",
+    "CREATE UNIQUE INDEX seasons_by_chat ON seasons (chat_id, starts_at)",
+    "CREATE INDEX seasons_to_close ON seasons (ends_at) WHERE closed_at IS NULL AND ends_at IS NOT NULL",
+    # A season's end is told with a picture (its chart and final table), sent from the outbox.
+    "ALTER TABLE announcements ADD COLUMN photo BLOB",
+    # The escapes of a group's league: a small partial index over the results scored by the escape
+    # rule, so counting them never reads every result's special record.
+    """CREATE INDEX hand_results_escapes ON hand_results (json_extract(special, '$.escaped'))
+        WHERE json_extract(special, '$.escaped') IS NOT NULL""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables, event log, results and the result_rows view", _V1_CORE),
     Migration(2, "snapshot cache of hand states", _V2_SNAPSHOTS),
@@ -263,6 +294,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
     Migration(5, "hand outcomes per seat: escapes, voided hands and the AI's seats count for nobody",
               _V5_HONEST_STANDINGS),
+    Migration(6, "league seasons, the group's time zone, announcements with a picture, an index of escapes",
+              _V6_SEASONS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

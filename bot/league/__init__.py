@@ -1,0 +1,14 @@
+"""A group's league: seasons, standings people would rather look at than read, history and personal stats.
+
+==============  ===================================================================================
+``seasons``     the seasons as people read them (names, dates), and the watcher that ends each
+                one on time and tells the group its final table and champions (the outbox)
+``standings``   the ranking rule (积分, the minimum of hands, the tie-breaks) and the tables as text
+``chart``       the picture: each ranked player's 积分 over the season's hands and the table (PNG)
+``pictures``    the picture's words and data for a stretch, and its cache (until the next hand ends)
+``board``       :class:`League` and the answers of /leaderboard, /stats and /history
+==============  ===================================================================================
+
+Every figure is counted by :mod:`storage` from the stored results; nothing
+here keeps a figure of its own but the pictures' cache.
+"""
