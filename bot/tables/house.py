@@ -69,6 +69,8 @@ class House:
         """Set at shut-down: no AI move or timer starts any more."""
         self.watchers: list[Callable[[Table], None]] = []
         """Called at every refresh of a table (the web app's live streams)."""
+        self.hand_watchers: list[Callable[[Table], None]] = []
+        """Called when a hand's result is stored (the league: its pictures are out of date, its season due)."""
         self.app_seats: Counter[tuple[int, int]] = Counter()
         """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
         self.thinking = Thinking(config.ai_workers)

@@ -130,6 +130,9 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
             table.hand_id = hand.hand_id
         else:
             await storage.update_table(house.db, table.id, status="finished", turn_deadline=None)
+    if result is not None:
+        for watcher in house.hand_watchers:
+            watcher(table)
     table.selection.clear()
     if leaver is not None and escaped is not None:
         freeze(house, table, escaped, leaver)
