@@ -55,6 +55,9 @@ class MessageView:
     edited: bool
     deleted: bool
     reply_to_message_id: int | None
+    photo_id: str | None = None
+    """A photo message's picture (its bytes: ``State.files[photo_id]``)."""
+    caption: str | None = None
 
     @classmethod
     def of(cls, message: Message) -> MessageView:
@@ -78,6 +81,8 @@ class MessageView:
             edited=message.edit_date is not None,
             deleted=message.deleted,
             reply_to_message_id=message.reply_to_message_id,
+            photo_id=message.photo_id,
+            caption=message.caption,
         )
 
     @property

@@ -321,9 +321,16 @@ class FakeTelegram:
                     values.update(payload)
                 return Params(values)
             posted = await request.post()
+            files: dict[str, bytes] = {}
             for key, value in posted.items():
-                # Uploaded files are not kept: only their field name is recorded.
-                form[key] = value if isinstance(value, str) else f"<file {key}>"
+                if isinstance(value, str):
+                    form[key] = value
+                else:  # an upload: the call log records its field name, the method gets its bytes
+                    form[key] = f"<file {key}>"
+                    files[key] = value.file.read()
+            params = Params.from_form(form)
+            params.files = files
+            return params
         return Params.from_form(form)
 
     def _record(
