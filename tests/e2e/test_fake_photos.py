@@ -11,7 +11,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
-from .fake_telegram import FakeTelegram
+from .fake_telegram import FakeTelegram, FloodLimits
+
+pytestmark = pytest.mark.fake_telegram(limits=FloodLimits.unlimited())  # several calls a second in one chat
 
 
 def png(width: int, height: int, colour: str = "red") -> bytes:
