@@ -111,11 +111,10 @@ def table_text(tr: Translator, heading: str, standings: Standings, *, limit: int
         lines += [person_text(tr, p) for p in standings.ranked[:shown]]
         if len(standings.ranked) > shown:
             lines.append(tr("… and {n} more ranked", n=len(standings.ranked) - shown))
-        if not standings.ranked:
-            lines.append(tr("Nobody has {n} hands yet.", n=standings.min_hands))
         if standings.unranked:
             lines.append(tr("Below the line (under {n} hands): {names}", n=standings.min_hands,
-                            names="、".join(name_html(p.line.display_name) for p in standings.unranked[:shown])
+                            names=("、" if tr.lang == "zh" else ", ").join(
+                                name_html(p.line.display_name) for p in standings.unranked[:shown])
                             + ("…" if len(standings.unranked) > shown else "")))
         if standings.pairs:
             lines.append("<b>" + tr("Partnerships") + "</b>")
@@ -132,7 +131,9 @@ def champions_text(tr: Translator, standings: Standings) -> str:
     people = standings.champions
     if not people:
         return tr("No champion: nobody played {n} hands.", n=standings.min_hands)
-    text = tr("Champion: {names}", names="、".join(f"{name_html(p.display_name)} ({signed(p.jifen)})" for p in people))
+    names = ("、" if tr.lang == "zh" else ", ").join(
+        tr("{name} ({jifen})", name=name_html(p.display_name), jifen=signed(p.jifen)) for p in people)
+    text = tr("Champion: {names}", names=names)
     if standings.pairs:
         pair = standings.pairs[0]
         text += " · " + tr("Best partnership: {names} ({jifen})",
