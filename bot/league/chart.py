@@ -215,10 +215,15 @@ def _draw_lines(axes: Axes, data: ChartData, colours: Sequence[tuple[float, floa
     # The names at the lines' ends, nudged apart so that none covers another.
     gap = (high - low) / 22
     beside = offset_copy(axes.transData, fig=axes.figure, x=6, units="points")
+    ends.sort()
     placed: list[float] = []
-    for value, index in sorted(ends):
-        y = max(value, placed[-1] + gap) if placed else value
-        placed.append(y)
+    for value, _index in ends:  # upwards from the lowest, each at least a gap above the one below
+        placed.append(max(value, placed[-1] + gap) if placed else value)
+    if placed and placed[-1] > high:  # then down from the top, so that none leaves the chart
+        placed[-1] = high
+        for i in range(len(placed) - 2, -1, -1):
+            placed[i] = min(placed[i], placed[i + 1] - gap)
+    for y, (_value, index) in zip(placed, ends):
         axes.text(last_x, y, drawable(data.lines[index].name), transform=beside, va="center", fontsize=10,
                   color=colours[index], clip_on=False)
 

@@ -57,25 +57,26 @@ def test_the_ranking_rule_breaks_ties_in_its_stated_order() -> None:
 
 
 def fixture_chart(players: int, hands: int = 240, lang: str = "zh") -> ChartData:
-    """A league of ``players`` with Chinese names, made up deterministically."""
+    """A league of ``players`` with Chinese names over ``hands`` hands, made up deterministically: four of them
+    play each hand, two win and two lose."""
     rng = random.Random(players)
-    lines = []
-    for index in range(players):
-        total, points = 0, []
-        for _ in range(hands):
-            total += rng.choice((-3, -2, -1, 0, 0, 0, 1, 2, 3))
-            points.append(total)
-        lines.append(LeagueLine(index + 1, NAMES[index], 40 + index, 20, total, index % 3, index % 2, 20, 10,
-                                total // 2, float(index)))
-    standings = rank(lines, [], 41 if players > 2 else 0)
     series: list[storage.SeriesPoint] = []
-    by_user = {l.user_id: l for l in lines}
-    rng = random.Random(players)
+    totals = {uid: [0, 0, 0] for uid in range(1, players + 1)}  # 积分, hands, won
     for hand in range(hands):
-        for user_id in by_user:
-            series.append(storage.SeriesPoint(hand, float(hand), user_id, rng.choice((-1, 1))))
+        sitting = rng.sample(sorted(totals), min(4, players))
+        levels = rng.choice((1, 1, 2, 3))
+        for seat, uid in enumerate(sitting):
+            won = seat % 2 == hand % 2
+            series.append(storage.SeriesPoint(hand, float(hand), uid, levels if won else -levels))
+            totals[uid][0] += levels if won else -levels
+            totals[uid][1] += 1
+            totals[uid][2] += int(won)
+    lines = [LeagueLine(uid, NAMES[uid - 1], hands_, won, jifen, uid % 3, uid % 2, hands_ // 2, won // 2,
+                        jifen // 2, float(uid)) for uid, (jifen, hands_, won) in totals.items()]
+    minimum = sorted(l.hands for l in lines)[min(2, players - 1)] if players > 2 else 0
+    standings = rank(lines, [], minimum)  # the two who played least are below the line
     tr = translator(lang)
-    return chart_data(tr, "联赛 · 2026年12月赛季", "牌友群 · 12月1日 – 12月31日 · 240 局", standings, series)
+    return chart_data(tr, "联赛 · 2026年12月赛季", f"牌友群 · 12月1日 – 12月31日 · {hands} 局", standings, series)
 
 
 @pytest.mark.parametrize("players", [1, 20])
