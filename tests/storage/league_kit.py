@@ -53,6 +53,7 @@ class Hands:
         return hand_id
 
 
-async def hands_at(db: Database, chat_id: int = CHAT) -> Hands:
-    game = await start_game(db, chat_id)
+async def hands_at(db: Database, chat_id: int = CHAT, players: Sequence[int] = (1, 2, 3, 4)) -> Hands:
+    """A table of four people in the chat, ready for :meth:`Hands.play`."""
+    game = await start_game(db, chat_id, players)
     return Hands(db, game.table.table_id, game.match.match_id, game.hand.hand_id)
