@@ -134,10 +134,11 @@ def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[typ
     """The league (its answers and pictures) and the season watcher, told of every hand that ends."""
     config: Settings = app.bot_data["config"]
     league = League(tables.db, bot_username=tables.bot_username, public_url=config.public_url,
-                    live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None))
+                    live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None),
+                    tasks=tables.tasks)
     assert tables.outbox is not None
     watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)
-    tables.hand_watchers.append(lambda table: league.cache.hand_ended(table.chat_id))
+    tables.hand_watchers.append(lambda table: league.hand_ended(table.chat_id))
     tables.hand_watchers.append(lambda table: watcher.hand_ended(table.chat_id))
     app.bot_data["league"] = league
     app.bot_data["seasons"] = watcher

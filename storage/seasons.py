@@ -115,6 +115,9 @@ async def current_season(db: Database, chat_id: int, now: float | None = None) -
     Raises :class:`NotFound` for a chat the bot never recorded.
     """
     now = time.time() if now is None else now
+    last = await _last(db, chat_id)
+    if last is not None and last.holds(now):  # the usual case, read without taking the write lock
+        return last
     async with db.transaction():
         tz = zone(await time_zone(db, chat_id))
         last = await _last(db, chat_id)

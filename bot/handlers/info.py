@@ -71,6 +71,7 @@ async def cmd_leaderboard(update: Update, context: Context) -> None:
     if await storage.get_chat(league.db, chat.id) is None:
         await reply(update, context, tr("No hands have been finished in this group yet."))
         return
+    league.asked(chat.id)
     answer = await leaderboard(league, chat.id, tr.lang, CURRENT)
     if answer is not None:
         await send_board(update, context, answer, tr.lang)

@@ -103,6 +103,7 @@ async def on_league_button(context: Context, query: CallbackQuery, data: callbac
         await _edit(message.edit_text(text, parse_mode=ParseMode.HTML, disable_web_page_preview=True,
                                       reply_markup=history_markup(translator(lang), more)))
         return
+    league.asked(chat_id)
     answer = await leaderboard(league, chat_id, lang, data.arg)
     if answer is None:
         await query.answer(tr("That button is not valid."), show_alert=True)

@@ -18,10 +18,13 @@ from typing import Final
 import storage
 from bot.i18n import Translator, translator
 from bot.league.chart import render
-from bot.league.pictures import PictureCache, Stretch, chart_data
+from bot.league.pictures import Board, PictureCache, Stretch, chart_data
 from bot.league.seasons import season_dates, season_title
 from bot.league.standings import CAPTION_LIMIT, Standings, champions_text, rank, table_text
+from bot.tasks import Supervisor
 
+WARM: Final = 6 * 3600.0
+"""A group whose league was asked for in the last six hours gets its new picture drawn as soon as a hand ends."""
 CURRENT: Final = "cur"
 ALL_TIME: Final = "all"
 LOOK_BACK: Final = 24
@@ -48,8 +51,12 @@ class League:
 
     def __init__(self, db: storage.Database, *, bot_username: str, public_url: str | None,
                  clock: Callable[[], float] = time.time,
-                 live_language: Callable[[int], str | None] = lambda chat_id: None) -> None:
+                 live_language: Callable[[int], str | None] = lambda chat_id: None,
+                 tasks: Supervisor | None = None) -> None:
         self.db = db
+        self.tasks = tasks
+        """Where the pictures of a hand that ended are drawn ahead of the next /leaderboard (None: never)."""
+        self._asked: dict[int, float] = {}
         self.bot_username = bot_username
         self.public_url = public_url
         self.clock = clock
@@ -57,6 +64,21 @@ class League:
         """The language of the group's live table, if it has one (it follows the group's /lang)."""
         self.cache = PictureCache()
         self._drawing = asyncio.Lock()
+
+    def asked(self, chat_id: int) -> None:
+        """Somebody looked at the group's league: for a while, its pictures are drawn as soon as a hand ends."""
+        self._asked[chat_id] = self.clock()
+
+    def hand_ended(self, chat_id: int) -> None:
+        """A hand of the group ended: its current pictures and tables are out of date; if the group looks at its
+        league, the season's are counted and drawn again now, in the background, so that the next /leaderboard
+        is answered at once."""
+        self.cache.hand_ended(chat_id)
+        if self.tasks is not None and self.clock() - self._asked.get(chat_id, -WARM) < WARM:
+            self.tasks.start(f"league {chat_id}", lambda: self._prepare(chat_id), restart=False)
+
+    async def _prepare(self, chat_id: int) -> None:
+        await leaderboard(self, chat_id, await self.language(chat_id), CURRENT)
 
     async def language(self, chat_id: int) -> str:
         """The group's language: its live table's, else its /lang, else its last table's creator's, else 中文."""
@@ -102,6 +124,17 @@ class League:
             title = tr("League · all time")
         parts.append(tr("{n} hands", n=hands))
         return title, " · ".join(parts)
+
+    async def board(self, tr: Translator, chat_id: int, stretch: Stretch) -> Board:
+        """The stretch's table, headings and buttons: kept until the group's next hand ends."""
+        kept = self.cache.board(chat_id, stretch, tr.lang)
+        if kept is not None:
+            return kept
+        standings = await self.standings(chat_id, stretch)
+        title, subtitle = await self.headings(tr, chat_id, stretch)
+        board = Board(standings, title, subtitle, tuple(await other_stretches(self, tr, chat_id, stretch)))
+        self.cache.keep_board(chat_id, stretch, tr.lang, board)
+        return board
 
     async def draw(self, chat_id: int, tr: Translator, stretch: Stretch, standings: Standings,
                    title: str, subtitle: str) -> bytes:
@@ -162,21 +195,19 @@ async def leaderboard(league: League, chat_id: int, lang: str, key: str = CURREN
     if stretch is None:
         return None
     tr = translator(lang)
-    standings = await league.standings(chat_id, stretch)
-    title, subtitle = await league.headings(tr, chat_id, stretch)
-    buttons = tuple(await other_stretches(league, tr, chat_id, stretch))
+    board = await league.board(tr, chat_id, stretch)
     link = league.page_link(tr, chat_id)
-    head = f"<b>{title}</b>\n{subtitle}"
-    if not standings.everyone:
+    head = f"<b>{board.title}</b>\n{board.subtitle}"
+    if not board.standings.everyone:
         text = head + "\n" + (tr("No hands have been finished this season yet.") if stretch.season is not None
                               else tr("No hands have been finished in this group yet."))
-        return Answer(text, stretch, buttons=buttons, link=link)
-    text = table_text(tr, head, standings)
+        return Answer(text, stretch, buttons=board.buttons, link=link)
+    text = table_text(tr, head, board.standings)
     kept = league.cache.get(chat_id, stretch, lang)
     if kept is not None and kept.file_id is not None:
-        return Answer(text, stretch, file_id=kept.file_id, buttons=buttons, link=link)
-    png = await league.draw(chat_id, tr, stretch, standings, title, subtitle)
-    return Answer(text, stretch, photo=png, buttons=buttons, link=link)
+        return Answer(text, stretch, file_id=kept.file_id, buttons=board.buttons, link=link)
+    png = await league.draw(chat_id, tr, stretch, board.standings, board.title, board.subtitle)
+    return Answer(text, stretch, photo=png, buttons=board.buttons, link=link)
 
 
 async def other_stretches(league: League, tr: Translator, chat_id: int, stretch: Stretch) -> list[tuple[str, str]]:

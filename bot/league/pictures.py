@@ -4,7 +4,10 @@ A picture is drawn once and kept until the next hand of its group ends
 (the current season's and all time's; a season that is over never changes,
 so its picture is kept until the cache is full or the group's seasons are
 changed by its admins).  Once Telegram has taken a picture, its ``file_id``
-is kept with it: sending it again uploads nothing.
+is kept with it: sending it again uploads nothing.  The table it shows
+(:class:`Board`: the standings and their headings) is kept the same way, so
+a /leaderboard between two hands reads nothing from the database but which
+season it is.
 """
 
 from __future__ import annotations
@@ -44,6 +47,17 @@ class Stretch:
         return self.season.ends_at if self.season is not None else None
 
 
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A stretch's table and its headings, as counted when it was kept."""
+
+    standings: Standings
+    title: str
+    subtitle: str
+    buttons: tuple[tuple[str, str], ...]
+    """(label, stretch key) of the other stretches worth a look."""
+
+
 @dataclass(slots=True)
 class Picture:
     """A drawn picture and, once Telegram took it, its ``file_id``."""
@@ -53,10 +67,21 @@ class Picture:
 
 
 class PictureCache:
-    """The pictures of every group, by group, stretch and language (least recently used first out)."""
+    """The pictures and tables of every group, by group, stretch and language (least recently used first out)."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[tuple[int, str, bool, str], Picture] = OrderedDict()
+        self._boards: OrderedDict[tuple[int, str, bool, str], Board] = OrderedDict()
+
+    def board(self, chat_id: int, stretch: Stretch, lang: str) -> Board | None:
+        """The kept table, if any."""
+        return self._boards.get((chat_id, stretch.key, stretch.current, lang))
+
+    def keep_board(self, chat_id: int, stretch: Stretch, lang: str, board: Board) -> None:
+        """Keep a stretch's table until the group's next hand ends."""
+        self._boards[(chat_id, stretch.key, stretch.current, lang)] = board
+        while len(self._boards) > KEPT:
+            self._boards.popitem(last=False)
 
     def get(self, chat_id: int, stretch: Stretch, lang: str) -> Picture | None:
         """The kept picture, if any."""
@@ -75,14 +100,17 @@ class PictureCache:
             self._kept.popitem(last=False)
 
     def hand_ended(self, chat_id: int) -> None:
-        """A hand of the group ended: its current season's and all time's pictures are out of date."""
-        for key in [key for key in self._kept if key[0] == chat_id and key[2]]:
-            del self._kept[key]
+        """A hand of the group ended: its current season's and all time's pictures and tables are out of date
+        (and the buttons of its past seasons' tables, which may now lead to the current one)."""
+        for kept in (self._kept, self._boards):
+            for key in [key for key in kept if key[0] == chat_id and (key[2] or kept is self._boards)]:
+                del kept[key]
 
     def forget(self, chat_id: int) -> None:
-        """Every picture of the group (its seasons were changed)."""
-        for key in [key for key in self._kept if key[0] == chat_id]:
-            del self._kept[key]
+        """Every picture and table of the group (its seasons were changed)."""
+        for kept in (self._kept, self._boards):
+            for key in [key for key in kept if key[0] == chat_id]:
+                del kept[key]
 
 
 def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,

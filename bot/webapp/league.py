@@ -27,7 +27,7 @@ from telegram.ext import Application
 
 import storage
 from bot.i18n import Translator, pick_language, translator
-from bot.league.board import CURRENT, League, other_stretches
+from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
 from bot.league.pictures import chart_data
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
@@ -103,14 +103,12 @@ class LeagueRoutes:
         if stretch is None:
             raise web.HTTPNotFound(text=_dumps({"ok": False, "error": "no such season"}),
                                    content_type="application/json")
-        standings = await league.standings(chat_id, stretch)
-        title, subtitle = await league.headings(tr, chat_id, stretch)
+        board = await league.board(tr, chat_id, stretch)
         series = await storage.jifen_series(league.db, chat_id, since=stretch.since, until=stretch.until)
-        data = chart_data(tr, title, subtitle, standings, series)
+        data = chart_data(tr, board.title, board.subtitle, board.standings, series)
         return web.json_response({"ok": True, "chat": chat_id, "stretch": stretch.key, "lang": tr.lang,
                                   "chart": page_data(data),
-                                  "buttons": [{"label": label, "stretch": k}
-                                              for label, k in await other_stretches(league, tr, chat_id, stretch)]},
+                                  "buttons": [{"label": label, "stretch": k} for label, k in board.buttons]},
                                  dumps=_dumps)
 
 

@@ -20,6 +20,7 @@ from bot.league.personal import group_stats, private_stats
 from bot.league.pictures import Stretch, chart_data
 from bot.league.seasons import GRACE, SeasonWatcher, season_dates, season_title
 from bot.league.standings import rank
+from bot.tasks import Supervisor
 from storage import LeagueLine
 from tests.storage.league_kit import CHAT, Hands, at, hands_at
 
@@ -241,3 +242,28 @@ def test_season_words() -> None:
     assert season_dates(en, season, "Asia/Shanghai") == "Dec 1 – Dec 31"
     assert (season_title(en, spring), season_dates(zh, spring, "Asia/Shanghai")) == ("春季赛", "3月5日起")
     assert Stretch("all", None, True).until is None
+
+
+async def test_a_group_that_looks_at_its_league_gets_its_new_picture_drawn_when_a_hand_ends(
+        db: storage.Database) -> None:
+    hands = await november(db)
+    now = [at(2026, 11, 20)]
+    tasks = Supervisor()
+    league = League(db, bot_username="b", public_url=None, clock=lambda: now[0], tasks=tasks)
+    first = await leaderboard(league, CHAT, "zh", CURRENT)
+    assert first is not None and first.photo is not None
+    league.hand_ended(CHAT)  # nobody asked yet: nothing is drawn ahead
+    assert league.cache.get(CHAT, first.stretch, "zh") is None and tasks.get(f"league {CHAT}") is None
+    league.asked(CHAT)
+    await hands.play(at(2026, 11, 20, 1), winner=1)
+    league.hand_ended(CHAT)
+    task = tasks.get(f"league {CHAT}")
+    assert task is not None
+    await task
+    kept = league.cache.get(CHAT, first.stretch, "zh")
+    assert kept is not None and kept.png != first.photo  # the new hand is in it
+    assert league.cache.board(CHAT, first.stretch, "zh") is not None
+    now[0] += 7 * 3600  # six hours later nobody has looked: no more drawing ahead
+    league.hand_ended(CHAT)
+    assert tasks.get(f"league {CHAT}") is None
+    await tasks.close(timeout=5)

@@ -38,7 +38,7 @@
   function drawChart(chart) {
     const svg = document.getElementById("chart");
     svg.replaceChildren();
-    const W = 640, H = 320, left = 44, right = 96, top = 12, bottom = 30;
+    const W = 420, H = 260, left = 34, right = 62, top = 10, bottom = 30;
     if (!chart.lines.length) {
       svg.appendChild(element("text", { x: W / 2, y: H / 2, "text-anchor": "middle" }, chart.empty));
       return;
