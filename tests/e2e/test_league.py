@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.budget import CommandBudget
 from bot.league import seasons as season_watcher
 from bot.league.chart import png_size
 
 from .appkit import webapp_running
-from .fake_telegram import FakeTelegram, Group, Person
+from .fake_telegram import FakeTelegram, FloodLimits, Group, Person
 from .fake_telegram.people import MessageView
 from .league_kit import past_hands
 
@@ -33,6 +34,7 @@ def group_calls(server: FakeTelegram, group: Group, since: int) -> list[str]:
 
 
 @pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())  # many replies in one group: no waiting for its limit
 async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path,
                                      monkeypatch: pytest.MonkeyPatch) -> None:
     server = fake_telegram
@@ -44,6 +46,8 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
     await past_hands(tmp_path / "t.db", group, people)
     async with webapp_running(server, tmp_path / "t.db") as app:
         bot = app.bot.username
+        # More commands than a chat's budget allows in a minute: this test is about what each one answers.
+        app.bot_data["command_budget"] = CommandBudget(per_chat=(100, 60.0), per_person=(100, 30.0))
 
         # An admin ranks people from five hands on this season; then /leaderboard: the season's picture, its table
         # as the caption, buttons to all time and to the league page.
@@ -70,6 +74,11 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
                                        and m, timeout=30, what="all time")
         assert edited.message_id == board.message_id and edited.labels[0] == ["本赛季"]
         assert group_calls(server, group, mark) == ["editMessageMedia"]
+        # A forged button (another group's season, a page of nothing) is refused and changes nothing.
+        for forged in ("B:lb:999999", "B:hist:x", "B:zz:1"):
+            refused = await (await bob.forge_callback(edited, forged)).answer()
+            assert refused.show_alert and refused.text == "这个按钮无效。", forged
+        assert group.last_bot_message().caption == edited.caption
         # The same again costs no upload: the picture goes by its file_id.
         mark = server.calls.mark()
         await alice.command(group, "leaderboard")
@@ -101,6 +110,11 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
             f"/app/league.html?chat={group.id}")
 
         # /season: anyone may look; only an admin starts a season; the season that ends is told with its picture.
+        for args, said in ((("tz", "Mars/Base"), "不认识这个时区"), (("min", "many"), "0 到 1000"),
+                           (("new",), "1 到 32 个字"), (("later",), "用法：")):
+            await alice.command(group, "season", *args)
+            await server.wait_for(lambda said=said: said in (group.last_bot_message().text or ""), timeout=30,
+                                  what=said)
         await bob.command(group, "season", "new", "春季赛")
         await server.wait_for(lambda: any("只有群管理员" in (m.text or "") for m in group.bot_messages()), timeout=30,
                               what="a refusal")
