@@ -36,7 +36,7 @@ from telegram.ext import Application
 
 import storage
 from bot.i18n import Translator, pick_language, translator
-from bot.messages import refusal
+from bot.messages import refusal, storage_refusal
 from bot.model import Table
 from bot.tables import MoveKind, TableError, Tables
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
@@ -240,6 +240,8 @@ class WebAppRoutes:
             return refusal(tr, exc, table.settings.ruleset()), None
         except TableError as exc:
             return exc.text(tr), None
+        except storage.StorageFault as fault:
+            return storage_refusal(tr, fault), None  # a fault that can pass: logged once where it happened
         except storage.StorageError:
             log.exception("table %s: storage error", table.id)
             return tr("I could not save your move; nothing changed. Please try again."), None
