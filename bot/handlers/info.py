@@ -132,7 +132,8 @@ async def _change_season(league: League, tr: Translator, chat_id: int, user_id: 
         changed = await storage.start_monthly_seasons(league.db, chat_id, by=user_id, now=now)
         if changed is None:
             return tr("Seasons are monthly already.")
-        return tr("Back to monthly seasons: {season} starts now.", season=season_title(tr, changed[1]))
+        return tr("Back to monthly seasons: {season} starts now.", season=html.escape(season_title(tr, changed[1]),
+                                                                                    quote=False))
     if verb == "min":
         if not rest.isdigit() or not 0 <= int(rest) <= 1000:
             return tr("Give the minimum as a number of hands from 0 to 1000: /season min 10")

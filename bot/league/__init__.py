@@ -6,7 +6,9 @@
 ``standings``   the ranking rule (积分, the minimum of hands, the tie-breaks) and the tables as text
 ``chart``       the picture: each ranked player's 积分 over the season's hands and the table (PNG)
 ``pictures``    the picture's words and data for a stretch, and its cache (until the next hand ends)
-``board``       :class:`League` and the answers of /leaderboard, /stats and /history
+``board``       :class:`League`: /leaderboard's answer, a season's end, drawing ahead
+``personal``    /stats: a person's league in a group, or in every group they play in
+``history``     /history: the group's last matches, with a replay link per hand
 ==============  ===================================================================================
 
 Every figure is counted by :mod:`storage` from the stored results; nothing

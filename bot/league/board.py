@@ -17,6 +17,7 @@ from typing import Final
 
 import storage
 from bot.i18n import Translator, translator
+from bot.labels import name_html
 from bot.league.chart import render
 from bot.league.pictures import Board, PictureCache, Stretch, chart_data
 from bot.league.seasons import season_dates, season_title
@@ -113,7 +114,8 @@ class League:
         return rank(lines, pairs, minimum)
 
     async def headings(self, tr: Translator, chat_id: int, stretch: Stretch) -> tuple[str, str]:
-        """The title and the line under it: 「联赛 · 2026年12月赛季」, 「牌友群 · 12月1日 – 12月31日 · 312 局」."""
+        """The title and the line under it, as plain text (a group's title and a season's name are the people's
+        words: escape them for HTML): 「联赛 · 2026年12月赛季」, 「牌友群 · 12月1日 – 12月31日 · 312 局」."""
         chat = await storage.get_chat(self.db, chat_id)
         hands = await storage.counted_hands(self.db, chat_id, since=stretch.since, until=stretch.until)
         parts = [chat.title] if chat is not None and chat.title else []
@@ -170,7 +172,7 @@ class League:
         tr = translator(await self.language(chat_id))
         title, subtitle = await self.headings(tr, chat_id, stretch)
         png = await self.draw(chat_id, tr, stretch, standings, title, subtitle)
-        head = "\n".join(["🏁 <b>" + tr("{season} is over!", season=season_title(tr, season)) + "</b>",
+        head = "\n".join(["🏁 <b>" + tr("{season} is over!", season=name_html(season_title(tr, season))) + "</b>",
                           "🏆 " + champions_text(tr, standings)])
         text = table_text(tr, head, standings, limit=CAPTION_LIMIT)
         async with self.db.transaction():
@@ -197,7 +199,7 @@ async def leaderboard(league: League, chat_id: int, lang: str, key: str = CURREN
     tr = translator(lang)
     board = await league.board(tr, chat_id, stretch)
     link = league.page_link(tr, chat_id)
-    head = f"<b>{board.title}</b>\n{board.subtitle}"
+    head = f"<b>{name_html(board.title)}</b>\n{name_html(board.subtitle)}"
     if not board.standings.everyone:
         text = head + "\n" + (tr("No hands have been finished this season yet.") if stretch.season is not None
                               else tr("No hands have been finished in this group yet."))

@@ -48,7 +48,7 @@ async def group_stats(league: League, tr: Translator, chat_id: int, user_id: int
     else:
         lines.append("<b>" + name_html(mine.display_name) + "</b>")
     now = next((p.line for p in season.everyone if p.line.user_id == user_id), None)
-    title = season_title(tr, current)
+    title = name_html(season_title(tr, current))
     if now is None:
         lines.append(tr("{season}: no hands yet", season=title))
     else:

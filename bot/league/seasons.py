@@ -22,6 +22,7 @@ from typing import Final
 
 import storage
 from bot.i18n import Translator
+from bot.labels import name_html
 
 log = logging.getLogger(__name__)
 
@@ -90,12 +91,12 @@ class SeasonWatcher:
             await self.step()
             upcoming = await storage.next_season_end(self.db)
             delay = LONGEST_SLEEP if upcoming is None else min(LONGEST_SLEEP, upcoming + GRACE - self.clock())
-            if delay > 0:
-                try:
-                    async with asyncio.timeout(delay):
-                        await self._changed.wait()
-                except TimeoutError:
-                    pass
+            # At least a second (below): a season that could not be closed must not make this loop spin.
+            try:
+                async with asyncio.timeout(max(delay, 1.0)):
+                    await self._changed.wait()
+            except TimeoutError:
+                pass
 
     async def step(self) -> int:
         """One look: the seasons of the groups whose hands ended, then every season due to be told; how many
@@ -119,7 +120,7 @@ async def season_text(db: storage.Database, tr: Translator, chat_id: int, now: f
     season = await storage.current_season(db, chat_id, now)
     tz_name = await storage.time_zone(db, chat_id)
     hands = await storage.counted_hands(db, chat_id, since=season.starts_at, until=season.ends_at)
-    lines = ["<b>" + tr("This season: {season}", season=season_title(tr, season)) + "</b>",
+    lines = ["<b>" + tr("This season: {season}", season=name_html(season_title(tr, season))) + "</b>",
              tr("{dates} (time zone {zone}) · {n} hands so far", dates=season_dates(tr, season, tz_name),
                 zone=tz_name, n=hands)]
     if season.kind == "monthly":
