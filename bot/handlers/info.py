@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import cast
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
 
 import storage
 from bot.command_texts import help_text, rules_text
@@ -48,7 +48,11 @@ async def cmd_stats(update: Update, context: Context) -> None:
     user, chat, tr = caller
     league = league_of(context)
     if not in_group(chat):
-        await reply(update, context, await private_stats(league, tr, user.id))
+        page = None
+        if league.public_url is not None:  # in private a button may open the web app: the league page
+            page = InlineKeyboardMarkup([[InlineKeyboardButton(
+                tr("📈 League page"), web_app=WebAppInfo(f"{league.public_url}/app/league.html"))]])
+        await reply(update, context, await private_stats(league, tr, user.id), page)
         return
     if await storage.get_chat(league.db, chat.id) is None:
         await reply(update, context, tr("You have not finished a hand in this group yet."))

@@ -102,7 +102,7 @@ async def test_four_people_play_a_whole_hand(fake_telegram: FakeTelegram, tmp_pa
         assert {row.display_name for row in standings} == {"Alice", "Bob", "Carol", "Dave"}
         await bob.command(group, "leaderboard")
         board = await server.wait_for(lambda: next((m for m in group.bot_messages() if m.photo_id), None),
-                                      what="the league table")
+                                      timeout=60, what="the league table")  # the first picture imports matplotlib
         assert board.caption is not None and all(name in board.caption for name in ("Alice", "Bob", "Carol", "Dave"))
 
 

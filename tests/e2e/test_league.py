@@ -57,7 +57,7 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         mark = server.calls.mark()
         await alice.command(group, "leaderboard")
         board: MessageView = await server.wait_for(
-            lambda: next((m for m in group.bot_messages() if m.photo_id), None), timeout=30, what="the picture")
+            lambda: next((m for m in group.bot_messages() if m.photo_id), None), timeout=60, what="the picture")
         assert group_calls(server, group, mark) == ["sendPhoto"]
         png = server.state.files[board.photo_id]  # type: ignore[index]
         assert png_size(png)[0] == 1200 and len(png) <= 200 * 1024
@@ -71,7 +71,7 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         answer = await (await bob.press(board, "总榜")).answer()
         assert not answer.show_alert
         edited = await server.wait_for(lambda: (m := group.last_bot_message()).caption and "总榜" in m.caption
-                                       and m, timeout=30, what="all time")
+                                       and m, timeout=60, what="all time")
         assert edited.message_id == board.message_id and edited.labels[0] == ["本赛季"]
         assert group_calls(server, group, mark) == ["editMessageMedia"]
         # A forged button (another group's season, a page of nothing) is refused and changes nothing.
@@ -102,6 +102,8 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         stats = await server.wait_for(lambda: next((m for m in bob.private_messages() if m.from_bot and m.text
                                                     and "牌友群" in m.text), None), timeout=30, what="Bob's stats")
         assert "共 6 局 · 赢 2 局" in stats.text and "最佳搭档：Dave" in stats.text
+        assert stats.buttons[0][0].web_app_url is not None and stats.buttons[0][0].web_app_url.endswith(
+            "/app/league.html")  # the league page lists his groups
 
         # The league page's link: a web app button in the private chat, for someone who played there.
         await alice.open_link(board, "📈 联赛页面")
@@ -122,7 +124,7 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         await alice.command(group, "season", "new", "春季赛")
         told = await server.wait_for(
             lambda: next((m for m in group.bot_messages() if m.caption and "结束了" in m.caption), None),
-            timeout=30, what="the season's end")
+            timeout=60, what="the season's end")
         assert "🏆 冠军：Alice（+2）、Carol（+2） · 最佳搭档：Alice & Carol（+4）" in told.caption  # type: ignore[operator]
         assert png_size(server.state.files[told.photo_id])[1] > 700  # type: ignore[index]
         await server.wait_for(lambda: any("春季赛" in (m.text or "") for m in group.bot_messages()), timeout=30)
