@@ -55,6 +55,7 @@ from storage.league import (
     RedFives,
     SeriesPoint,
     counted_hands,
+    has_counted_hands,
     jifen_series,
     league_chats,
     league_lines,
@@ -137,7 +138,8 @@ __all__ = [
     "upsert_chat", "upsert_user",
     # the league: seasons, standings over a stretch of time, history
     "DEFAULT_MIN_HANDS", "DEFAULT_TIME_ZONE", "MAX_NAME", "LeagueLine", "PastHand", "PastMatch", "RedFives",
-    "Season", "SeriesPoint", "close_season", "counted_hands", "current_season", "get_season", "jifen_series",
+    "Season", "SeriesPoint", "close_season", "counted_hands", "current_season", "get_season", "has_counted_hands",
+    "jifen_series",
     "league_chats", "league_lines", "match_history", "month_start", "next_month_start", "next_season_end",
     "partnership_lines", "played_in", "red_fives", "season_before", "seasons_of", "seasons_to_close",
     "set_min_hands", "set_time_zone", "start_monthly_seasons", "start_named_season", "time_zone", "zone",

@@ -240,6 +240,20 @@ async def counted_hands(db: Database, chat_id: int, *, since: float = 0.0, until
     return int(row[0]) if row is not None else 0
 
 
+async def has_counted_hands(db: Database, chat_id: int, *, since: float = 0.0, until: float | None = None) -> bool:
+    """True if a hand of the group in the window counts for somebody (stops at the first one found)."""
+    row = await db.fetchone(
+        """SELECT 1 FROM tables AS t
+           JOIN matches AS m ON m.table_id = t.table_id
+           JOIN hands AS h ON h.match_id = m.match_id
+           JOIN hand_results AS r ON r.hand_id = h.hand_id
+           WHERE t.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
+             AND EXISTS (SELECT 1 FROM hand_result_seats AS s WHERE s.hand_id = r.hand_id
+                         AND s.outcome IS NOT NULL AND s.user_id IS NOT NULL)
+           LIMIT 1""", _window(chat_id, since, until))
+    return row is not None
+
+
 async def league_chats(db: Database, user_id: int) -> list[tuple[int, str]]:
     """The groups where this person has a counted hand, with their titles, the most recent first."""
     rows = await db.fetchall(

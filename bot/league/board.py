@@ -224,7 +224,7 @@ async def other_stretches(league: League, tr: Translator, chat_id: int, stretch:
         if found is None:
             break
         before = found
-        if await storage.counted_hands(db, chat_id, since=before.starts_at, until=before.ends_at):
+        if await storage.has_counted_hands(db, chat_id, since=before.starts_at, until=before.ends_at):
             buttons.append(("◀ " + season_title(tr, before), str(before.season_id)))
             break
     if not stretch.current or stretch.season is None:

@@ -135,3 +135,12 @@ async def test_a_group_that_becomes_a_supergroup_keeps_its_seasons(db: Database)
     assert [s.name for s in await storage.seasons_of(db, -100_777)] == ["2026-12", "冬季赛"]
     assert await storage.time_zone(db, -100_777) == "Europe/London"
     assert await storage.seasons_of(db, CHAT) == []
+
+
+async def test_a_season_somebody_played_in(db: Database) -> None:
+    hands = await hands_at(db)
+    await hands.play(at(2026, 11, 5), (1, None, None, None))  # three AI seats: it counts for Ann
+    await hands.play(at(2026, 12, 5), (None, None, None, None))  # four AI seats: it counts for nobody
+    assert await storage.has_counted_hands(db, CHAT, since=at(2026, 11, 1), until=at(2026, 12, 1))
+    assert not await storage.has_counted_hands(db, CHAT, since=at(2026, 12, 1), until=at(2027, 1, 1))
+    assert await storage.counted_hands(db, CHAT) == 1
