@@ -85,8 +85,9 @@ async def fill_group(db: storage.Database, chat_id: int, hands: int, people: int
                                   "adjustments": [{"reason": "kitty", "seat": 1, "points": 20}],
                                   "scores": [levels, -levels, levels, -levels], "threshold": 80})
             await db.execute(
-                """INSERT INTO hand_results (hand_id, attacker_points, dealer_side, winner_side, special, created_at)
-                   VALUES (?, 40, ?, ?, ?, ?)""", (hand_id, rng.randint(0, 1), winner, special, at))
+                """INSERT INTO hand_results (hand_id, attacker_points, dealer_side, winner_side, special, created_at,
+                                            chat_id) VALUES (?, 40, ?, ?, ?, ?, ?)""",
+                (hand_id, rng.randint(0, 1), winner, special, at, chat_id))
             ai = rng.randrange(4) if index % 13 == 0 else None
             seats = []
             for seat in range(4):

@@ -170,6 +170,7 @@ async def migrate_chat(db: Database, old_id: int, new_id: int) -> ChatRecord:
         await db.execute(
             "UPDATE tables SET chat_id = ?, updated_at = ? WHERE chat_id = ?", (new_id, now, old_id)
         )
+        await db.execute("UPDATE hand_results SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         # The league's seasons follow the group; seasons the new id had made meanwhile give way to them.
         if await db.fetchone("SELECT 1 FROM seasons WHERE chat_id = ?", (old_id,)) is not None:
             await db.execute("DELETE FROM seasons WHERE chat_id = ?", (new_id,))

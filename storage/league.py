@@ -7,8 +7,9 @@ but a costly escape's escaper count for nobody), from ``matches`` (who won
 a match: the people who played its last hand on the winning side) and from
 the engine's record of each hand kept with its result (``special``: the
 escaper's seat, the 逼红5/保红5 notices).  Every query starts from the
-group's own hands (tables → matches → hands → results, all by index), so a
-group's league costs the same whatever the other groups play.
+group's own results in the stretch (``hand_results_by_chat``: the group and
+the time its results were stored), so a group's season costs what its hands
+in that season cost, whatever it played before or other groups play.
 """
 
 from __future__ import annotations
@@ -19,14 +20,11 @@ from storage.db import Database
 from storage.records import PartnershipStanding
 from storage.standings import FOREVER
 
-# The group's scored hands in the window, read once per statement.
+# The group's scored hands in the window: one range of the index hand_results_by_chat, read once per statement.
 _HANDS = """hs AS MATERIALIZED (
     SELECT r.hand_id AS hand_id, r.dealer_side AS dealer_side, r.created_at AS created_at
-    FROM tables AS t
-    JOIN matches AS m ON m.table_id = t.table_id
-    JOIN hands AS h ON h.match_id = m.match_id
-    JOIN hand_results AS r ON r.hand_id = h.hand_id
-    WHERE t.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
+    FROM hand_results AS r
+    WHERE r.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
 )"""
 
 _LINES_SQL = f"""
@@ -48,11 +46,8 @@ escapes AS (  -- from the partial index of escapes: the special records of other
     SELECT s.user_id AS user_id, COUNT(*) AS escapes
     FROM hand_results AS r INDEXED BY hand_results_escapes
     JOIN hand_result_seats AS s ON s.hand_id = r.hand_id AND s.seat = json_extract(r.special, '$.escaped')
-    JOIN hands AS h ON h.hand_id = r.hand_id
-    JOIN matches AS m ON m.match_id = h.match_id
-    JOIN tables AS t ON t.table_id = m.table_id
     WHERE json_extract(r.special, '$.escaped') IS NOT NULL AND s.outcome = 'lost'
-      AND t.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
+      AND r.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
     GROUP BY s.user_id
 ),
 wins AS (
@@ -243,11 +238,8 @@ async def counted_hands(db: Database, chat_id: int, *, since: float = 0.0, until
 async def has_counted_hands(db: Database, chat_id: int, *, since: float = 0.0, until: float | None = None) -> bool:
     """True if a hand of the group in the window counts for somebody (stops at the first one found)."""
     row = await db.fetchone(
-        """SELECT 1 FROM tables AS t
-           JOIN matches AS m ON m.table_id = t.table_id
-           JOIN hands AS h ON h.match_id = m.match_id
-           JOIN hand_results AS r ON r.hand_id = h.hand_id
-           WHERE t.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
+        """SELECT 1 FROM hand_results AS r
+           WHERE r.chat_id = :chat AND r.created_at >= :since AND r.created_at < :until
              AND EXISTS (SELECT 1 FROM hand_result_seats AS s WHERE s.hand_id = r.hand_id
                          AND s.outcome IS NOT NULL AND s.user_id IS NOT NULL)
            LIMIT 1""", _window(chat_id, since, until))
@@ -257,25 +249,19 @@ async def has_counted_hands(db: Database, chat_id: int, *, since: float = 0.0, u
 async def league_chats(db: Database, user_id: int) -> list[tuple[int, str]]:
     """The groups where this person has a counted hand, with their titles, the most recent first."""
     rows = await db.fetchall(
-        """SELECT t.chat_id AS chat_id, COALESCE(c.title, '') AS title, MAX(r.created_at) AS last_at
+        """SELECT r.chat_id AS chat_id, COALESCE(c.title, '') AS title, MAX(r.created_at) AS last_at
            FROM hand_result_seats AS s
            JOIN hand_results AS r ON r.hand_id = s.hand_id
-           JOIN hands AS h ON h.hand_id = s.hand_id
-           JOIN matches AS m ON m.match_id = h.match_id
-           JOIN tables AS t ON t.table_id = m.table_id
-           LEFT JOIN chats AS c ON c.chat_id = t.chat_id
+           LEFT JOIN chats AS c ON c.chat_id = r.chat_id
            WHERE s.user_id = ? AND s.outcome IS NOT NULL
-           GROUP BY t.chat_id ORDER BY last_at DESC""", (user_id,))
+           GROUP BY r.chat_id ORDER BY last_at DESC""", (user_id,))
     return [(int(row["chat_id"]), str(row["title"])) for row in rows]
 
 
 async def played_in(db: Database, chat_id: int, user_id: int) -> bool:
     """True if this person held a seat in a scored hand of the group (counted or not)."""
     row = await db.fetchone(
-        """SELECT 1 FROM hand_result_seats AS s
-           JOIN hands AS h ON h.hand_id = s.hand_id
-           JOIN matches AS m ON m.match_id = h.match_id
-           JOIN tables AS t ON t.table_id = m.table_id
-           WHERE s.user_id = ? AND t.chat_id = ? LIMIT 1""", (user_id, chat_id))
+        """SELECT 1 FROM hand_result_seats AS s JOIN hand_results AS r ON r.hand_id = s.hand_id
+           WHERE s.user_id = ? AND r.chat_id = ? LIMIT 1""", (user_id, chat_id))
     return row is not None
 

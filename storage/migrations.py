@@ -281,9 +281,17 @@ _V6_SEASONS = (
     "CREATE INDEX seasons_to_close ON seasons (ends_at) WHERE closed_at IS NULL AND ends_at IS NOT NULL",
     # A season's end is told with a picture (its chart and final table), sent from the outbox.
     "ALTER TABLE announcements ADD COLUMN photo BLOB",
+    # The group a hand was played in, recorded with its result (as its seats' people are), so that a
+    # group's league reads the results of a season by one index range instead of every hand it ever
+    # played; migrate_chat moves it with the group's tables.  Filled here for the results before it.
+    "ALTER TABLE hand_results ADD COLUMN chat_id INTEGER",
+    """UPDATE hand_results SET chat_id = (
+        SELECT t.chat_id FROM hands AS h JOIN matches AS m ON m.match_id = h.match_id
+        JOIN tables AS t ON t.table_id = m.table_id WHERE h.hand_id = hand_results.hand_id)""",
+    "CREATE INDEX hand_results_by_chat ON hand_results (chat_id, created_at, dealer_side)",
     # The escapes of a group's league: a small partial index over the results scored by the escape
-    # rule, so counting them never reads every result's special record.
-    """CREATE INDEX hand_results_escapes ON hand_results (json_extract(special, '$.escaped'))
+    # rule, so counting them never reads any other result's special record.
+    """CREATE INDEX hand_results_escapes ON hand_results (chat_id, created_at)
         WHERE json_extract(special, '$.escaped') IS NOT NULL""",
 )
 
@@ -294,7 +302,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
     Migration(5, "hand outcomes per seat: escapes, voided hands and the AI's seats count for nobody",
               _V5_HONEST_STANDINGS),
-    Migration(6, "league seasons, the group's time zone, announcements with a picture, an index of escapes",
+    Migration(6, "league seasons, the group's time zone, announcements with a picture, results by group",
               _V6_SEASONS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""

@@ -124,10 +124,7 @@ async def current_season(db: Database, chat_id: int, now: float | None = None) -
         if last is None:
             if await db.fetchone("SELECT 1 FROM chats WHERE chat_id = ?", (chat_id,)) is None:
                 raise NotFound(f"No chat {chat_id}.")
-            first = await db.fetchone(
-                """SELECT MIN(r.created_at) FROM tables AS t JOIN matches AS m ON m.table_id = t.table_id
-                   JOIN hands AS h ON h.match_id = m.match_id JOIN hand_results AS r ON r.hand_id = h.hand_id
-                   WHERE t.chat_id = ?""", (chat_id,))
+            first = await db.fetchone("SELECT MIN(created_at) FROM hand_results WHERE chat_id = ?", (chat_id,))
             start = month_start(min(now, first[0]) if first is not None and first[0] is not None else now, tz)
             last = await _add(db, chat_id, "monthly", month_name(start, tz), start,
                               next_month_start(start, tz), DEFAULT_MIN_HANDS, None)

@@ -3,11 +3,15 @@ league's lines of a season (escapes, matches won, AI seats, the last hand's time
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import storage
 from storage import Database
+from storage.migrations import migrate
 
+from .conftest import start_game
 from .league_kit import CHAT, LONDON, at, hands_at
 
 
@@ -144,3 +148,29 @@ async def test_a_season_somebody_played_in(db: Database) -> None:
     assert await storage.has_counted_hands(db, CHAT, since=at(2026, 11, 1), until=at(2026, 12, 1))
     assert not await storage.has_counted_hands(db, CHAT, since=at(2026, 12, 1), until=at(2027, 1, 1))
     assert await storage.counted_hands(db, CHAT) == 1
+
+
+async def test_results_stored_before_migration_6_count_in_their_groups_league(tmp_path: Path) -> None:
+    path = tmp_path / "v5.db"
+    db = await Database.open(path, migrate=False)
+    await migrate(db, target=5)
+    game = await start_game(db, CHAT)
+    async with db.transaction():  # as a version-5 bot stored a result: no chat_id column yet
+        await db.execute("""INSERT INTO hand_results (hand_id, attacker_points, dealer_side, winner_side, special,
+                            created_at) VALUES (?, 40, 0, 0, '{}', ?)""", (game.hand.hand_id, at(2026, 10, 3)))
+        await db.executemany(
+            "INSERT INTO hand_result_seats (hand_id, seat, user_id, is_ai, score, outcome) VALUES (?, ?, ?, 0, ?, ?)",
+            [(game.hand.hand_id, seat, seat + 1, 2 if seat % 2 == 0 else -2, "won" if seat % 2 == 0 else "lost")
+             for seat in range(4)])
+    await db.close()
+    db = await Database.open(path)
+    try:
+        lines = await storage.league_lines(db, CHAT, since=at(2026, 10, 1), until=at(2026, 11, 1))
+        assert [(l.user_id, l.jifen) for l in lines] == [(1, 2), (3, 2), (2, -2), (4, -2)]
+        assert (await storage.current_season(db, CHAT, at(2026, 12, 2))).name == "2026-12"
+        assert [s.name for s in await storage.seasons_of(db, CHAT)] == ["2026-10", "2026-11", "2026-12"]
+        await storage.update_table(db, game.table.table_id, status="finished")
+        await storage.migrate_chat(db, CHAT, -100_888)  # the results move with the group
+        assert len(await storage.league_lines(db, -100_888)) == 4 and await storage.league_lines(db, CHAT) == []
+    finally:
+        await db.close()
