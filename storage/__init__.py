@@ -82,15 +82,11 @@ from storage.records import (
     UserRecord,
 )
 from storage.seasons import (
-    DEFAULT_MIN_HANDS,
-    DEFAULT_TIME_ZONE,
     MAX_NAME,
     Season,
     close_season,
     current_season,
     get_season,
-    month_start,
-    next_month_start,
     next_season_end,
     season_before,
     seasons_of,
@@ -137,10 +133,10 @@ __all__ = [
     "set_user_reachability", "update_chat", "update_hand", "update_match", "update_table",
     "upsert_chat", "upsert_user",
     # the league: seasons, standings over a stretch of time, history
-    "DEFAULT_MIN_HANDS", "DEFAULT_TIME_ZONE", "MAX_NAME", "LeagueLine", "PastHand", "PastMatch", "RedFives",
+    "MAX_NAME", "LeagueLine", "PastHand", "PastMatch", "RedFives",
     "Season", "SeriesPoint", "close_season", "counted_hands", "current_season", "get_season", "has_counted_hands",
     "jifen_series",
-    "league_chats", "league_lines", "match_history", "month_start", "next_month_start", "next_season_end",
+    "league_chats", "league_lines", "match_history", "next_season_end",
     "partnership_lines", "played_in", "red_fives", "season_before", "seasons_of", "seasons_to_close",
     "set_min_hands", "set_time_zone", "start_monthly_seasons", "start_named_season", "time_zone", "zone",
 ]
