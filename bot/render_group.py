@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Final
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -16,7 +18,7 @@ from bot.i18n import Translator
 from bot.labels import (
     cards_label, flag_phrase, level_label, name_html, preset_label, seat_label, signed, trump_phrase,
 )
-from bot.model import PACES, Table, hidden_choosable
+from bot.model import PACES, RETURNS, Table, hidden_choosable
 from engine.hand import Trick, side_of
 from engine.match import HandRecord
 from engine.ruleset import RULESETS, Ruleset
@@ -103,41 +105,39 @@ def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, 
     return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
 
 
+def setting_label(tr: Translator, key: str, value: str) -> str:
+    """A setting's choice as its button and its confirmation say it (``preset``/``yangzhou`` → 扬州/镇江)."""
+    labels = {
+        "hidden": {"0": tr("open bids"), "1": tr("hidden bids")},
+        "pace": {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")},
+        "timeout": {"ai": tr("timeout: AI plays"), "escape": tr("timeout: escape")},
+        "strength": {"casual": tr("AI: casual"), "strong": tr("AI: strong")},
+        "returns": {"next": tr("back: next hand"), "now": tr("back: at once")},
+    }
+    if key == "preset":
+        return preset_label(tr, value)
+    return labels.get(key, {}).get(value, value)
+
+
 def render_settings(tr: Translator, table: Table) -> tuple[str, InlineKeyboardMarkup]:
     """The settings panel of a table in its lobby."""
     s = table.settings
     lines = [header(tr, table), "", tr("Choose the table's rules and pace:")]
+
+    def choice(key: str, value: str, chosen: bool) -> InlineKeyboardButton:
+        return InlineKeyboardButton(("✓ " if chosen else "") + setting_label(tr, key, value),
+                                    callback_data=callbacks.lobby(table.id, key, value))
+
     rows: list[list[InlineKeyboardButton]] = []
     presets = list(RULESETS.values())
     for i in range(0, len(presets), 4):
-        rows.append([
-            InlineKeyboardButton(("✓ " if r.name == s.preset else "") + preset_label(tr, r),
-                                 callback_data=callbacks.lobby(table.id, "preset", r.name))
-            for r in presets[i:i + 4]
-        ])
+        rows.append([choice("preset", r.name, r.name == s.preset) for r in presets[i:i + 4]])
     if hidden_choosable(s.preset):
-        hidden = s.hidden_bidding
-        rows.append([
-            InlineKeyboardButton(("✓ " if not hidden else "") + tr("open bids"), callback_data=callbacks.lobby(table.id, "hidden", "0")),
-            InlineKeyboardButton(("✓ " if hidden else "") + tr("hidden bids"), callback_data=callbacks.lobby(table.id, "hidden", "1")),
-        ])
-    names = {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")}
-    rows.append([
-        InlineKeyboardButton(("✓ " if s.pace == p else "") + names[p], callback_data=callbacks.lobby(table.id, "pace", p))
-        for p in PACES
-    ])
-    rows.append([
-        InlineKeyboardButton(("✓ " if s.on_timeout == "ai" else "") + tr("timeout: AI plays"),
-                             callback_data=callbacks.lobby(table.id, "timeout", "ai")),
-        InlineKeyboardButton(("✓ " if s.on_timeout == "escape" else "") + tr("timeout: escape"),
-                             callback_data=callbacks.lobby(table.id, "timeout", "escape")),
-    ])
-    rows.append([
-        InlineKeyboardButton(("✓ " if s.ai_strength == "casual" else "") + tr("AI: casual"),
-                             callback_data=callbacks.lobby(table.id, "strength", "casual")),
-        InlineKeyboardButton(("✓ " if s.ai_strength == "strong" else "") + tr("AI: strong"),
-                             callback_data=callbacks.lobby(table.id, "strength", "strong")),
-    ])
+        rows.append([choice("hidden", "0", not s.hidden_bidding), choice("hidden", "1", s.hidden_bidding)])
+    rows.append([choice("pace", p, s.pace == p) for p in PACES])
+    rows.append([choice("timeout", t, s.on_timeout == t) for t in ("ai", "escape")])
+    rows.append([choice("strength", a, s.ai_strength == a) for a in ("casual", "strong")])
+    rows.append([choice("returns", r, s.returns == r) for r in RETURNS])
     rows.append([InlineKeyboardButton(tr("« Back"), callback_data=callbacks.lobby(table.id, "back"))])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
@@ -208,9 +208,9 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         if view.phase == "burying":
             assert view.kitty_holder is not None
             out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
-        elif view.viewer is not None and view.turn == view.viewer:
-            assert view.turn is not None
-            out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
+        elif view.turn is not None and (view.turn == view.viewer or table.thinking(time.time() if now is None else now)):
+            out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
+                       + _since(tr, table, now))
         else:  # the steal going round changes nothing for the group or a player it is not asking
             out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
@@ -222,11 +222,14 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
                       trump=trump, dealer=dealer, points=view.attacker_points))
         number = len(view.tricks) + 1
-        if live:
+        if live or (view.turn is not None and table.thinking(time.time() if now is None else now)):
+            # The player to move (or someone who has been thinking for a while: then everyone) sees the
+            # trick card by card, and whose turn it is since when.
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
             if view.turn is not None:
-                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
+                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _since(tr, table, now)
+                           + _deadline(tr, table, now))
         elif view.turn is not None:
             leader = view.current[0][0] if view.current else view.turn
             out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
@@ -239,6 +242,21 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             else:  # the dealer side's trick scores nothing for anyone
                 out.append(tr("Last trick: {plays} · {seat} won", plays=plays, seat=seat))
     return out
+
+
+CHINA: Final = timezone(timedelta(hours=8), "CST")
+"""The players' clock (Jiangsu and Anhui; no daylight saving)."""
+
+
+def _since(tr: Translator, table: Table, now: float | None) -> str:
+    """「（14:03 起）」: when the turn began, at the slower paces (the real-time pace counts down instead)."""
+    if table.settings.pace == "realtime" or table.turn_since <= 0:
+        return ""
+    began = datetime.fromtimestamp(table.turn_since, CHINA)
+    today = datetime.fromtimestamp(time.time() if now is None else now, CHINA).date()
+    if began.date() == today:
+        return " " + tr("(since {time})", time=began.strftime("%H:%M"))
+    return " " + tr("(since {month}/{day} {time})", month=began.month, day=began.day, time=began.strftime("%H:%M"))
 
 
 def _deadline(tr: Translator, table: Table, now: float | None) -> str:

@@ -329,15 +329,16 @@ def _end(tr: Translator, r: Ruleset) -> list[str]:
 
 
 def _escape(tr: Translator, r: Ruleset) -> list[str]:
+    back = tr("The AI takes the empty seat. The one who left may take it back with /join: from the next hand (at "
+              "once if the hand has not started, or if the table's settings say so). The escape still costs what "
+              "it cost, and the hands the AI plays for the seat count for nobody.")
     if r.escape == "anhui":
         return [tr("Leaving in the middle of a hand is an escape (逃跑): the hand is void and only the escaper "
-                   "loses 积分: 15, or 20 once either side has reached J."),
-                tr("The AI takes the empty seat.")]
+                   "loses 积分: 15, or 20 once either side has reached J."), back]
     return [tr("Leaving before any card of the hand is played costs nothing."),
             tr("After that it is an escape (逃跑): the hand is void and only the escaper loses 积分: exactly 15 if "
                "their side is ahead at that moment, else 15 or what the level table would take from their side "
-               "now, whichever is more."),
-            tr("The AI takes the empty seat.")]
+               "now, whichever is more."), back]
 
 
 # --- output -----------------------------------------------------------------------------------

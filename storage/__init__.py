@@ -51,6 +51,7 @@ from storage.hands import (
 )
 from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
 from storage.migrations import SCHEMA_VERSION, migrate, schema_version
+from storage.shown import forget_old_shown, save_shown, shown_digests
 from storage.records import (
     ActiveTable,
     ChatRecord,
@@ -100,5 +101,5 @@ __all__ = [
     "record_hand_result", "replay", "resolve_chat_id", "restore", "save_snapshot",
     "schema_version", "set_seat", "set_seat_messages", "set_user_language",
     "set_user_reachability", "update_chat", "update_hand", "update_match", "update_table",
-    "upsert_chat", "upsert_user",
+    "upsert_chat", "upsert_user", "forget_old_shown", "save_shown", "shown_digests",
 ]

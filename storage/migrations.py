@@ -256,6 +256,18 @@ _V5_HONEST_STANDINGS = (
     _RESULT_ROWS_COUNTED,
 )
 
+_V6_SHOWN_MESSAGES = (
+    # What each message the bot keeps current shows now, as a digest of its text and buttons: after a
+    # restart an edit that would change nothing is not sent ("message is not modified").
+    """CREATE TABLE shown_messages (
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (chat_id, message_id)
+    ) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables, event log, results and the result_rows view", _V1_CORE),
     Migration(2, "snapshot cache of hand states", _V2_SNAPSHOTS),
@@ -263,6 +275,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
     Migration(5, "hand outcomes per seat: escapes, voided hands and the AI's seats count for nobody",
               _V5_HONEST_STANDINGS),
+    Migration(6, "what each message kept current shows (a digest)", _V6_SHOWN_MESSAGES),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

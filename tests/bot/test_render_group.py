@@ -600,7 +600,7 @@ def test_settings_panel(preset: str, lang: str) -> None:
     presets = [callbacks.decode(b.callback_data) for b in ticked]  # type: ignore[arg-type]
     by_op = {c.op: c.arg for c in presets if c is not None}
     assert by_op["preset"] == preset
-    assert by_op["pace"] == "daily" and by_op["timeout"] == "escape"
+    assert by_op["pace"] == "daily" and by_op["timeout"] == "escape" and by_op["returns"] == "next"
     assert sorted(c.arg for c in decoded if c.op == "preset") == sorted(T.PRESETS)
     has_hidden_choice = any(c.op == "hidden" for c in decoded)
     assert has_hidden_choice == (preset not in ("yancheng", "nantong", "anhui"))
