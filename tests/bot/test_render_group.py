@@ -127,10 +127,13 @@ def test_header_names_preset_mode_and_hand_number(preset: str, lang: str) -> Non
     r = RULESETS[preset]
     preset_name = r.zh_name if lang == "zh" else r.en_name
     number = "第 1 局" if lang == "zh" else "hand 1"
-    mode = MODE[lang][r.hidden_bidding]
+    mode = MODE[lang][r.hidden_bidding] if preset in ("yancheng", "nantong") else None  # the 暗炒 and 明炒 rooms
     if r.after_ace == "flag_hand":  # the 扛旗 room, never 明炒 (南通's room)
         mode = "扛旗" if lang == "zh" else "flag hand"
-    preset_mode = f"{preset_name}（{mode}）" if lang == "zh" else f"{preset_name} ({mode})"
+    if mode is None:  # 新炒地皮, 池州, 安徽: no room of the original platform bears their name
+        preset_mode = preset_name
+    else:
+        preset_mode = f"{preset_name}（{mode}）" if lang == "zh" else f"{preset_name} ({mode})"
     assert raw.split("\n")[0] == f"<b>{TITLE[lang]} · {preset_mode} · {number}</b>"
 
 
