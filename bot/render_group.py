@@ -21,7 +21,7 @@ from bot.labels import (
 from bot.model import PACES, RETURNS, Table, hidden_choosable
 from engine.hand import Trick, side_of
 from engine.match import HandRecord
-from engine.ruleset import RULESETS, Ruleset
+from engine.ruleset import ALIASES, RULESETS, Ruleset, get_ruleset
 from engine.views import HandView
 
 
@@ -43,23 +43,31 @@ def who(tr: Translator, table: Table, seat: int) -> str:
 
 
 def room(tr: Translator, ruleset: Ruleset) -> str:
-    """The room's name as players know it: 暗炒 (hidden bids), 扛旗 (a flag-hand preset), else 明炒.
+    """The room's name as players know it (decision 1), or "" where the preset has none.
 
-    A flag-hand preset is the 扛旗 room even with open bidding: 明炒 is 南通's room.
+    盐城 is the 暗炒 room and 南通 the 明炒 room; a flag-hand preset is a 扛旗
+    room, whatever its bidding.  新炒地皮, 池州 and 安徽 have no room name:
+    明炒/暗炒 would name another region's room.  A table's own choice of
+    bidding, where it differs from its preset's, is named too (「扛旗 · 暗炒」).
     """
     words = [tr("flag hand")] if ruleset.after_ace == "flag_hand" else []
-    if ruleset.hidden_bidding:
-        words.append(tr("hidden bids"))
-    elif not words:
-        words.append(tr("open bids"))
+    hidden = ruleset.hidden_bidding
+    named = ALIASES.get("暗炒" if hidden else "明炒") == ruleset.name  # the room alias of decision 1
+    if named or hidden != get_ruleset(ruleset.name).hidden_bidding:
+        words.append(tr("hidden bids") if hidden else tr("open bids"))
     return " · ".join(words)
+
+
+def room_title(tr: Translator, ruleset: Ruleset) -> str:
+    """「盐城（暗炒）」, 「扬州/镇江（扛旗）」, 「安徽」: the preset, with its room where it has one."""
+    mode = room(tr, ruleset)
+    name = preset_label(tr, ruleset)
+    return tr("{preset} ({mode})", preset=name, mode=mode) if mode else name
 
 
 def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
-    ruleset = table.settings.ruleset()
-    mode = room(tr, ruleset)
-    parts = [tr("Chao Di Pi"), tr("{preset} ({mode})", preset=preset_label(tr, ruleset), mode=mode)]
+    parts = [tr("Chao Di Pi"), room_title(tr, table.settings.ruleset())]
     if table.match is not None:
         parts.append(tr("hand {n}", n=table.match.hand.setup.number))
     return "<b>" + " · ".join(parts) + "</b>"
