@@ -40,6 +40,11 @@ class Outbox:
         self._back = asyncio.Event()
         """Set (and replaced) when Telegram answers again: senders waiting to retry go at once."""
 
+    def sending(self, chat_id: int) -> bool:
+        """True while this chat's announcements are still going out."""
+        sender = self._senders.get(chat_id)
+        return sender is not None and not sender.done()
+
     def telegram_back(self, family: str) -> None:
         """A fault ended (:class:`bot.faults.Faults` listener): senders waiting to retry go now."""
         self._back.set()

@@ -23,6 +23,7 @@ from telegram.ext import (
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     TypeHandler,
@@ -38,7 +39,7 @@ from bot.faults import Faults
 from bot.handlers.buttons import on_callback
 from bot.handlers.commands import cmd_hand, cmd_join, cmd_leave, cmd_newgame, cmd_start, cmd_stop
 from bot.handlers.errors import on_error
-from bot.handlers.group_events import on_migrate
+from bot.handlers.group_events import on_bot_added, on_migrate
 from bot.handlers.info import cmd_help, cmd_history, cmd_lang, cmd_leaderboard, cmd_rules, cmd_season, cmd_stats
 from bot.handlers.throttle import within_budget
 from bot.health import Health, beat, heartbeat_path
@@ -102,6 +103,7 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_handler(ChatMemberHandler(on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
     return app
 
@@ -115,7 +117,10 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     db.observer = faults  # storage faults are logged once, reported by /health, and end at the next write
     tables = Tables(db, config, tasks, faults)
     tables.bot_username = app.bot.username
-    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks)
+    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks,
+                                 lambda chat_id, message_id, digest: storage.save_shown(db, chat_id, message_id, digest))
+    await storage.forget_old_shown(db)
+    tables.publisher.known = await storage.shown_digests(db)  # a restart re-sends no message unchanged
     tables.outbox = Outbox(db, app.bot, tasks)
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables

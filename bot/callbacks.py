@@ -21,7 +21,7 @@ from typing import Final
 
 MAX_BYTES: Final = 64
 
-LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace",
+LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace", "returns",
                               "timeout", "strength", "back", "cancel", "return", "esc", "stay"})
 HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "go", "hint",
                              "trump", "peek", "next"})

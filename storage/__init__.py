@@ -65,6 +65,7 @@ from storage.league import (
 )
 from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
 from storage.migrations import SCHEMA_VERSION, migrate, schema_version
+from storage.shown import forget_old_shown, save_shown, shown_digests
 from storage.records import (
     ActiveTable,
     ChatRecord,
@@ -139,4 +140,5 @@ __all__ = [
     "league_chats", "league_lines", "match_history", "next_season_end",
     "partnership_lines", "played_in", "red_fives", "season_before", "seasons_of", "seasons_to_close",
     "set_min_hands", "set_time_zone", "start_monthly_seasons", "start_named_season", "time_zone", "zone",
+    "forget_old_shown", "save_shown", "shown_digests",
 ]

@@ -256,7 +256,19 @@ _V5_HONEST_STANDINGS = (
     _RESULT_ROWS_COUNTED,
 )
 
-_V6_SEASONS = (
+_V6_SHOWN_MESSAGES = (
+    # What each message the bot keeps current shows now, as a digest of its text and buttons: after a
+    # restart an edit that would change nothing is not sent ("message is not modified").
+    """CREATE TABLE shown_messages (
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (chat_id, message_id)
+    ) WITHOUT ROWID""",
+)
+
+_V7_SEASONS = (
     # The group's time zone (an IANA name; NULL: Asia/Shanghai): a monthly season ends at its midnight.
     "ALTER TABLE chats ADD COLUMN time_zone TEXT",
     # A group's league runs in seasons: calendar months in its time zone ('monthly', named by the
@@ -302,8 +314,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
     Migration(5, "hand outcomes per seat: escapes, voided hands and the AI's seats count for nobody",
               _V5_HONEST_STANDINGS),
-    Migration(6, "league seasons, the group's time zone, announcements with a picture, results by group",
-              _V6_SEASONS),
+    Migration(6, "what each message kept current shows (a digest)", _V6_SHOWN_MESSAGES),
+    Migration(7, "league seasons, the group's time zone, announcements with a picture, results by group",
+              _V7_SEASONS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

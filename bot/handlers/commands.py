@@ -135,7 +135,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
         await reply(update, context, exc.text(tr))
         return
     async with table.lock:
-        problem = await seat_person(context, table, user, 0)
+        problem = await seat_person(context, table, user, 0, answer=tr)
         tables.refresh(table)
     if problem:
         await reply(update, context, problem)
@@ -152,7 +152,7 @@ async def cmd_join(update: Update, context: Context) -> None:
         await reply(update, context, tr("There is no table here. Start one with /newgame."))
         return
     async with table.lock:
-        problem = await seat_person(context, table, user, None)
+        problem = await seat_person(context, table, user, None, answer=tr)
     if problem:
         await reply(update, context, problem)
 

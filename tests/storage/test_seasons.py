@@ -150,12 +150,12 @@ async def test_a_season_somebody_played_in(db: Database) -> None:
     assert await storage.counted_hands(db, CHAT) == 1
 
 
-async def test_results_stored_before_migration_6_count_in_their_groups_league(tmp_path: Path) -> None:
-    path = tmp_path / "v5.db"
+async def test_results_stored_before_migration_7_count_in_their_groups_league(tmp_path: Path) -> None:
+    path = tmp_path / "v6.db"
     db = await Database.open(path, migrate=False)
-    await migrate(db, target=5)
+    await migrate(db, target=6)
     game = await start_game(db, CHAT)
-    async with db.transaction():  # as a version-5 bot stored a result: no chat_id column yet
+    async with db.transaction():  # as a version-6 bot stored a result: no chat_id column yet
         await db.execute("""INSERT INTO hand_results (hand_id, attacker_points, dealer_side, winner_side, special,
                             created_at) VALUES (?, 40, 0, 0, '{}', ?)""", (game.hand.hand_id, at(2026, 10, 3)))
         await db.executemany(

@@ -172,6 +172,17 @@ class Group:
         """Take the bot out of the group (Telegram then answers 403 to it)."""
         self.chat.bot_status = "kicked" if kicked else "left"
 
+    def add_bot(self, by: Person) -> None:
+        """``by`` adds the bot to the group: Telegram sends the bot a ``my_chat_member`` update."""
+        old = self.chat.bot_status
+        self.chat.bot_status = "member"
+        state = self.server.state
+        bot = state.bot.to_api()
+        state.updates.push("my_chat_member", {
+            "chat": self.chat.to_api(state.users), "from": by.user.to_api(), "date": unix_now(),
+            "old_chat_member": {"status": old, "user": bot}, "new_chat_member": {"status": "member", "user": bot},
+        })
+
     async def migrate_to_supergroup(self, by: Person) -> int:
         """Upgrade to a supergroup as Telegram does; returns the new chat id.
 
