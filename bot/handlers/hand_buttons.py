@@ -79,7 +79,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
     # A press on the keyboard: keep this message current even while the web app is open too.
-    tables.app_seats.pop((table.id, seat), None)
+    tables.app_seats.pop((table.id, seat, user.id), None)
     done = table.acted.get(seat)
     if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
         return tr("You have already done that.")

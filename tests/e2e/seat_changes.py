@@ -208,7 +208,8 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                             playing[seat] = person
                 await server.wait_idle()
     assert hand_seed is not None
-    figures.scanned, figures.leaks = find_seat_leaks(server, timeline, tenures, lambda deal: hand_seed(deal - 1))
+    scan = find_seat_leaks(server, timeline, tenures, lambda deal: hand_seed(deal - 1))
+    figures.scanned, figures.leaks = scan.versions, scan.leaks
     return figures
 
 
