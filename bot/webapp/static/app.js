@@ -172,6 +172,7 @@
     if (replay) return drawReplay();
     const view = state.view;
     $("title").textContent = state.title || "炒地皮";
+    $("facts").textContent = "";
     if (view) {
       const trump = view.trump_known ? (view.trump ? SUITS[view.trump] : w("no-trump")) : "?";
       $("facts").textContent = `${view.level ? "Lv " + levelName(view.level) : ""} · ${trump} · ${view.trick_points}`;
