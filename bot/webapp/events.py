@@ -30,7 +30,7 @@ from bot.i18n import Translator
 from bot.model import Table
 from bot.tables import Tables
 from bot.webapp.live import Live
-from bot.webapp.streams import Streams, Ticket
+from bot.webapp.streams import Ticket
 
 HEARTBEAT: Final = 15.0
 """Seconds between keep-alive comments on a quiet stream (a dead connection shows up at the next one)."""
@@ -77,22 +77,21 @@ StateOf = Callable[[Translator, Table, int], dict[str, Any]]
 class SeatStream:
     """The stream of one ticket: :meth:`run` answers the request until the seat may no longer be shown."""
 
-    def __init__(self, tables: Tables, live: Live, streams: Streams, ticket: Ticket, table: Table,
-                 tr: Translator, max_age: float, state_of: StateOf) -> None:
-        self.tables, self.live, self.streams, self.ticket = tables, live, streams, ticket
+    def __init__(self, tables: Tables, live: Live, ticket: Ticket, table: Table, tr: Translator, max_age: float,
+                 state_of: StateOf) -> None:
+        self.tables, self.live, self.ticket = tables, live, ticket
         self.table, self.tr, self.max_age, self.state_of = table, tr, max_age, state_of
 
     def _end(self) -> End | None:
         return why_it_ends(self.tables, self.table, self.ticket, self.max_age)
 
     async def run(self, request: web.Request) -> web.StreamResponse:
-        """Serve the stream (the caller checked the ticket and the caps)."""
+        """Serve the stream (the caller redeemed the ticket, and frees its place when this returns)."""
         table, seat, tables = self.table, self.ticket.seat, self.tables
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await response.prepare(request)
         key = (table.id, seat, self.ticket.user_id)
         tables.app_seats[key] += 1
-        self.streams.opened(self.ticket)
         last = ""
         try:
             while not self.live.closing.is_set():
@@ -113,7 +112,6 @@ class SeatStream:
         except ConnectionResetError:
             pass  # the app was closed; the stream ends
         finally:
-            self.streams.closed(self.ticket)
             tables.app_seats[key] -= 1
             if tables.app_seats[key] <= 0:
                 del tables.app_seats[key]

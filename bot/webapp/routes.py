@@ -307,15 +307,13 @@ class WebAppRoutes:
         if ticket is None:
             refuse(web.HTTPUnauthorized, "no valid stream ticket")
         try:
-            self.streams.check_room(ticket.user_id, table_id)
-        except StreamCapError:
-            refuse(web.HTTPTooManyRequests, "too many open streams")
-        table = self.tables.get(table_id)
-        if table is None:
-            refuse(web.HTTPForbidden, "not your table")
-        tr = await self._translator(ticket.user_id, ticket.language_code)
-        stream = SeatStream(self.tables, self.live, self.streams, ticket, table, tr, self.max_age, self._state_of)
-        return await stream.run(request)
+            table = self.tables.get(table_id)
+            if table is None:
+                refuse(web.HTTPForbidden, "not your table")
+            tr = await self._translator(ticket.user_id, ticket.language_code)
+            return await SeatStream(self.tables, self.live, ticket, table, tr, self.max_age, self._state_of).run(request)
+        finally:
+            self.streams.closed(ticket)
 
     async def _replay(self, request: web.Request) -> web.Response:
         user = self._user(request)

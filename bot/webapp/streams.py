@@ -43,46 +43,57 @@ class Ticket:
 
 
 class StreamCapError(Exception):
-    """The person, or the table, has as many streams open as allowed."""
+    """The person, or the table, has as many streams open (or tickets waiting) as allowed."""
 
 
 class Streams:
-    """Tickets waiting to be used, and the streams open now."""
+    """Tickets waiting to be used, and the streams open now.
+
+    A ticket takes its place under the caps when it is issued: a stream
+    opened with it only turns that place from waiting to open, and a ticket
+    never used gives it back when it expires.  So no burst of tickets asked
+    for at once can open more streams than the caps allow.
+    """
 
     def __init__(self) -> None:
         self._tickets: OrderedDict[str, Ticket] = OrderedDict()
         self._people: Counter[int] = Counter()
+        """Per person: streams open and tickets waiting."""
         self._tables: Counter[int] = Counter()
-
-    def check_room(self, user_id: int, table_id: int) -> None:
-        """Raise :class:`StreamCapError` if this person, or this table, is at its cap."""
-        if self._people[user_id] >= PER_PERSON or self._tables[table_id] >= PER_TABLE:
-            raise StreamCapError
+        """Per table: streams open and tickets waiting."""
+        self._open = 0
 
     def issue(self, user_id: int, table_id: int, seat: int, auth_date: int, language_code: str | None) -> str:
-        """A new ticket; raises :class:`StreamCapError` when no stream could open with it."""
-        self.check_room(user_id, table_id)
+        """A new ticket; raises :class:`StreamCapError` if the person or the table has no place left."""
         now = time.monotonic()
         while self._tickets and (len(self._tickets) >= TICKETS_KEPT or next(iter(self._tickets.values())).expires < now):
-            self._tickets.popitem(last=False)
+            self._release(self._tickets.popitem(last=False)[1])
+        if self._people[user_id] >= PER_PERSON or self._tables[table_id] >= PER_TABLE:
+            raise StreamCapError
         token = secrets.token_urlsafe(32)
         self._tickets[token] = Ticket(user_id, table_id, seat, auth_date, language_code, now + TICKET_LIFE)
+        self._people[user_id] += 1
+        self._tables[table_id] += 1
         return token
 
     def redeem(self, token: str, table_id: int) -> Ticket | None:
-        """The ticket, used up now; None if there is no such ticket, it expired, or it is another table's."""
+        """The ticket, used up now: its place counts as an open stream until :meth:`closed`.  None if there
+        is no such ticket, it expired, or it is another table's."""
         ticket = self._tickets.pop(token, None)
-        if ticket is None or ticket.expires < time.monotonic() or ticket.table_id != table_id:
+        if ticket is None:
             return None
+        if ticket.expires < time.monotonic() or ticket.table_id != table_id:
+            self._release(ticket)
+            return None
+        self._open += 1
         return ticket
 
-    def opened(self, ticket: Ticket) -> None:
-        """A stream opened with this ticket."""
-        self._people[ticket.user_id] += 1
-        self._tables[ticket.table_id] += 1
-
     def closed(self, ticket: Ticket) -> None:
-        """The stream opened with this ticket ended."""
+        """The stream opened with this ticket ended: its place is free."""
+        self._open -= 1
+        self._release(ticket)
+
+    def _release(self, ticket: Ticket) -> None:
         for counter, key in ((self._people, ticket.user_id), (self._tables, ticket.table_id)):
             counter[key] -= 1
             if counter[key] <= 0:
@@ -90,5 +101,4 @@ class Streams:
 
     def open_count(self) -> int:
         """Streams open now."""
-        return sum(self._tables.values())
-
+        return self._open
