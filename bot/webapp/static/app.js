@@ -24,6 +24,7 @@
   let replay = null;      // {data, trick}
   let busy = false;
   let source = null;      // the open EventSource
+  let opening = 0;        // counts calls of listen(): only the latest may open a stream
   let retries = 0;        // failed openings in a row (the next waits longer)
 
   const $ = (id) => document.getElementById(id);
@@ -309,15 +310,18 @@
   }
 
   async function listen() {
+    const mine = ++opening;
     if (source) { source.close(); source = null; }
     let answer;
     try {
       answer = await api(`tables/${tableId}/ticket`, {});
     } catch (e) {
+      if (mine !== opening) return;
       banner(w("Reconnecting…"));  // the bot is not reachable (a restart): try again shortly
       later();
       return;
     }
+    if (mine !== opening) return;  // a later call took over (「我回来了」 during a retry)
     const { status, data } = answer;
     if (status === 401) { stopped(w("This page has expired: open it again from Telegram.")); return; }
     if (status === 403) { stopped(w("You no longer hold this seat.")); return; }
@@ -354,7 +358,9 @@
 
   async function refresh() {
     const { status, data } = await api(`tables/${tableId}`);
-    if (status === 200) show(data.state); else stopped(w("You no longer hold this seat."));
+    if (status !== 200) { stopped(w("You no longer hold this seat.")); return; }
+    show(data.state);
+    if (!data.state.away) listen();  // back already (a press on the keyboard meanwhile)
   }
 
   // Nothing of the seat stays on screen once the page may not show it: only why.
