@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from typing import Final
 
 from telegram import Bot
@@ -20,6 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 import storage
+from bot.faults import passes
 from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,13 @@ class Outbox:
         self.tasks = tasks if tasks is not None else Supervisor()
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self._back = asyncio.Event()
+        """Set (and replaced) when Telegram answers again: senders waiting to retry go at once."""
+
+    def telegram_back(self, family: str) -> None:
+        """A fault ended (:class:`bot.faults.Faults` listener): senders waiting to retry go now."""
+        self._back.set()
+        self._back = asyncio.Event()
 
     def wake(self, chat_id: int) -> None:
         """Send what is pending for this chat (soon, in a task of its own)."""
@@ -73,10 +80,17 @@ class Outbox:
                     if chat_id not in self._again:
                         return
                     continue
-            except (storage.StorageError, sqlite3.Error):
+            except storage.StorageFault:
+                pass  # logged once by bot.faults; the announcements wait in storage
+            except storage.StorageError:
                 log.exception("outbox of chat %s: storage error", chat_id)
             failures += 1
-            await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1])
+            back = self._back
+            try:
+                async with asyncio.timeout(RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1]):
+                    await back.wait()
+            except TimeoutError:
+                pass
 
     async def _deliver(self, item: storage.Announcement) -> tuple[bool, int | None]:
         """Send one announcement: (done, message id); done with no id when the chat refuses it for good."""
@@ -87,7 +101,8 @@ class Outbox:
                         item.announcement_id, exc.message)
             return True, None
         except TelegramError as exc:
-            log.warning("outbox: announcement %s to chat %s failed, will retry: %s", item.announcement_id,
-                        item.chat_id, exc)
+            if not passes(exc):
+                log.warning("outbox: announcement %s to chat %s failed, will retry: %s", item.announcement_id,
+                            item.chat_id, exc)
             return False, None
         return True, message.message_id

@@ -30,10 +30,11 @@ from telegram.ext import (
 )
 
 import storage
-from bot import logs
+from bot import logs, outcome
 from bot.announcements import Outbox
 from bot.command_texts import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
+from bot.faults import Faults
 from bot.handlers.buttons import on_callback
 from bot.handlers.commands import cmd_hand, cmd_join, cmd_leave, cmd_newgame, cmd_start, cmd_stop
 from bot.handlers.errors import on_error
@@ -44,6 +45,7 @@ from bot.health import Health, beat, heartbeat_path
 from bot.i18n import translator
 from bot.publisher import Publisher
 from bot.ratelimit import ChatRateLimiter
+from bot.reachability import WatchedRequest
 from bot.tables import Tables
 from bot.tasks import Supervisor
 from bot.webapp.routes import WebAppRoutes
@@ -58,10 +60,14 @@ STOP_TIMEOUT: Final = 15.0
 def build_application(config: Settings) -> Application:  # type: ignore[type-arg]
     """The bot, ready to run: handlers, rate limiter, the web app's routes, start-up and shut-down hooks."""
     tasks = Supervisor()
+    faults = Faults()
     limiter = ChatRateLimiter(max_retries=8, paced=config.flood_pacing, tasks=tasks)
     builder: ApplicationBuilder = (  # type: ignore[type-arg]
         Application.builder()
         .token(config.token)
+        # Every Bot API call (getUpdates too) tells the faults whether Telegram answered.
+        .request(WatchedRequest(faults, connection_pool_size=256))
+        .get_updates_request(WatchedRequest(faults, connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_post_init)
@@ -73,13 +79,16 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app = builder.build()
     app.bot_data["config"] = config
     app.bot_data["tasks"] = tasks
+    app.bot_data["faults"] = faults
     if config.public_url is not None:
         app.bot_data["http_routes"] = WebAppRoutes(app).install
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
                                     lambda: app.bot_data.get("db"),
                                     lambda: {**(app.bot_data["tables"].load() if "tables" in app.bot_data else {}),
-                                             "calls": limiter.in_flight})
+                                             "calls": limiter.in_flight},
+                                    faults=faults,
+                                    watch=lambda: app.bot_data["tables"].watch() if "tables" in app.bot_data else [])
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": cmd_start, "newgame": cmd_newgame, "join": cmd_join, "leave": cmd_leave, "stop": cmd_stop,
@@ -99,10 +108,13 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     db = app.bot_data.get("db") or await storage.open_database(config.db_path)
     app.bot_data["db"] = db
     tasks: Supervisor = app.bot_data["tasks"]
-    tables = Tables(db, config, tasks)
+    faults: Faults = app.bot_data["faults"]
+    db.observer = faults  # storage faults are logged once, reported by /health, and end at the next write
+    tables = Tables(db, config, tasks, faults)
     tables.bot_username = app.bot.username
     tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks)
     tables.outbox = Outbox(db, app.bot, tasks)
+    faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
     await tables.load_tables()
     pending = await tables.outbox.resume()
@@ -122,6 +134,7 @@ async def _bind_update(update: Update, context: Any) -> None:
     """Runs first for every update: its id goes on every log line written while it is handled, and a
     command past its chat's or sender's budget goes no further."""
     logs.bind_update(update.update_id)
+    outcome.begin()
     if not await within_budget(update, context):
         raise ApplicationHandlerStop
 

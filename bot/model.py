@@ -148,6 +148,9 @@ class Table:
     the same press again is "already done", not a second action."""
     paused: bool = False
     """Nobody present is left at the table: no move is made until someone comes back."""
+    progress: float = 0.0
+    """When the table last moved on (unix time): an action stored, a match started, a hand shown.  The
+    heartbeat calls a table stuck that should move and has not for a while."""
     restarted: set[int] = field(default_factory=set)
     """Seats whose selection a restart lost, until they touch their keyboard again (selections live in memory)."""
 

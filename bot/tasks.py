@@ -7,7 +7,11 @@ AI seat's loop, a turn's timer, an edit of a message, a chat's outbox, the
 heartbeat).  The supervisor runs it in a task of its own; when the work
 raises something unexpected, the supervisor logs it once, with its table
 and a traceback, and runs the work again after a pause that doubles each
-time (:data:`FIRST_BACKOFF` … :data:`LAST_BACKOFF`); when the work comes
+time (:data:`FIRST_BACKOFF` … :data:`LAST_BACKOFF`).  A fault that can pass
+(:func:`bot.faults.passes`: the database locked, storage full, Telegram unreachable)
+is logged by :mod:`bot.faults` where it happens, once; the work just runs
+again after :data:`FIRST_BACKOFF`, so that it goes on as soon as the fault
+passes.  When the work comes
 through again (it ends normally, or a loop that never ends calls
 :func:`came_through` after a round that worked), one line says so.  Work that
 ends normally, or is cancelled, is over.  :meth:`~Supervisor.summary` lists
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bot import logs
+from bot.faults import passes
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +52,8 @@ class Entry:
     failures: int = 0
     """Failures in a row (0 once a run came through)."""
     last_error: str = ""
+    last_logged: str = ""
+    """The error whose traceback was logged last (a different one is logged too)."""
     since: float = field(default=0.0)
     """Loop time of the first failure of the current streak."""
 
@@ -67,9 +74,11 @@ def came_through() -> None:
 
 
 def _recovered(entry: Entry) -> None:
-    log.warning("task %r%s works again after %d failure%s in %.0f s", entry.name, _of(entry), entry.failures,
-                "" if entry.failures == 1 else "s", asyncio.get_running_loop().time() - entry.since)
+    if entry.last_logged:  # a streak of faults that pass by themselves was never logged here: nor is its end
+        log.warning("task %r%s works again after %d failure%s in %.0f s", entry.name, _of(entry), entry.failures,
+                    "" if entry.failures == 1 else "s", asyncio.get_running_loop().time() - entry.since)
     entry.failures = 0
+    entry.last_logged = ""
 
 
 class Supervisor:
@@ -140,11 +149,15 @@ class Supervisor:
                 entry.last_error = type(exc).__name__
                 if entry.failures == 1:
                     entry.since = loop.time()
+                expected = passes(exc)  # bot.faults has logged it where it happened
+                if not expected and entry.last_logged != entry.last_error:
+                    entry.last_logged = entry.last_error
                     log.error("task %r%s failed: %s%s", entry.name, _of(entry), type(exc).__name__,
                               "; it runs again shortly" if entry.restart else "", exc_info=exc)
                 if not entry.restart:
                     return
-                await asyncio.sleep(min(self.last_backoff, self.first_backoff * 2 ** (entry.failures - 1)))
+                backoff = self.first_backoff * (1 if expected else 2 ** (entry.failures - 1))
+                await asyncio.sleep(min(self.last_backoff, backoff))
                 continue
             if entry.failures:
                 _recovered(entry)

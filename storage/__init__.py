@@ -21,14 +21,18 @@ from storage.chats import (
     upsert_user,
 )
 from storage.config import DB_ENV_VAR, default_db_path
-from storage.db import Database
+from storage.db import Database, FaultObserver
 from storage.errors import (
     CorruptLog,
+    DatabaseLocked,
     HandClosed,
     NotFound,
     SchemaTooNew,
     SequenceConflict,
     StorageError,
+    StorageFault,
+    StorageFull,
+    StorageIOFailure,
     TableAlreadyActive,
 )
 from storage.events import append_event, last_seq, load_events, load_snapshot, save_snapshot
@@ -82,7 +86,8 @@ async def open_database(path: str | Path | None = None) -> Database:
 
 
 __all__ = [
-    "SCHEMA_VERSION", "ActiveTable", "Announcement", "ChatRecord", "CorruptLog", "Database", "HandClosed",
+    "SCHEMA_VERSION", "ActiveTable", "Announcement", "ChatRecord", "CorruptLog", "Database", "DatabaseLocked",
+    "FaultObserver", "HandClosed", "StorageFault", "StorageFull", "StorageIOFailure",
     "HandRecord", "HandResult", "MatchRecord", "NotFound", "Outcome", "PartnershipStanding",
     "PlayerStanding", "Replayer", "SchemaTooNew", "SeatRecord", "SeatResult",
     "DB_ENV_VAR", "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",

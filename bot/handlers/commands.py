@@ -14,7 +14,7 @@ from telegram.constants import ChatType
 import storage
 from bot import links
 from bot.command_texts import help_text
-from bot.handlers.common import Context, in_group, is_admin, remember_user, reply, tables_of, who_asks
+from bot.handlers.common import Context, in_group, storage_trouble, is_admin, remember_user, reply, tables_of, who_asks
 from bot.handlers.common import chat_translator, user_translator
 from bot.handlers.seating import seat_person
 from bot.i18n import Translator
@@ -186,6 +186,8 @@ async def cmd_leave(update: Update, context: Context) -> None:
                 question = escape_question(tr, table, seat, cost)
         except (TableError, EngineError) as exc:
             refused = exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc)
+        except storage.StorageError as exc:
+            refused = storage_trouble(tr, exc, move=False)
     if refused is not None:  # replies wait for the chat's pace: never while holding the table
         await reply(update, context, refused)
     if question is not None:

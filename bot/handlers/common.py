@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 import storage
 from bot.budget import Pacer
 from bot.i18n import Translator, pick_language, translator
+from bot.messages import storage_refusal
 from bot.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -104,3 +105,14 @@ async def who_asks(update: Update, context: Context) -> tuple[User, Chat, Transl
     if user is None or chat is None:
         return None
     return user, chat, await chat_translator(context, user, chat)
+
+
+def storage_trouble(tr: Translator, exc: storage.StorageError, *, move: bool = True) -> str:
+    """The answer to a press whose write failed (call it while handling ``exc``): a fault that can pass is
+    said as what it is (logged once where it happened); anything else is a bug, logged with its traceback."""
+    if isinstance(exc, storage.StorageFault):
+        return storage_refusal(tr, exc)
+    log.exception("storage error")
+    if move:
+        return tr("I could not save your move; nothing changed. Please try again.")
+    return tr("I could not save that; nothing changed. Please try again.")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 
+from bot import outcome
 from bot.handlers.common import Context
 from bot.i18n import pick_language, translator
 
@@ -26,10 +27,15 @@ async def on_error(update: object, context: Context) -> None:
         # reached the bot after its window: another answer would be refused too.
         log.warning("a button's answer came too late for Telegram: %s", context.error)
         return
+    if update is None and isinstance(context.error, NetworkError):
+        return  # polling could not reach Telegram: bot.faults logged it once, and polling goes on
     log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:
             tr = translator(pick_language(update.callback_query.from_user.language_code))
-            await update.callback_query.answer(tr("Something went wrong; nothing changed."), show_alert=True)
+            # "Nothing changed" only while it is true: a move stored before the failure stands.
+            text = (tr("Something went wrong after your move was saved: it stands. Send /hand if your cards do not show it.")
+                    if outcome.did_store() else tr("Something went wrong; nothing changed."))
+            await update.callback_query.answer(text, show_alert=True)
         except TelegramError:
             pass

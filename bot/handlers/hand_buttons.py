@@ -8,7 +8,6 @@ hands while a press waits for it); a press that cannot get the table in
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections import Counter
 from typing import Final
@@ -17,7 +16,7 @@ from telegram import CallbackQuery
 
 import storage
 from bot import callbacks, story
-from bot.handlers.common import Context, tables_of
+from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
 from bot.messages import refusal
 from bot.model import Table
@@ -26,8 +25,6 @@ from bot.tables import MoveKind, TableError, Tables
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.notices import ThrowFailed, notice_from_dict
-
-log = logging.getLogger(__name__)
 
 PRESS_WAIT: Final = 8.0
 """Seconds a button press waits for its table; Telegram stops waiting for an answer after about 15."""
@@ -80,19 +77,25 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         return tr("That button is not valid.")
     # A press on the keyboard: keep this message current even while the web app is open too.
     tables.app_seats.pop((table.id, seat, user.id), None)
+    info = table.seats[seat]
+    assert info is not None
+    info.last_active = time.time()
+    # Someone the AI played for (a timeout, an outage) is back with any press of theirs, an old button's too.
+    try:
+        back = info.timed_out and await tables.come_back(table, seat)
+    except storage.StorageError as exc:
+        return storage_trouble(tr, exc, move=False)
     done = table.acted.get(seat)
     if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
         return tr("You have already done that.")
     if table.stale(seat, data.version, selecting=data.op in SELECTING):
         tables.refresh(table, pressed=seat)
+        if back:
+            return tr("You are back: you play your seat again. Your hand is shown again.")
         return tr("That button is out of date; your hand is shown again.")
     assert table.match is not None
     if data.op == "pass" and seat in table.match.hand.passed:
         return tr("You have already done that.")  # one pass a round; the keyboard keeps Pass for the look
-    info = table.seats[seat]
-    assert info is not None
-    info.last_active = time.time()
-    await tables.come_back(table, seat)  # a press from someone away brings them back
     if info.hand_message_id is None:
         info.hand_message_id = query.message.message_id
     popup: str | None = None
@@ -102,9 +105,8 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         popup = refusal(tr, exc, table.settings.ruleset())
     except TableError as exc:
         popup = exc.text(tr)
-    except storage.StorageError:
-        log.exception("table %s: storage error", table.id)
-        popup = tr("I could not save your move; nothing changed. Please try again.")
+    except storage.StorageError as exc:
+        popup = storage_trouble(tr, exc)
     tables.refresh(table, pressed=seat)
     return popup
 

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import logging
-
 from telegram import CallbackQuery
 
 import storage
 from bot import callbacks
-from bot.handlers.common import Context, is_admin, tables_of
+from bot.handlers.common import Context, is_admin, storage_trouble, tables_of
 from bot.handlers.seating import seat_person
 from bot.i18n import Translator
 from bot.model import Table
 from bot.tables import TableError
 from engine.ruleset import RULESETS
-
-log = logging.getLogger(__name__)
 
 SETTINGS = ("set", "preset", "hidden", "pace", "timeout", "strength")
 """The buttons of the settings panel (the table's creator and the group's admins only)."""
@@ -63,8 +59,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 tables.after_change(table)
         except TableError as exc:
             popup = exc.text(tr)
-        except storage.StorageError:
-            log.exception("table %s: storage error", table.id)
-            popup = tr("I could not save that; nothing changed. Please try again.")
+        except storage.StorageError as exc:
+            popup = storage_trouble(tr, exc, move=False)
         tables.refresh(table)
     await query.answer(popup or None, show_alert=bool(popup))

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import logging
-
 from telegram import CallbackQuery
 from telegram.error import TelegramError
 
 import storage
 from bot import callbacks
-from bot.handlers.common import Context, tables_of
+from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
 from bot.model import Table
 from bot.tables import TableError, confirmed_escape
-
-log = logging.getLogger(__name__)
 
 
 async def on_seat_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
@@ -39,9 +35,8 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
                 tables.after_change(table)
         except TableError as exc:
             popup = exc.text(tr)
-        except storage.StorageError:
-            log.exception("table %s: storage error", table.id)
-            popup = tr("I could not save that; nothing changed. Please try again.")
+        except storage.StorageError as exc:
+            popup = storage_trouble(tr, exc, move=False)
     # The press is answered first: the edit below is a group message, which may wait for the group's budget.
     await query.answer(popup or None, show_alert=bool(popup))
     if popup is None and data.op in ("esc", "stay") and query.message is not None:

@@ -8,6 +8,7 @@
 ``seats``           away and back, escapes, a table with nobody left (pause, resume)
 ``play``            check, store, apply an action; a hand that ends is settled, the next dealt
 ``turns``           after every change: deadlines, reminders, timeouts, AI seats, nudges, pauses
+``watch``           the heartbeat's look: what should move a table is there; stuck tables
 ``lobby``           opening a table, seats, AI seats, settings, start and stop
 ``startup``         bringing the live tables back from storage at start-up
 ``replays``         finished hands rebuilt from the log, for the people who played them

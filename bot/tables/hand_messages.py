@@ -23,7 +23,7 @@ from bot import callbacks
 from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.model import Seat, Table
-from bot.publisher import Render
+from bot.slots import Render
 from bot.render_private import render_hand
 from bot.tables.house import House
 

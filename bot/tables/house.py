@@ -20,6 +20,7 @@ from typing import Any, Final
 import storage
 from bot.announcements import Outbox
 from bot.config import Settings
+from bot.faults import Faults
 from bot.i18n import Translator, translator
 from bot.model import Table
 from bot.publisher import Publisher
@@ -50,11 +51,14 @@ at once)."""
 class House:
     """All tables of all chats, in memory, backed by storage; and what runs them."""
 
-    def __init__(self, db: storage.Database, config: Settings, tasks: Supervisor | None = None) -> None:
+    def __init__(self, db: storage.Database, config: Settings, tasks: Supervisor | None = None,
+                 faults: Faults | None = None) -> None:
         self.db = db
         self.config = config
         self.tasks = tasks if tasks is not None else Supervisor()
         """Every background task of the tables (AI seats, timers, writes), supervised."""
+        self.faults = faults if faults is not None else Faults()
+        """Faults that can pass (storage, Telegram): what ``/health`` reports."""
         self.by_id: dict[int, Table] = {}
         self.by_chat: dict[int, int] = {}
         self.group_titles: dict[int, str] = {}

@@ -8,6 +8,7 @@ The caller holds the table's lock and refreshes its messages.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 
 import storage
@@ -157,6 +158,7 @@ async def start(house: House, table: Table) -> None:
         await storage.update_table(house.db, table.id, status="playing")
     table.match, table.match_id, table.hand_id = match, record.match_id, hand.hand_id
     table.status = "playing"
+    table.progress = time.time()
     house.lobby_panels.discard(table.id)
     logs.bind(table=table.id, hand=table.hand_id)
     log.info("match started (%s)", ruleset.name)

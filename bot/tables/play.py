@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import storage
-from bot import logs, story
+from bot import logs, outcome, story
 from bot.i18n import translator
 from bot.model import PACES, Table
 from bot.ratelimit import PRESSER, PRIORITY
@@ -55,6 +55,8 @@ async def act(house: House, table: Table, action: Action) -> list[Any]:
     except storage.SequenceConflict:
         await reload(house, table)
         raise TableError("The table moved on; here is where it stands now.") from None
+    outcome.stored()
+    table.progress = time.time()
     hand = match.hand
     before = view_for(hand, None)
     outputs = match.apply(action)
@@ -165,7 +167,8 @@ async def tell_players(house: House, table: Table, record: HandRecord, ender: in
             continue
         first = PRIORITY.set(PRESSER if seat == ender else None)
         try:
-            await house.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps))
+            await house.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps),
+                                       persist=True)
         finally:
             PRIORITY.reset(first)
 

@@ -36,9 +36,10 @@ def nobody_left(table: Table) -> bool:
 
 
 async def set_away(house: House, table: Table, seat: int, info: Seat, away: bool) -> None:
-    """The AI plays for this person (``away``) or they play again; stored, so a restart keeps it."""
-    info.timed_out = away
+    """The AI plays for this person (``away``) or they play again; stored (first: a write that fails changes
+    nothing), so a restart keeps it."""
     await storage.set_seat(house.db, table.id, seat, user_id=info.user_id, is_ai=away)
+    info.timed_out = away
     if away:
         freeze(house, table, seat, info)
 
@@ -66,14 +67,15 @@ async def unreachable(house: House, table: Table, seat: int) -> None:
     info = table.seats[seat]
     if info is None or not info.reachable:
         return
-    info.reachable = False
     tr = house.tr(table)
     if table.settings.on_timeout == "ai" and table.playing:
-        info.timed_out = True
         await storage.set_seat(house.db, table.id, seat, user_id=info.user_id, is_ai=True)
+        info.timed_out = True
+        info.reachable = False
         house.announce(table, tr("{who} cannot receive my messages (blocked?): the AI plays for them.",
                                  who=name_html(info.name)))
     else:
+        info.reachable = False
         house.announce(table, tr("{who} cannot receive my messages (blocked?): the table waits for them.",
                                  who=name_html(info.name)))
 

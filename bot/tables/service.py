@@ -17,7 +17,7 @@ from typing import Any, Literal
 from telegram import InlineKeyboardMarkup
 
 from bot.model import Table
-from bot.tables import lobby, play, replays, seats, showing, startup, turns
+from bot.tables import lobby, play, replays, seats, showing, startup, turns, watch
 from bot.tables.hand_messages import holds, slot_key
 from bot.tables.house import House
 from engine.ai import choose_action
@@ -174,6 +174,10 @@ class Tables(House):
     def waiting_humans(table: Table) -> list[int]:
         """Seats of people whose move the table waits for now."""
         return turns.waiting_humans(table)
+
+    def watch(self) -> list[int]:
+        """The heartbeat's look at every table: what should move can (repaired if not); the stuck ones."""
+        return watch.watch(self)
 
     def kick_ai(self, table: Table) -> None:
         """Make sure AI seats move when it is their turn."""

@@ -8,6 +8,8 @@ run could settle it is settled now).  Deadlines come back from storage;
 
 from __future__ import annotations
 
+import time
+
 import storage
 from bot.model import Seat, Table, TableSettings
 from bot.tables.house import House
@@ -43,6 +45,7 @@ async def load_tables(house: House) -> None:
             assert table.match is not None
             table.paused = table.playing and nobody_left(table) and not table.match.hand.events
             table.restarted = set(range(4))
+            table.progress = time.time()  # the AI seats move again from now: not stuck yet
 
 
 async def _seat(house: House, record: storage.SeatRecord) -> Seat:

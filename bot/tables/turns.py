@@ -34,6 +34,9 @@ from engine.views import view_for
 
 log = logging.getLogger(__name__)
 
+STALL: Final = 5.0
+"""Seconds past its time a timer may wake before the bot counts as having stalled (frozen, far behind, or
+down): a deadline that passed meanwhile is not a timeout, the turn gets :func:`grace` more."""
 AT_THE_TABLE: Final = 150.0
 """Seconds after a press in which a player counts as at the table (real-time pace): a round of four
 moves takes less, so their edited hand message is enough and no "your turn" message is sent (it
@@ -109,11 +112,14 @@ def arm_deadline(house: House, table: Table) -> list[int]:
 
 async def store_deadline(house: House, table: Table) -> None:
     """Store the table's deadline as it is when this runs (a retry never writes an older one), so that a
-    restart re-arms it."""
-    try:
-        await storage.update_table(house.db, table.id, turn_deadline=table.deadline)
-    except storage.StorageError as exc:
-        log.error("table %s: could not store the deadline (%s)", table.id, exc)
+    restart re-arms it.  A storage fault goes to the supervisor, which runs this again in a moment."""
+    await storage.update_table(house.db, table.id, turn_deadline=table.deadline)
+
+
+def grace(table: Table) -> float:
+    """The time a turn gets after the bot stalled past its deadline: the reminder's time (20 s in real
+    time, 10 minutes relaxed, 3 hours daily)."""
+    return PACES[table.settings.pace].reminder
 
 
 def set_timer(house: House, table: Table) -> None:
@@ -141,17 +147,27 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
     async with table.lock:
         if table.deadline != deadline or not table.playing:
             return
-        if _cards_not_sent(house, table) or house.far_behind():
+        late = time.time() - deadline
+        if late > STALL:
+            # The bot was frozen, far behind or down when the turn ran out: the person could not play, or
+            # not see that they should.  Not a timeout: a reminder now, and a little more time.
+            log.warning("table %s: the deadline passed %.0f s ago while the bot stalled; %.0f s more",
+                        table.id, late, grace(table))
+            table.deadline = time.time() + grace(table)
+            table.reminded = True
+            await remind(house, table)
+        elif _cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
-            # (their turn may not be shown yet, and a timeout's messages would add to the backlog):
-            # the clock starts again, not the timeout.
+            # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or
+            # Telegram cannot be reached (nobody can play): the clock starts again, not the timeout.
             assert table.match is not None
             table.deadline = time.time() + (pace.bidding if table.match.hand.phase == "bidding" else pace.turn)
-            house.spawn("deadline", partial(store_deadline, house, table), table)
-            set_timer(house, table)
+        else:
+            await time_out(house, table)
+            after_change(house, table)
             return
-        await time_out(house, table)
-        after_change(house, table)
+        house.spawn("deadline", partial(store_deadline, house, table), table)
+        set_timer(house, table)
 
 
 def _cards_not_sent(house: House, table: Table) -> bool:
@@ -241,6 +257,7 @@ def next_hand(house: House, table: Table) -> None:
     if table.between_hands is None:
         raise TableError("That button is out of date.")
     table.between_hands = None
+    table.progress = time.time()
     after_change(house, table)
 
 
@@ -282,7 +299,10 @@ async def ai_move(house: House, table: Table) -> Action | None:
     if seat is None or human(table, seat):
         return None
     action = await house.thinking.play(view_for(hand, seat), hand.ruleset)
-    return action if hand.can(action) else None
+    if hand.can(action):
+        return action
+    log.error("table %s: the strong AI chose an illegal play; the casual player moves instead", table.id)
+    return ai_action(house, table)
 
 
 def kick_ai(house: House, table: Table) -> None:
@@ -304,6 +324,8 @@ async def _ai_loop(house: House, table: Table) -> None:
                 return
             try:
                 await act(house, table, action)
+            except storage.StorageFault:
+                raise  # nothing was applied: the supervisor runs the loop again in a moment
             except (EngineError, TableError, storage.StorageError) as exc:
                 log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
                 return

@@ -44,7 +44,7 @@ from telegram.ext import Application
 
 import storage
 from bot.i18n import Translator, pick_language, translator
-from bot.messages import refusal
+from bot.messages import refusal, storage_refusal
 from bot.model import Table
 from bot.tables import MoveKind, TableError, Tables
 from bot.webapp import headers
@@ -92,6 +92,7 @@ class WebAppRoutes:
         web_app.router.add_get(PREFIX + "/api/tables/{table}/events", self._events)
         web_app.router.add_get(PREFIX + "/api/hands/{hand}", self._replay)
         headers.install(web_app, PREFIX)
+        web_app.middlewares.append(storage_faults)
         web_app.on_startup.append(self._startup)
         web_app.on_shutdown.append(self._shutdown)
 
@@ -234,23 +235,22 @@ class WebAppRoutes:
         info = table.seats[seat]
         if info is not None:
             info.last_active = time.time()
-        await tables.come_back(table, seat)  # a move from someone away brings them back
         cards = () if kind in ("pass", "pass_steal") else move.cards
-        if kind not in ("pass", "pass_steal") and not cards:
-            return tr("Select the cards first."), None
-        if kind in ("bid", "steal") and move.trump is None:
-            choices = tables.trump_choices(table, cards)
-            if choices is not None:
-                return None, choices
         try:
+            await tables.come_back(table, seat)  # a move from someone away brings them back
+            if kind not in ("pass", "pass_steal") and not cards:
+                return tr("Select the cards first."), None
+            if kind in ("bid", "steal") and move.trump is None:
+                choices = tables.trump_choices(table, cards)
+                if choices is not None:
+                    return None, choices
             await tables.move(table, seat, kind, cards, None if move.trump == "NT" else move.trump)
         except EngineError as exc:
             return refusal(tr, exc, table.settings.ruleset()), None
         except TableError as exc:
             return exc.text(tr), None
-        except storage.StorageError:
-            log.exception("table %s: storage error", table.id)
-            return tr("I could not save your move; nothing changed. Please try again."), None
+        except storage.StorageError as exc:
+            return _storage_trouble(tr, table, exc, move=True), None
         return None, None
 
     async def _hint(self, request: web.Request) -> web.Response:
@@ -282,9 +282,8 @@ class WebAppRoutes:
                     problem = tr("No hand is being played at this table.")
                 elif not await self.tables.come_back(table, seat):
                     problem = tr("You are playing this seat already.")
-            except storage.StorageError:
-                log.exception("table %s: storage error", table.id)
-                problem = tr("I could not save that; nothing changed. Please try again.")
+            except storage.StorageError as exc:
+                problem = _storage_trouble(tr, table, exc, move=False)
             state = self._state_of(tr, table, seat)
         if problem is not None:
             return _json({"ok": False, "refusal": problem, "state": state}, status=409)
@@ -323,6 +322,29 @@ class WebAppRoutes:
         if replay is None:
             refuse(web.HTTPForbidden, "not a hand of yours")
         return _json({"ok": True, "replay": replay_json(replay, tr)})
+
+
+def _storage_trouble(tr: Translator, table: Table, exc: storage.StorageError, *, move: bool) -> str:
+    """The answer to a request whose write failed, as the keyboard's: a fault that can pass is said as what
+    it is (logged once where it happened); anything else is a bug, logged with its traceback."""
+    if isinstance(exc, storage.StorageFault):
+        return storage_refusal(tr, exc)
+    log.exception("table %s: storage error", table.id)
+    if move:
+        return tr("I could not save your move; nothing changed. Please try again.")
+    return tr("I could not save that; nothing changed. Please try again.")
+
+
+@web.middleware
+async def storage_faults(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A storage fault that can pass (the database locked, the disk full) where the app only reads (who
+    asks, a replay): 503 with a reason, not a 500; the fault is logged once where it happened."""
+    try:
+        return await handler(request)  # type: ignore[no-any-return]
+    except storage.StorageFault:
+        if not request.path.startswith(PREFIX + "/"):
+            raise
+        refuse(web.HTTPServiceUnavailable, "storage trouble: please try again in a moment")
 
 
 def _json(value: Any, status: int = 200) -> web.Response:

@@ -44,3 +44,33 @@ async def test_an_answer_after_telegrams_window_is_a_warning_and_not_answered_ag
         assert not any(r.exc_info for r in caplog.records)
     else:
         assert levels == [logging.ERROR] and query.answers == [("Something went wrong; nothing changed.", True)]
+
+
+async def test_a_failure_after_the_move_was_stored_does_not_claim_nothing_changed() -> None:
+    """The error handler runs in the update's own task: it knows whether the update stored a move."""
+    from bot import outcome
+
+    async def handle(stored: bool) -> Any:
+        outcome.begin()  # as the bot does first for every update
+        if stored:
+            outcome.stored()  # as the tables service does once the move is in the log
+        query = Query()
+        await on_error(Update(1, callback_query=query), SimpleNamespace(error=RuntimeError("after")))  # type: ignore[arg-type]
+        return query.answers
+
+    import asyncio
+
+    saved, nothing = await asyncio.gather(asyncio.create_task(handle(True)), asyncio.create_task(handle(False)))
+    assert saved == [("Something went wrong after your move was saved: it stands. Send /hand if your cards do "
+                      "not show it.", True)]
+    assert nothing == [("Something went wrong; nothing changed.", True)]
+
+
+async def test_polling_that_cannot_reach_telegram_is_no_error(caplog: pytest.LogCaptureFixture) -> None:
+    """getUpdates failing on the network is a fault (logged once by bot.faults), not an update that failed."""
+    from telegram.error import NetworkError, TimedOut
+
+    with caplog.at_level(logging.WARNING):
+        for error in (NetworkError("Bad Gateway"), TimedOut()):
+            await on_error(None, SimpleNamespace(error=error))  # type: ignore[arg-type]
+    assert caplog.records == []

@@ -38,7 +38,10 @@ async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) ->
         assert app.post_init is not None and app.post_shutdown is not None and app.updater is not None
         await app.post_init(app)
         await app.start()
-        await app.updater.start_polling(timeout=1)
+
+        def polling_failed(exc: Exception) -> None:  # as run_polling passes it: to the bot's error handler
+            app.create_task(app.process_error(error=exc, update=None))
+        await app.updater.start_polling(timeout=1, error_callback=polling_failed)
         try:
             yield app
         finally:

@@ -3,7 +3,8 @@
 Nothing a player was told is lost: the hand's state after the restart is the
 one before (engine fingerprints), the same table and hand messages go on
 being edited, and stored deadlines are armed again (one that passed while
-the bot was down fires at once).  The drill backs the database up while the
+the bot was down is not a timeout yet: the group is reminded, and the turn
+gets the reminder's time more).  The drill backs the database up while the
 bot runs (``chaodipi backup``), stops the bot, deletes the database, restores
 it (``chaodipi restore``) and plays on.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot.model import Table
+from bot.model import PACES, Pace, Table
 from engine.hand import Hand
 
 from .botkit import bot_running, hand_message, table_message, tables
@@ -138,8 +139,11 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
 
 @pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake_telegram: FakeTelegram,
-                                                                             tmp_path: Path) -> None:
+async def test_a_deadline_that_passed_while_the_bot_was_down_gets_a_grace_period_at_start(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that was down could not take Alice's move: at start the group is reminded, and the timeout comes
+    only after the grace (the reminder's time; a few seconds here)."""
+    monkeypatch.setitem(PACES, "relaxed", Pace(turn=3600, bidding=3600, reminder=6))
     server = fake_telegram
     alice = server.person("Alice", "alice", language_code="en", started=True)
     bob = server.person("Bob", "bob", language_code="en", started=True)
@@ -165,7 +169,10 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake
         table = _reloaded(app, group)
         assert table.match is not None
         hand: Hand = table.match.hand
-        await server.wait_for(lambda: announced(group, "Alice ran out of time"), what="the timeout")
+        await server.wait_for(lambda: announced(group, "⏰"), what="the reminder at start")
+        assert not announced(group, "Alice ran out of time") and not table.seats[0].timed_out  # type: ignore[union-attr]
+        await server.wait_for(lambda: announced(group, "Alice ran out of time"), timeout=20,
+                              what="the timeout after the grace")
         await server.wait_for(lambda: len(hand.events) > events, what="the AI's move for Alice")
         assert hand.events[events].action.seat == 0
         # Her hand message is frozen; she is back as soon as she taps 「I'm back」; both play on to the end.
