@@ -10,6 +10,7 @@
   from an authenticated POST, used once, so ``initData`` never travels in
   a URL.
 * A client that never finishes its request headers is disconnected.
+* A storage fault that can pass is 503 with a reason, not a 500.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import aiohttp
 import pytest
 
 import bot.webhook
+import storage
 from bot.webapp import streams as webapp_streams
 from bot.webapp.initdata import sign
 
@@ -232,3 +234,14 @@ async def test_a_client_that_never_finishes_its_headers_is_disconnected(
                 await fill_with_ai(server, alice, group, 1)
                 await server.wait_for(lambda: len(events.states) >= 2, what="a state after the header timeout")
                 assert not events.ended
+
+
+async def test_a_storage_fault_is_503_with_a_reason_not_a_500(playing: Playing, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def locked(*args: object, **kwargs: object) -> None:
+        raise storage.DatabaseLocked("database is locked", written=False)
+
+    monkeypatch.setattr(storage, "get_user", locked)
+    status, body = await playing.client.get(f"/app/api/tables/{playing.table_id}")
+    assert status == 503 and body["error"].startswith("storage trouble"), body
+    status, body = await playing.client.get("/app/api/hands/1")
+    assert status == 503, body
