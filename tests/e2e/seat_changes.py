@@ -42,6 +42,7 @@ from .scenario import (
     ANSWER_TIMEOUT,
     App,
     _next_person,
+    choose_setting,
     fill_with_ai,
     hint_and_do,
     move_landed,
@@ -205,9 +206,11 @@ async def app_move(server: FakeTelegram, client: AppClient, table: Table, seat: 
     raise AssertionError(f"seat {seat} could not move through the app")
 
 
-async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Random, *, hands: int) -> RunFigures:
-    """One table, ``hands`` hands (fewer if everyone left), a seat change at a random moment of each."""
-    run = _Run(server, db_path, rng, hands)
+async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Random, *, hands: int,
+                          strength: str = "strong") -> RunFigures:
+    """One table, ``hands`` hands (fewer if everyone left), a seat change at a random moment of each; the AI
+    seats play at ``strength`` (「轻松」 ``casual`` plays at once, 「高手」 ``strong`` searches)."""
+    run = _Run(server, db_path, rng, hands, strength)
     with _installed(run.timeline):
         while not run.done:
             async with webapp_running(server, db_path, group_interval=0.5) as app, \
@@ -224,8 +227,8 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
 class _Run:
     """The people, seats and figures of one :func:`seat_change_run`, across restarts of the bot."""
 
-    def __init__(self, server: FakeTelegram, db_path: Path, rng: random.Random, hands: int) -> None:
-        self.server, self.rng, self.hands = server, rng, hands
+    def __init__(self, server: FakeTelegram, db_path: Path, rng: random.Random, hands: int, strength: str) -> None:
+        self.server, self.rng, self.hands, self.strength = server, rng, hands, strength
         self.figures = RunFigures()
         self.ann = ann = server.person("Ann <b>&", None, language_code="zh-hans", started=True)
         self.ben = ben = server.person("Ben", None, language_code="en", started=True)
@@ -253,6 +256,8 @@ class _Run:
             await sit_from_group(server, ben, group, 2)
             await wait_seated(server, app, group, ben)
             await fill_with_ai(server, ann, group, 2)
+            if self.strength != "strong":  # the table's default
+                await choose_setting(server, ann, group, "strength", self.strength)
             await start_match(server, app, ann, group, rng.randrange(10**6))
             self.first = False
         table = service.in_chat(group.id)
@@ -349,10 +354,13 @@ class _Run:
             return
         seat, person = self.rng.choice(candidates)
         person.block_bot()
-        service.refresh(table, urgent=[seat])  # the bot shows them their hand: Telegram answers 403
+        async with table.lock:
+            # The bot sends them their hand anew (as for /hand; an edit of an unchanged message would not
+            # reach Telegram): Telegram answers 403.
+            await service.show_hand_again(table, seat)
         try:
             await self.server.wait_for(lambda: table.seats[seat] is None or table.seats[seat].timed_out,  # type: ignore[union-attr]
-                                       timeout=30, what="the AI playing for someone who blocked the bot")
+                                       timeout=15, what="the AI playing for someone who blocked the bot")
         except TimeoutError:
             pass
         info = table.seats[seat]

@@ -7,7 +7,9 @@ web app opened and closed at random (moves made in it while open); then every
 version of every message and every popup in each person's private chat, and
 every frame of every stream, is read against the seat they held at that moment.
 With seed 3 a stream that did not end at its seat's loss is caught (the scan
-found S's hand in a leaver's stream when the per-frame check was taken out).
+found a leaver's stream showing the seat's next hand when the per-frame check
+was taken out).  One run has the AI search (「高手」, the default), one plays
+it at once (「轻松」: a table nobody is left at plays its hand out quickly).
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from .seat_changes import seat_change_run
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize(("seed", "strength"), [(3, "strong"), (11, "casual")])
 async def test_no_private_chat_sees_cards_it_may_not_as_seats_change(fake_telegram: FakeTelegram, tmp_path: Path,
-                                                                    seed: int) -> None:
-    figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(seed), hands=3)
+                                                                    seed: int, strength: str) -> None:
+    figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(seed), hands=3,
+                                    strength=strength)
     assert figures.hands >= 1 and figures.scanned > 10 and figures.streams >= 1 and figures.frames >= 1, figures
     assert not figures.leaks, "\n".join(map(str, figures.leaks[:10]))
 
