@@ -9,7 +9,7 @@ it is open) over seeded runs until at least ``--hands`` hands were dealt,
 then prints the hands, seat changes, restarts, message versions, popups,
 streams and stream frames scanned, and the leaks found.
 
-    PYTHONPATH=. python bench/bench_seat_leaks.py --hands 200
+    PYTHONPATH=. python bench/bench_seat_leaks.py --hands 200 [--strength casual]
 
 Prints figures only; the CI-sized version is ``tests/e2e/test_seat_changes.py``.
 """
@@ -27,7 +27,7 @@ from tests.e2e.fake_telegram import FakeTelegram, FloodLimits
 from tests.e2e.seat_changes import seat_change_run
 
 
-async def main(hands: int, per_run: int, seed: int) -> int:
+async def main(hands: int, per_run: int, seed: int, strength: str) -> int:
     """Run until ``hands`` hands were played; the number of leaks found."""
     totals = {"hands": 0, "runs": 0, "failed runs": 0, "seat changes": 0, "restarts": 0, "versions scanned": 0,
               "popups scanned": 0, "streams": 0, "frames scanned": 0, "leaks": 0}
@@ -39,7 +39,7 @@ async def main(hands: int, per_run: int, seed: int) -> int:
             try:
                 async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
                     figures = await seat_change_run(server, Path(folder) / f"run{run}.db", random.Random(seed + run),
-                                                    hands=per_run)
+                                                    hands=per_run, strength=strength)
             except (TimeoutError, AssertionError) as exc:  # the driver gave up (a loaded machine): count it
                 totals["failed runs"] += 1
                 print(f"run {run}: the driver gave up: {str(exc).splitlines()[0]}", flush=True)
@@ -68,5 +68,7 @@ if __name__ == "__main__":
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--per-run", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--strength", choices=("strong", "casual"), default="strong",
+                        help="the AI seats' strength (casual plays at once: many more hands an hour)")
     args = parser.parse_args()
-    raise SystemExit(1 if asyncio.run(main(args.hands, args.per_run, args.seed)) else 0)
+    raise SystemExit(1 if asyncio.run(main(args.hands, args.per_run, args.seed, args.strength)) else 0)
