@@ -264,9 +264,10 @@ class _Run:
         assert table is not None and table.match is not None
         self.hand_seed = table.match.hand_seed
         while True:
-            # With nobody present the table pauses once the hand under way ends: wait for that.
+            # With nobody present the table pauses once the hand under way ends: wait for that (the AI plays
+            # the hand out, which at 「高手」 takes seconds a move on a busy machine).
             await server.wait_for(lambda: table.paused or not table.playing or not nobody_left(table),
-                                  timeout=30, what="the table to pause or someone to play")
+                                  timeout=120, what="the table to pause or someone to play")
             if table.paused and self.away:  # someone comes back: the table resumes
                 assert await self.come_back(apps, table, *self.away.popitem(), keyboard=True)
                 await server.wait_for(lambda: not table.paused, what="the table to resume")
