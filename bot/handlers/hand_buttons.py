@@ -76,7 +76,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
     # A press on the keyboard: keep this message current even while the web app is open too.
-    tables.app_seats.pop((table.id, seat), None)
+    tables.app_seats.pop((table.id, seat, user.id), None)
     info = table.seats[seat]
     assert info is not None
     info.last_active = time.time()

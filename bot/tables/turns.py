@@ -184,7 +184,7 @@ def _cards_not_sent(house: House, table: Table) -> bool:
     for seat in waiting_humans(table):
         info = table.seats[seat]
         if info is not None and info.user_id is not None and info.reachable \
-                and not house.app_seats[(table.id, seat)] \
+                and not house.app_open(table, seat) \
                 and house.publisher.unsent(slot_key(table.id, seat, info.user_id)):
             return True
     return False

@@ -1,12 +1,13 @@
 """The league page of the web app: a group's table and chart, drawn in the page (SVG), from the bot's own data.
 
 =====================================================  ========================================================
-``GET  /app/league.html``, ``/app/league.js``          the page (package data, no third-party assets)
+``GET  /app/league.html``, ``league.js``, ``league.css``  the page (package data, no third-party assets)
 ``GET  /app/api/league``                               the groups whose league the person may see
 ``GET  /app/api/league/{chat}?stretch=cur|all|<id>``   a stretch's table and lines (what the picture shows)
 =====================================================  ========================================================
 
-Every API request carries Telegram's ``initData`` (``Authorization: tma
+Every answer carries the web app's security headers (its Content-Security-Policy: nothing inline, so the
+page's styles are a file of their own).  Every API request carries Telegram's ``initData`` (``Authorization: tma
 <initData>``), checked by :mod:`bot.webapp.initdata` as it is: 401 when it
 does not prove who asks.  A person sees the league of a group they played
 in (held a seat in one of its scored hands): 403 for any other.  The page's
@@ -35,7 +36,7 @@ from bot.webapp.initdata import InitDataError, WebAppUser, validate
 log = logging.getLogger(__name__)
 
 PREFIX: Final = "/app"
-STATIC: Final = {"league.html": "text/html", "league.js": "text/javascript"}
+STATIC: Final = {"league.html": "text/html", "league.js": "text/javascript", "league.css": "text/css"}
 POINTS: Final = 400
 """Points per line sent to the page at most (a long stretch is sampled, the last point kept)."""
 

@@ -1,5 +1,6 @@
 """The web app's league page: its API (who may see which group's league) and the page itself in headless Chromium,
-drawing the chart as SVG from the picture's data (screenshot: ``build/webapp-screenshots/league.png``)."""
+drawing the chart as SVG from the picture's data, under the web app's Content-Security-Policy (screenshot:
+``build/webapp-screenshots/league.png``)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,5 @@ async def test_the_league_page_draws_the_chart_in_the_browser(fake_telegram: Fak
             await browser.screenshot(SHOTS / "league.png")
             await browser.evaluate("document.querySelector('#stretches button').click()")
             await browser.wait_for("document.querySelector('#title').textContent === '联赛 · 总榜'", "all time")
+            # Under the web app's Content-Security-Policy: no violation (nothing inline), no exception.
+            assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console
