@@ -204,7 +204,7 @@ async def server_figures(n: int) -> None:
         async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
             async with asynccontextmanager(playing_table)(server, Path(tmp)) as (app, table, ann), \
                     aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
-                routes = app.bot_data["http_routes"].__self__
+                routes = app.bot_data["webapp"]
                 client = AppClient(session, app_base(app), init_data_for(server, ann))
                 tried = [stream(client, table.id) for _ in range(n)]
                 for events in tried:

@@ -85,7 +85,9 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app.bot_data["tasks"] = tasks
     app.bot_data["faults"] = faults
     if config.public_url is not None:
-        app.bot_data["http_routes"] = _every(WebAppRoutes(app).install, LeagueRoutes(app).install)
+        webapp = WebAppRoutes(app)
+        app.bot_data["webapp"] = webapp  # the table's page and its streams (benches and tests count them)
+        app.bot_data["http_routes"] = _every(webapp.install, LeagueRoutes(app).install)
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
                                     lambda: app.bot_data.get("db"),

@@ -196,7 +196,7 @@ async def test_streams_are_capped_per_person_and_per_table(playing: Playing,
 
 def playing_open(playing: Playing) -> int:
     """Streams the bot counts as open."""
-    routes = playing.app.bot_data["http_routes"].__self__
+    routes = playing.app.bot_data["webapp"]
     return int(routes.streams.open_count())
 
 
