@@ -25,7 +25,7 @@ WORDS: Final = (
     "Bid {cards}", "Bid (select cards)", "Steal {cards}", "Steal (select cards)", "Bury ({n}/8)", "no-trump",
     "Replay", "Trick {n}", "Previous", "Next", "Close", "Waiting for the match to start.", "The table is closed.",
     "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points", "I'm back",
-    "You no longer hold this seat.", "This page has expired: open it again from Telegram.",
+    "You no longer hold this seat.", "This page has expired: open it again from Telegram.", "level {level}",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 

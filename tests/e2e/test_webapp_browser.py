@@ -160,13 +160,13 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             assert await browser.evaluate(click("🎞"))
             await browser.wait_for("document.querySelector('#title').textContent.includes('回放')", "the replay")
             for _ in range(4):
-                assert await browser.evaluate(click("下一墩"))
-            await browser.wait_for("document.querySelector('#facts').textContent.startsWith('第 5 墩')", "trick 5")
+                assert await browser.evaluate(click("下一轮"))
+            await browser.wait_for("document.querySelector('#facts').textContent.startsWith('第 5 轮')", "trick 5")
             cards = await browser.evaluate("document.querySelectorAll('#table .played .card').length")
             assert cards >= 4
             await browser.screenshot(SHOTS / "4-replay.png")
             await browser.call("Page.navigate", url=app_base(app) + replay_path)
-            await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 墩')",
+            await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 轮')",
                                    "the replay opened from the result message")
 
             # Telegram's light theme: the page takes its colours from themeParams.
@@ -270,7 +270,7 @@ async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: 
         await server.wait_for(lambda: len(table.match.hand.tricks) > played or table.match.hand.over,  # type: ignore[union-attr]
                               timeout=20, what="the trick played out")
         if not table.match.hand.over:  # the AI seats' plays after hers reach the page through the stream
-            await browser.wait_for(f"document.querySelector('#centre').textContent === '第 {played + 2} 墩'",
+            await browser.wait_for(f"document.querySelector('#centre').textContent === '第 {played + 2} 轮'",
                                    "the next trick in the page")
         # The table closes: the page shows why, and nothing of the seat.
         await alice.command(group, "stop")

@@ -58,7 +58,9 @@
     if (card === "BJ" || card === "SJ") {
       el.classList.add("joker");
       if (card === "BJ") el.classList.add("red");
-      el.innerHTML = `<span class="r">JOKER</span><span class="big">★</span>`;
+      // 大王/小王 as players say it; in English the joker's colour tells big (red) from small.
+      const name = state && state.lang === "zh" ? label(card) : "JOKER";
+      el.innerHTML = `<span class="r">${name}</span><span class="big">★</span>`;
     } else {
       const suit = card.slice(-1);
       if (suit === "H" || suit === "D") el.classList.add("red");
@@ -176,7 +178,7 @@
     $("facts").textContent = "";
     if (view) {
       const trump = view.trump_known ? (view.trump ? SUITS[view.trump] : w("no-trump")) : "?";
-      $("facts").textContent = `${view.level ? "Lv " + levelName(view.level) : ""} · ${trump} · ${view.trick_points}`;
+      $("facts").textContent = `${view.level ? w("level {level}", { level: levelName(view.level) }) : ""} · ${trump} · ${view.trick_points}`;
     }
     drawSeats(view);
     $("centre").textContent = view && view.phase === "playing" ? w("Trick {n}", { n: view.tricks.length + 1 }) : "";
