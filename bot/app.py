@@ -120,7 +120,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     tables = Tables(db, config, tasks, faults)
     tables.bot_username = app.bot.username
     tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks,
-                                 lambda chat_id, message_id, digest: storage.save_shown(db, chat_id, message_id, digest))
+                                 lambda chat_id, message_id, digest: storage.save_shown(db, chat_id, message_id, digest),
+                                 tap_gap=config.tap_gap)
     await storage.forget_old_shown(db)
     tables.publisher.known = await storage.shown_digests(db)  # a restart re-sends no message unchanged
     tables.outbox = Outbox(db, app.bot, tasks)

@@ -48,8 +48,11 @@ class Publisher:
 
     def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]],
                  tasks: Supervisor | None = None,
-                 on_shown: Callable[[int, int, str], Awaitable[None]] | None = None) -> None:
+                 on_shown: Callable[[int, int, str], Awaitable[None]] | None = None,
+                 tap_gap: float = TAP_GAP) -> None:
         self.bot = bot
+        self.tap_gap = tap_gap
+        """Seconds a private message waits after its last edit before the next "at once" edit."""
         self.on_blocked = on_blocked
         self.on_shown = on_shown
         """Stores what a message shows (chat, message id, digest) when Telegram accepted a change of it."""
@@ -139,7 +142,7 @@ class Publisher:
         slot.render = render
         slot.dirty = True
         if now:  # a private message: at once, but not sooner than a second after its last edit
-            slot.next_at = slot.sent_at + TAP_GAP if slot.chat_id > 0 else 0.0
+            slot.next_at = slot.sent_at + self.tap_gap if slot.chat_id > 0 else 0.0
             wanted = PRESSER if pressed else MOVER
             slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)
         if slot.task is None or slot.task.done():

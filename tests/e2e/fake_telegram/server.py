@@ -215,8 +215,9 @@ class FakeTelegram:
 
     # --- waiting --------------------------------------------------------------
 
-    def _notify(self) -> None:
-        self._last_activity = time.monotonic()
+    def _notify(self, activity: bool = True) -> None:
+        if activity:  # an empty long poll is the bot waiting, not the bot doing something
+            self._last_activity = time.monotonic()
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -390,4 +391,4 @@ class FakeTelegram:
         )
         if chat_id is not None and (event := self._chat_changes.pop(chat_id, None)) is not None:
             event.set()
-        self._notify()
+        self._notify(activity=not (method.lower() == "getupdates" and not body.get("result")))
