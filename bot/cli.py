@@ -33,6 +33,7 @@ settings (environment variables):
   CHAODIPI_AI_WORKERS       processes for the strong AI's searches (default: the cores less one, at least 1)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
   CHAODIPI_HAND_PAUSE       seconds between a hand's result and the next hand at real-time pace (default 4)
+  CHAODIPI_TAP_GAP          seconds a hand message waits after its last edit before showing another tap (default 1)
   CHAODIPI_FLOOD_PACING     on: pace calls by Telegram's flood limits (default); off: only for a test server
   CHAODIPI_LOG_LEVEL        DEBUG (or --verbose: with library tracebacks), INFO (default), WARNING, ERROR
   CHAODIPI_LOG_FORMAT       text (default) or json (one JSON object a line)
