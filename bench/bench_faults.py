@@ -397,6 +397,9 @@ class Span:
     start: float
     end: float
     extra: dict[str, Any] = field(default_factory=dict)
+    log_end: int | None = None
+    """The log's size when the fault ended, if taken by the fault itself (a bot woken by SIGCONT writes at
+    once: its lines belong after the fault)."""
 
 
 @dataclass
@@ -505,8 +508,9 @@ async def freeze(scene: Scene) -> Span:
     try:
         await asyncio.sleep(scene.seconds)
     finally:
+        log_end = scene.bot.log_size()
         os.kill(scene.bot.pid, signal.SIGCONT)
-    return Span(start, time.monotonic())
+    return Span(start, time.monotonic(), log_end=log_end)
 
 
 def _searching(bot: BotProcess) -> bool:
@@ -710,7 +714,7 @@ async def _run(scene: Scene, players: list[asyncio.Task[None]], window: float, s
     await asyncio.sleep(window)
     offsets = {"start": bot.log_size()}
     span = await INJECT[kind](scene)
-    offsets["end"] = bot.log_size()
+    offsets["end"] = span.log_end if span.log_end is not None else bot.log_size()
     say(f"fault over after {span.end - span.start:.1f} s; {window:g} s after it")
     await asyncio.sleep(max(0.0, span.end + max(window, STUCK_AFTER) - time.monotonic()))
     offsets["after"] = bot.log_size()
