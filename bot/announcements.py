@@ -40,6 +40,11 @@ class Outbox:
         self._back = asyncio.Event()
         """Set (and replaced) when Telegram answers again: senders waiting to retry go at once."""
 
+    def sending(self, chat_id: int) -> bool:
+        """True while this chat's announcements are still going out."""
+        sender = self._senders.get(chat_id)
+        return sender is not None and not sender.done()
+
     def telegram_back(self, family: str) -> None:
         """A fault ended (:class:`bot.faults.Faults` listener): senders waiting to retry go now."""
         self._back.set()
@@ -95,7 +100,11 @@ class Outbox:
     async def _deliver(self, item: storage.Announcement) -> tuple[bool, int | None]:
         """Send one announcement: (done, message id); done with no id when the chat refuses it for good."""
         try:
-            message = await self.bot.send_message(item.chat_id, item.text, parse_mode=ParseMode.HTML)
+            if item.photo is not None:  # a season's end: its picture, the text as its caption
+                message = await self.bot.send_photo(item.chat_id, item.photo, caption=item.text,
+                                                    parse_mode=ParseMode.HTML)
+            else:
+                message = await self.bot.send_message(item.chat_id, item.text, parse_mode=ParseMode.HTML)
         except (Forbidden, BadRequest) as exc:
             log.warning("outbox: chat %s refused announcement %s (%s); not sent", item.chat_id,
                         item.announcement_id, exc.message)

@@ -23,6 +23,7 @@ from telegram.ext import (
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     TypeHandler,
@@ -38,18 +39,21 @@ from bot.faults import Faults
 from bot.handlers.buttons import on_callback
 from bot.handlers.commands import cmd_hand, cmd_join, cmd_leave, cmd_newgame, cmd_start, cmd_stop
 from bot.handlers.errors import on_error
-from bot.handlers.group_events import on_migrate
-from bot.handlers.info import cmd_help, cmd_lang, cmd_leaderboard, cmd_rules, cmd_stats
+from bot.handlers.group_events import on_bot_added, on_migrate
+from bot.handlers.info import cmd_help, cmd_history, cmd_lang, cmd_leaderboard, cmd_rules, cmd_season, cmd_stats
 from bot.handlers.throttle import within_budget
 from bot.health import Health, beat, heartbeat_path
 from bot.i18n import translator
+from bot.league.board import League
+from bot.league.seasons import SeasonWatcher
 from bot.publisher import Publisher
 from bot.ratelimit import ChatRateLimiter
 from bot.reachability import WatchedRequest
 from bot.tables import Tables
 from bot.tasks import Supervisor
+from bot.webapp.league import LeagueRoutes
 from bot.webapp.routes import WebAppRoutes
-from bot.webhook import WebhookServer, serve_webhook
+from bot.webhook import Routes, WebhookServer, serve_webhook
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +85,9 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     app.bot_data["tasks"] = tasks
     app.bot_data["faults"] = faults
     if config.public_url is not None:
-        app.bot_data["http_routes"] = WebAppRoutes(app).install
+        webapp = WebAppRoutes(app)
+        app.bot_data["webapp"] = webapp  # the table's page and its streams (benches and tests count them)
+        app.bot_data["http_routes"] = _every(webapp.install, LeagueRoutes(app).install)
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
                                     lambda: app.bot_data.get("db"),
@@ -93,12 +99,13 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
     command_handlers = {
         "start": cmd_start, "newgame": cmd_newgame, "join": cmd_join, "leave": cmd_leave, "stop": cmd_stop,
         "hand": cmd_hand, "rules": cmd_rules, "stats": cmd_stats, "leaderboard": cmd_leaderboard,
-        "lang": cmd_lang, "help": cmd_help,
+        "history": cmd_history, "season": cmd_season, "lang": cmd_lang, "help": cmd_help,
     }
     for name, callback in command_handlers.items():
         app.add_handler(CommandHandler(name, callback))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_handler(ChatMemberHandler(on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
     return app
 
@@ -112,10 +119,15 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     db.observer = faults  # storage faults are logged once, reported by /health, and end at the next write
     tables = Tables(db, config, tasks, faults)
     tables.bot_username = app.bot.username
-    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks)
+    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks,
+                                 lambda chat_id, message_id, digest: storage.save_shown(db, chat_id, message_id, digest),
+                                 tap_gap=config.tap_gap)
+    await storage.forget_old_shown(db)
+    tables.publisher.known = await storage.shown_digests(db)  # a restart re-sends no message unchanged
     tables.outbox = Outbox(db, app.bot, tasks)
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
+    _start_league(app, tables)
     await tables.load_tables()
     pending = await tables.outbox.resume()
     if pending:
@@ -128,6 +140,29 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     health: Health = app.bot_data["health"]
     app.bot_data["heartbeat"] = tasks.start("heartbeat", lambda: beat(heartbeat_path(config.db_path), health))
     log.info("ready: %d active tables", len(tables.by_id))
+
+
+def _every(*installs: Routes) -> Routes:
+    """One installer of the web app's routes: the table's and the league's pages."""
+    def install(web_app: Any) -> None:
+        for each in installs:
+            each(web_app)
+    return install
+
+
+def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[type-arg]
+    """The league (its answers and pictures) and the season watcher, told of every hand that ends."""
+    config: Settings = app.bot_data["config"]
+    league = League(tables.db, bot_username=tables.bot_username, public_url=config.public_url,
+                    live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None),
+                    tasks=tables.tasks)
+    assert tables.outbox is not None
+    watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)
+    tables.hand_watchers.append(lambda table: league.hand_ended(table.chat_id))
+    tables.hand_watchers.append(lambda table: watcher.hand_ended(table.chat_id))
+    app.bot_data["league"] = league
+    app.bot_data["seasons"] = watcher
+    app.bot_data["tasks"].start("seasons", watcher.run)
 
 
 async def _bind_update(update: Update, context: Any) -> None:

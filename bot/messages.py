@@ -54,6 +54,12 @@ def refusal(tr: Translator, error: EngineError, ruleset: Ruleset | None = None) 
         return not_a_bid(tr, ruleset)
     if error.code == "bid_not_allowed" and ruleset is not None and _steal_only(ruleset, error.params.get("step")):
         return tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
+    if error.code == "bid_not_allowed" and error.params.get("step") == "single":
+        # Where a single level card may bid (every preset), only a steal refuses it; a ruleset without
+        # single bids refuses both.
+        if ruleset is not None and not ruleset.single_bid:
+            return tr("A single card is not a bid here: bid and steal with a pair.")
+        return tr("A steal needs a pair: a single card cannot steal the kitty.")
     msgid = REASONS.get(error.code, "That move is not allowed.")
     try:
         return tr(msgid, **error.params)

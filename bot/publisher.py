@@ -37,7 +37,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.faults import passes
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
-from bot.slots import Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
+from bot.slots import TAP_GAP, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
 from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
@@ -47,9 +47,18 @@ class Publisher:
     """Sends and edits messages for all tables."""
 
     def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]],
-                 tasks: Supervisor | None = None) -> None:
+                 tasks: Supervisor | None = None,
+                 on_shown: Callable[[int, int, str], Awaitable[None]] | None = None,
+                 tap_gap: float = TAP_GAP) -> None:
         self.bot = bot
+        self.tap_gap = tap_gap
+        """Seconds a private message waits after its last edit before the next "at once" edit."""
         self.on_blocked = on_blocked
+        self.on_shown = on_shown
+        """Stores what a message shows (chat, message id, digest) when Telegram accepted a change of it."""
+        self.known: dict[tuple[int, int], str] = {}
+        """What each message shows, by (chat, message id): loaded at start-up, so that a restart edits
+        only the messages whose content changed."""
         self.tasks = tasks if tasks is not None else Supervisor()
         """Runs every edit, notice and database write of the publisher, supervised."""
         self._slots: dict[tuple[int, str], Slot] = {}
@@ -63,13 +72,26 @@ class Publisher:
         """Set (and replaced) when Telegram answers again after a fault: what waits to retry goes at once."""
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None) -> Slot:
-        """The slot for a message (created on first use)."""
+        """The slot for a message (created on first use, knowing what the message shows if it was stored)."""
         found = self._slots.get(key)
         if found is None or found.chat_id != chat_id:
             found = Slot(chat_id, interval)
             found.message_id = message_id
+            if message_id is not None:
+                found.shown = self.known.get((chat_id, message_id))
             self._slots[key] = found
         return found
+
+    def _shown(self, slot: Slot, digest: str) -> None:
+        """The slot's message shows ``digest`` now, as Telegram accepted it: remembered, and stored."""
+        slot.shown = digest
+        message_id = slot.message_id
+        if message_id is None or self.known.get((slot.chat_id, message_id)) == digest:
+            return
+        self.known[(slot.chat_id, message_id)] = digest
+        if self.on_shown is not None:
+            on_shown, chat_id = self.on_shown, slot.chat_id
+            self._hand_off(lambda: on_shown(chat_id, message_id, digest))
 
     def unsent(self, key: tuple[int, str]) -> bool:
         """True while the message is still to be sent (a new message waiting, or in flight)."""
@@ -119,8 +141,8 @@ class Publisher:
         """
         slot.render = render
         slot.dirty = True
-        if now:
-            slot.next_at = 0.0
+        if now:  # a private message: at once, but not sooner than a second after its last edit
+            slot.next_at = slot.sent_at + self.tap_gap if slot.chat_id > 0 else 0.0
             wanted = PRESSER if pressed else MOVER
             slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)
         if slot.task is None or slot.task.done():
@@ -152,6 +174,8 @@ class Publisher:
             try:
                 if not await self.flush(slot):
                     slot.next_at = spent  # nothing was sent: the next change may go at once
+                else:
+                    slot.sent_at = time.monotonic()
                 slot.failures = 0
             except TelegramError as exc:
                 if not passes(exc):
@@ -203,11 +227,11 @@ class Publisher:
             try:
                 await self.bot.edit_message_text(text, slot.chat_id, slot.message_id,
                                                  parse_mode=ParseMode.HTML, reply_markup=markup)
-                slot.shown = shown
+                self._shown(slot, shown)
                 return True
             except BadRequest as exc:
                 if not_modified(exc):
-                    slot.shown = shown
+                    self._shown(slot, shown)
                     return True
                 if not message_gone(exc):
                     log.warning("edit refused in chat %s: %s", slot.chat_id, exc.message)
@@ -223,7 +247,7 @@ class Publisher:
         sent = await self._send(slot.chat_id, text, markup, silent=False)
         if sent is not None:
             slot.message_id = sent.message_id
-            slot.shown = shown
+            self._shown(slot, shown)
             on_sent, message_id = slot.on_sent, sent.message_id
             if on_sent is not None:
                 self._hand_off(lambda: on_sent(message_id))

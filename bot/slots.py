@@ -8,6 +8,8 @@ whether a change still waits to go out.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from collections.abc import Awaitable, Callable
 from typing import Final
 
@@ -18,13 +20,12 @@ Render = Callable[[], tuple[str, InlineKeyboardMarkup | None]]
 """Produces a message's current text and keyboard when it is about to be sent."""
 
 
-Shown = tuple[str, object]
-"""A message's text and its keyboard as a plain value (``to_dict()``), to compare with the next render."""
-
-
-def shown_as(text: str, markup: InlineKeyboardMarkup | None) -> Shown:
-    """The comparable form of a message's content."""
-    return text, (markup.to_dict() if markup is not None else None)
+def shown_as(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    """A digest of a message's content (its text and buttons), to compare with the next render: short,
+    fit to be stored (:mod:`storage.shown`), and saying nothing of the text itself."""
+    content = json.dumps([text, markup.to_dict() if markup is not None else None], sort_keys=True,
+                         ensure_ascii=False)
+    return hashlib.blake2b(content.encode(), digest_size=12).hexdigest()
 
 
 def not_modified(exc: BadRequest) -> bool:
@@ -37,6 +38,10 @@ def message_gone(exc: BadRequest) -> bool:
     text = exc.message.lower()
     return "message to edit not found" in text or "message can't be edited" in text
 
+
+TAP_GAP: Final = 1.0
+"""Seconds between two edits of one private message asked for at once: quick taps are coalesced into one
+edit a second, under Telegram's limit of about one message a second in a private chat."""
 
 RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 30.0)
 """Seconds before a message Telegram could not take is tried again, by failures in a row (the last repeats)."""
@@ -56,7 +61,7 @@ class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown", "priority", "flying", "failures")
+                 "busy", "shown", "priority", "flying", "failures", "sent_at")
 
     def __init__(self, chat_id: int, interval: float) -> None:
         self.chat_id = chat_id
@@ -71,7 +76,7 @@ class Slot:
         """True while a new message is being sent (and its id stored)."""
         self.busy = False
         """True while a call to Telegram is in flight (perhaps waiting out a flood-control answer)."""
-        self.shown: Shown | None = None
+        self.shown: str | None = None
         """What the message shows now, as Telegram last accepted it (None: not known, e.g. after a restart)."""
         self.priority: int | None = None
         """Someone waits to see this change (:data:`~bot.ratelimit.PRESSER`: their press; ``MOVER``: their
@@ -80,3 +85,5 @@ class Slot:
         """The priority of the call in flight (None: the default, served last)."""
         self.failures = 0
         """Calls in a row that failed for a reason that can pass (the message waits to be tried again)."""
+        self.sent_at = float("-inf")
+        """When (monotonic) the message was last sent or edited: quick taps wait for :data:`TAP_GAP` after it."""

@@ -19,6 +19,20 @@ The server speaks plain HTTP: put a TLS proxy (Caddy, nginx) in front, which
 forwards ``<CHAODIPI_WEBHOOK_URL>/telegram`` to it.  Without
 ``CHAODIPI_WEBHOOK_SECRET`` a random secret is made at each start (the bot
 registers the webhook itself each time), so the endpoint is never open.
+
+Facing whatever reaches it, the server (aiohttp's options, passed to its
+request handler):
+
+* closes a connection whose request headers are not complete
+  :data:`HEADER_TIMEOUT` seconds after it opened or after its last answer
+  (aiohttp's ``keepalive_timeout``, which it also arms on a new connection:
+  a client sending its headers a byte at a time holds no socket for long;
+  a request being answered, a stream included, is not cut);
+* refuses a request line or header over :data:`MAX_LINE` bytes, or more
+  than :data:`MAX_HEADERS` headers, with 400;
+* logs a request that is not well-formed HTTP as one line naming the kind
+  of error, without aiohttp's traceback, whose message can quote the
+  request (an oversized ``Authorization`` header, ``initData`` and all).
 """
 
 from __future__ import annotations
@@ -29,10 +43,12 @@ import json
 import logging
 import secrets
 import signal
+import sys
 from collections.abc import Callable
 from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from telegram import Update
 from telegram.ext import Application
 
@@ -45,6 +61,12 @@ WEBHOOK_PATH: Final = "/telegram"
 HEALTH_PATH: Final = "/health"
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+HEADER_TIMEOUT: Final = 10.0
+"""Seconds a connection may take to send a request's headers (and stay idle between requests)."""
+MAX_LINE: Final = 8190
+"""Bytes a request line or one header may take (aiohttp's default, stated: ``initData`` is well below)."""
+MAX_HEADERS: Final = 64
+"""Headers a request may carry (a browser sends about twenty)."""
 
 Routes = Callable[[web.Application], None]
 """Adds more routes to the server's aiohttp application (the web app's)."""
@@ -80,7 +102,9 @@ class WebhookServer:
         web_app.router.add_get(HEALTH_PATH, self._health)
         if self.routes is not None:
             self.routes(web_app)
-        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0)
+        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0, keepalive_timeout=HEADER_TIMEOUT,
+                                     max_line_size=MAX_LINE, max_field_size=MAX_LINE, max_headers=MAX_HEADERS,
+                                     logger=ServerLog(logging.getLogger("aiohttp.server"), {}))
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.requested_port)
         await site.start()
@@ -118,6 +142,20 @@ class WebhookServer:
         if not self.application.running:
             status["ok"] = False
         return web.json_response(status, status=200 if status["ok"] else 503, dumps=_dumps)
+
+
+class ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server log, without a client's words: a request that is not well-formed HTTP is one line
+    naming the kind of error, at most at INFO (anyone on the internet can send one), without the traceback
+    and without the error's message, which can quote the request's headers."""
+
+    def log(self, level: int, msg: object, *args: object, exc_info: Any = None, **kwargs: Any) -> None:
+        """Log as aiohttp asked, unless the error is the client's (see the class)."""
+        error = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1] if exc_info else None
+        if isinstance(error, HttpProcessingError):
+            self.logger.log(min(level, logging.INFO), "refused a malformed HTTP request (%s)", type(error).__name__)
+            return
+        self.logger.log(level, msg, *args, exc_info=exc_info, **kwargs)
 
 
 def _dumps(value: Any) -> str:

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,8 +25,8 @@ from storage.errors import DatabaseLocked, StorageError, StorageFault, StorageFu
 
 log = logging.getLogger(__name__)
 
-Params = Sequence[Any]
-"""Positional parameters of one SQL statement."""
+Params = Sequence[Any] | Mapping[str, Any]
+"""The parameters of one SQL statement: positional, or named (``:name``)."""
 
 BUSY_TIMEOUT_MS = 5000
 """How long a statement waits for another process's write lock before failing.

@@ -130,6 +130,11 @@ def test_the_package_contains_every_subpackage_and_the_catalogue() -> None:
     assert catalogues
     for po in catalogues:
         assert any(po.relative_to(REPO / "bot").match(g) for g in globs), po
+    # The chart's font and its licence (the image has no Chinese font of its own).
+    fonts = PYPROJECT["tool"]["setuptools"]["package-data"]["bot.league"]
+    for name in ("ChaodipiSansSC-Regular.otf", "OFL.txt"):
+        path = REPO / "bot" / "league" / "fonts" / name
+        assert path.is_file() and any(path.relative_to(REPO / "bot" / "league").match(g) for g in fonts), name
 
 
 def compose() -> str:

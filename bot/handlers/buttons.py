@@ -7,6 +7,7 @@ from telegram import Update
 from bot import callbacks
 from bot.handlers.common import Context, tables_of, user_translator
 from bot.handlers.hand_buttons import on_hand_button
+from bot.handlers.league_buttons import on_league_button
 from bot.handlers.lobby_buttons import on_lobby_button
 from bot.handlers.seat_buttons import on_seat_button
 
@@ -19,6 +20,9 @@ async def on_callback(update: Update, context: Context) -> None:
     user = query.from_user
     tr = await user_translator(context, user)
     data = callbacks.decode(query.data)
+    if data is not None and data.kind == "B":  # the league's buttons name no table
+        await on_league_button(context, query, data, tr)
+        return
     tables = tables_of(context)
     table = tables.get(data.table) if data is not None else None
     if data is None:

@@ -16,6 +16,7 @@ from bot import links
 from bot.command_texts import help_text
 from bot.handlers.common import Context, in_group, storage_trouble, is_admin, remember_user, reply, tables_of, who_asks
 from bot.handlers.common import chat_translator, user_translator
+from bot.handlers.league_buttons import page_offer
 from bot.handlers.seating import seat_person
 from bot.i18n import Translator
 from bot.labels import name_html
@@ -50,8 +51,8 @@ async def cmd_start(update: Update, context: Context) -> None:
             await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
                                             title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
     payload = context.args[0] if context.args else ""
-    offer = await replay_offer(tables, payload, user.id, tr)
-    if offer is not None:  # the result message's replay link
+    offer = await replay_offer(tables, payload, user.id, tr) or await page_offer(context, payload, user.id, tr)
+    if offer is not None:  # the result message's replay link, or a leaderboard's link to the league page
         await reply(update, context, offer[0], offer[1])
         return
     wanted = _seat_request(tables, payload, user.id)
@@ -134,7 +135,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
         await reply(update, context, exc.text(tr))
         return
     async with table.lock:
-        problem = await seat_person(context, table, user, 0)
+        problem = await seat_person(context, table, user, 0, answer=tr)
         tables.refresh(table)
     if problem:
         await reply(update, context, problem)
@@ -151,7 +152,7 @@ async def cmd_join(update: Update, context: Context) -> None:
         await reply(update, context, tr("There is no table here. Start one with /newgame."))
         return
     async with table.lock:
-        problem = await seat_person(context, table, user, None)
+        problem = await seat_person(context, table, user, None, answer=tr)
     if problem:
         await reply(update, context, problem)
 

@@ -76,7 +76,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     if query.message is None or query.message.chat.id != user.id:
         return tr("That button is not valid.")
     # A press on the keyboard: keep this message current even while the web app is open too.
-    tables.app_seats.pop((table.id, seat), None)
+    tables.app_seats.pop((table.id, seat, user.id), None)
     info = table.seats[seat]
     assert info is not None
     info.last_active = time.time()
@@ -125,17 +125,26 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         held = Counter(hand.hands[seat])[card]
         if held == 0:
             raise TableError("That button is out of date; your hand is shown again.")
-        if copy < selected[card]:
+        # Which copy was tapped: two ♣4 buttons, and the one pressed is the one ticked.
+        ticks = table.ticked.setdefault(seat, {}).setdefault(card, set())
+        if len(ticks) != selected[card]:  # selected some other way (a hint): the first copies
+            ticks.clear()
+            ticks.update(range(selected[card]))
+        if copy in ticks:
+            ticks.discard(copy)
             selected[card] -= 1
         elif selected[card] < held:
+            ticks.add(copy)
             selected[card] += 1
         return None
     if op == "clear":
         selected.clear()
+        table.ticked.pop(seat, None)
         return None
     if op == "hint":
         suggestion = tables.hint(table, seat)
         selected.clear()
+        table.ticked.pop(seat, None)
         selected.update(suggestion)
         return None if suggestion else tr("Nothing to suggest now.")
     if op == "go":  # a one-tap play: the cards its button showed (worked out again the same way)

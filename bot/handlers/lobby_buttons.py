@@ -10,10 +10,13 @@ from bot.handlers.common import Context, is_admin, storage_trouble, tables_of
 from bot.handlers.seating import seat_person
 from bot.i18n import Translator
 from bot.model import Table
+from bot.render_group import setting_label
 from bot.tables import TableError
 from engine.ruleset import RULESETS
 
-SETTINGS = ("set", "preset", "hidden", "pace", "timeout", "strength")
+CHOICES = ("preset", "hidden", "pace", "timeout", "strength", "returns")
+"""The settings a table's creator may choose (each button names its choice)."""
+SETTINGS = ("set", *CHOICES)
 """The buttons of the settings panel (the table's creator and the group's admins only)."""
 
 
@@ -29,7 +32,13 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
     if op in SETTINGS and user.id != table.creator_id and not await is_admin(context, table.chat_id, user.id):
         await query.answer(tr("Only the table's creator or a group admin can change the settings."), show_alert=True)
         return
+    if op in ("ai", "rmai") and table.seat_of(user.id) is None and user.id != table.creator_id \
+            and not await is_admin(context, table.chat_id, user.id):
+        await query.answer(tr("Only someone seated at the table, its creator or a group admin can add or remove AI seats."),
+                           show_alert=True)
+        return
     popup: str | None = None
+    toast: str | None = None
     async with table.lock:
         try:
             if op == "sit":
@@ -47,10 +56,11 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 tables.lobby_panels.add(table.id)
             elif op in ("back", "cancel"):
                 tables.lobby_panels.discard(table.id)
-            elif op in ("preset", "hidden", "pace", "timeout", "strength"):
+            elif op in CHOICES:
                 if op == "preset" and data.arg not in RULESETS:
                     raise TableError("That button is out of date.")
                 await tables.change_setting(table, op, data.arg)
+                toast = "✓ " + setting_label(tr, op, data.arg)  # at once: the panel's ✓ follows with its edit
             elif op == "start":
                 if table.seat_of(user.id) is None and user.id != table.creator_id:
                     raise TableError("Only someone seated at the table can start it.")
@@ -62,4 +72,4 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
         except storage.StorageError as exc:
             popup = storage_trouble(tr, exc, move=False)
         tables.refresh(table)
-    await query.answer(popup or None, show_alert=bool(popup))
+    await query.answer(popup or toast, show_alert=bool(popup))

@@ -7,6 +7,7 @@
 ``showing``         the group's table message, and bringing every message up to date
 ``seats``           away and back, escapes, a table with nobody left (pause, resume)
 ``play``            check, store, apply an action; a hand that ends is settled, the next dealt
+``nudges``          "your turn" as a new private message (an edit does not notify)
 ``turns``           after every change: deadlines, reminders, timeouts, AI seats, nudges, pauses
 ``watch``           the heartbeat's look: what should move a table is there; stuck tables
 ``lobby``           opening a table, seats, AI seats, settings, start and stop
@@ -25,7 +26,7 @@ from bot.tables.house import FAR_BEHIND, TableError
 from bot.tables.replays import Replay
 from bot.tables.seats import confirmed_escape, escape_cost, escape_question, nobody_left, present
 from bot.tables.service import MoveKind, Tables
-from bot.tables.turns import AT_THE_TABLE
+from bot.tables.nudges import AT_THE_TABLE
 
 __all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "Replay", "TableError", "Tables", "confirmed_escape",
            "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]

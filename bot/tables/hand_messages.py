@@ -108,6 +108,26 @@ def freeze(house: House, table: Table, seat: int, info: Seat) -> None:
     publisher.schedule(slot, owner_renderer(house, table, seat, user_id, info.lang), now=True)
 
 
+def retire(house: House, table: Table, seat: int, info: Seat, number: int) -> bool:
+    """Hand ``number`` is over: its message says so, without its buttons (the next hand comes as a new
+    message, and an old keyboard left alive would only answer "out of date").  False if there was no
+    message to retire (none sent yet, or no publisher): then its slot is simply forgotten."""
+    publisher = house.publisher
+    if publisher is None or info.user_id is None or info.hand_message_id is None:
+        return False
+    key = slot_key(table.id, seat, info.user_id)
+    slot = publisher.slot(key, info.user_id, 2.0, info.hand_message_id)
+    if slot.message_id is None:  # still being sent: an edit could not find it, a send would be a new message
+        return False
+    tr = translator(info.lang)
+    title = house.group_titles.get(table.chat_id, table.title)
+    text = ("<b>" + tr("Chao Di Pi") + " · " + name_html(title) + "</b>\n"
+            + tr("Hand {n} is over; the next hand comes as a new message.", n=number))
+    slot.on_sent = None
+    publisher.retire(slot, key, lambda: (text, None))
+    return True
+
+
 def back_button(tr: Translator, table: Table) -> InlineKeyboardMarkup:
     """「我回来了」: the away person takes their seat back at the next move."""
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("I'm back"),

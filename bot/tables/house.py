@@ -73,8 +73,11 @@ class House:
         """Set at shut-down: no AI move or timer starts any more."""
         self.watchers: list[Callable[[Table], None]] = []
         """Called at every refresh of a table (the web app's live streams)."""
-        self.app_seats: Counter[tuple[int, int]] = Counter()
-        """(table, seat) pairs whose player has the web app open: their hand message waits until it closes."""
+        self.hand_watchers: list[Callable[[Table], None]] = []
+        """Called when a hand's result is stored (the league: its pictures are out of date, its season due)."""
+        self.app_seats: Counter[tuple[int, int, int]] = Counter()
+        """(table, seat, person): the web app streams open for a seat, counted for the person who opened them
+        (a leaver's stream never counts for whoever sits there next); see :meth:`app_open`."""
         self.thinking = Thinking(config.ai_workers)
         """The strong AI's searches: worker processes (started at the first search), budgets by the queue."""
 
@@ -124,6 +127,12 @@ class House:
         if self.publisher is not None:
             self.publisher.forget((table.id, "group"))
         table.message_id = None
+
+    def app_open(self, table: Table, seat: int) -> bool:
+        """True while the person holding this seat now has the web app open on it: their hand message waits
+        until it closes."""
+        info = table.seats[seat]
+        return info is not None and info.user_id is not None and self.app_seats[(table.id, seat, info.user_id)] > 0
 
     # --- shared helpers -----------------------------------------------------------------------
     def tr(self, table: Table) -> Translator:

@@ -13,9 +13,9 @@ from dataclasses import replace
 
 import storage
 from bot import logs
-from bot.model import AI_STRENGTHS, PACES, Seat, Table, TableSettings
+from bot.model import AI_STRENGTHS, PACES, RETURNS, Seat, Table, TableSettings
 from bot.tables.house import House, TableError
-from bot.tables.seats import resume
+from bot.tables.seats import match_extra, resume
 from bot.tables.showing import show_closed
 from bot.tables.turns import after_change
 from engine.match import Match
@@ -74,6 +74,11 @@ async def sit(house: House, table: Table, user_id: int, name: str, lang: str, se
     seat = check_sit(table, user_id, seat)
     await storage.set_seat(house.db, table.id, seat, user_id=user_id)
     table.seats[seat] = Seat(user_id, name, lang=lang)
+    if seat in table.left:  # someone else took the seat the AI held for its leaver: it is no longer theirs
+        del table.left[seat]
+        table.coming_back.discard(seat)
+        assert table.match_id is not None
+        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
     if table.paused:  # someone sat at a table nobody was left at: it goes on
         resume(house, table)
         after_change(house, table)
@@ -128,6 +133,8 @@ async def change_setting(house: House, table: Table, key: str, value: str) -> No
         s = replace(s, on_timeout=value)  # type: ignore[arg-type]
     elif key == "strength" and value in AI_STRENGTHS:
         s = replace(s, ai_strength=value)  # type: ignore[arg-type]
+    elif key == "returns" and value in RETURNS:
+        s = replace(s, returns=value)  # type: ignore[arg-type]
     else:
         raise TableError("That button is out of date.")
     s.ruleset()  # refuse an inconsistent choice before storing it

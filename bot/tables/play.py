@@ -20,12 +20,13 @@ from typing import Any
 import storage
 from bot import logs, outcome, story
 from bot.i18n import translator
-from bot.model import PACES, Table
+from bot.labels import name_html
+from bot.model import PACES, Seat, Table
 from bot.ratelimit import PRESSER, PRIORITY
 from bot.render_group import render_match_over, render_result
-from bot.tables.hand_messages import freeze, slot_key
+from bot.tables.hand_messages import freeze, retire, slot_key
 from bot.tables.house import House, TableError
-from bot.tables.seats import hand_to_ai, pause_if_empty
+from bot.tables.seats import hand_to_ai, match_extra, pause_if_empty, sat_again
 from bot.tables.showing import show_last_time
 from engine.hand import Action, Trick
 from engine.match import HandRecord, Match
@@ -95,12 +96,20 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
     escaped = result.escaped if result is not None else None
     # Before anything awaits: from now on no render may show this seat's cards to the leaver.
     leaver = hand_to_ai(table, escaped) if escaped is not None else None
+    if leaver is not None and escaped is not None:  # they may take the seat back (seats.ask_back)
+        table.left[escaped] = leaver
+        table.coming_back.discard(escaped)
+    back = sorted(table.coming_back) if not match.over else []  # theirs again from the next hand
+    players = tuple(table.seats)  # who hears the result: those who held the seats at the hand's end
     # Rendered now, stored with the result: the outbox announces exactly what was stored.
     tr = house.tr(table)
     announcement = render_result(tr, table, record, last, leaver.name if leaver is not None else None)
-    if result is not None and house.config.public_url:  # the web app replays it, opened from a deep link
+    if result is not None and last is not None and house.config.public_url:
+        # The web app replays it (a hand with at least one trick), opened from a deep link.
         announcement += (f'\n<a href="https://t.me/{house.bot_username}?start=r{hand_id}">'
                          + tr("🎞 Replay hand {n}", n=record.number) + "</a>")
+    if leaver is not None:
+        announcement += "\n" + tr("{who} can take the seat back from the AI with /join.", who=name_html(leaver.name))
     news = [("result", announcement)]
     if match.over:
         news.append(("match_over", render_match_over(tr, table)))
@@ -120,11 +129,13 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
             )
             if escaped is not None:  # in the same transaction: a crash cannot leave the leaver seated
                 await storage.set_seat(house.db, table.id, escaped, user_id=None, is_ai=True)
+        for seat in back:  # whoever asked for their seat back has it from the next hand
+            await storage.set_seat(house.db, table.id, seat, user_id=table.left[seat].user_id)
         await storage.update_match(
             house.db, table.match_id, levels=(match.sides[0].rank, match.sides[1].rank),
             laps=(match.sides[0].lap, match.sides[1].lap),
             status="finished" if match.over else "playing", winner_side=match.winner_side,
-            extra={"checkpoint": match.checkpoint},
+            extra=match_extra(table, back),
         )
         if not match.over:
             hand = await storage.create_hand(house.db, table.match_id, seed=match.hand.setup.seed,
@@ -132,14 +143,22 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
             table.hand_id = hand.hand_id
         else:
             await storage.update_table(house.db, table.id, status="finished", turn_deadline=None)
+    if result is not None:
+        for watcher in house.hand_watchers:
+            watcher(table)
     table.selection.clear()
+    table.ticked.clear()
     if leaver is not None and escaped is not None:
         freeze(house, table, escaped, leaver)
+    for seat in back:
+        who = name_html(table.left[seat].name)
+        sat_again(table, seat)
+        house.announce(table, tr("{who} is back in their seat.", who=who))
     table.last_result = record
     if house.outbox is not None:
         house.outbox.wake(table.chat_id)
-    house.spawn("tell", lambda: tell_players(house, table, record, ender), table, restart=False)
-    await new_hand_messages(house, table)
+    house.spawn("tell", lambda: tell_players(house, table, record, players, ender), table, restart=False)
+    await new_hand_messages(house, table, record.number)
     if match.over:
         table.status = "finished"
         table.deadline = None
@@ -150,8 +169,10 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
         pause_if_empty(house, table)
 
 
-async def tell_players(house: House, table: Table, record: HandRecord, ender: int | None = None) -> None:
-    """Each person at the table gets the result in one line in their private chat.
+async def tell_players(house: House, table: Table, record: HandRecord, players: Sequence[Seat | None],
+                       ender: int | None = None) -> None:
+    """Each person who held a seat at the hand's end (``players``) gets the result in one line in their
+    private chat.
 
     The person whose move ended the hand hears first, before other messages under the overall limit:
     their hand message is not edited again (the next hand comes as a new message after a pause), so
@@ -162,7 +183,7 @@ async def tell_players(house: House, table: Table, record: HandRecord, ender: in
     laps = table.settings.ruleset().laps
     order = sorted(range(4), key=lambda seat: seat != ender)
     for seat in order:
-        info = table.seats[seat]
+        info = players[seat]
         if info is None or info.is_ai or info.user_id is None or not info.reachable:
             continue
         first = PRIORITY.set(PRESSER if seat == ender else None)
@@ -173,10 +194,12 @@ async def tell_players(house: House, table: Table, record: HandRecord, ender: in
             PRIORITY.reset(first)
 
 
-async def new_hand_messages(house: House, table: Table) -> None:
-    """The next hand's private message is a new message (an edit would not notify anyone)."""
+async def new_hand_messages(house: House, table: Table, number: int) -> None:
+    """Hand ``number``'s private messages are retired (their buttons go); the next hand's is a new message
+    (an edit would not notify anyone)."""
     for seat, info in enumerate(table.seats):
-        if house.publisher is not None and info is not None and info.user_id is not None:
+        if house.publisher is not None and info is not None and info.user_id is not None \
+                and not retire(house, table, seat, info, number):
             house.publisher.forget(slot_key(table.id, seat, info.user_id))
         if info is not None and info.hand_message_id is not None:
             info.hand_message_id = None
@@ -216,10 +239,11 @@ async def rebuild_match(house: House, table: Table, active: storage.ActiveTable)
     match = Match.resume(ruleset, active.match.extra["checkpoint"], history=False)
     table.match, table.match_id, table.hand_id = match, active.match.match_id, active.hand.hand_id
     for event in active.events:
+        hand = match.hand
         outputs = match.apply(Action.from_dict(event.payload))
         for output in outputs[1:]:
             if isinstance(output, HandRecord):  # the crash came before the hand was settled
-                await hand_over(house, table, output)
+                await hand_over(house, table, output, view_for(hand, None).last_trick)
 
 
 def _winner_side(escaped: int | None, scores: Sequence[int]) -> int:

@@ -3,7 +3,10 @@
 A person is *away* while the AI plays for them (a timeout, or the bot cannot
 reach them); storage keeps that as the seat's ``is_ai`` flag with their user
 id, so it survives a restart and a hand finished by the AI counts for nobody.
-An escape (逃跑) gives the seat to the AI for good.  A table with nobody
+An escape (逃跑) gives the seat to the AI; the person who left may take it
+back (:func:`ask_back`): at once if the hand has not started, else when the
+next hand starts (or at once, where the table's settings say so).  Until
+then the AI plays it, and those hands count for nobody.  A table with nobody
 present left pauses between hands, and resumes when someone is back.
 
 Imports the house and the hand messages; the deadline and the AI seats that
@@ -11,6 +14,8 @@ follow a change here are the caller's (:mod:`bot.tables.turns`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -97,6 +102,56 @@ def resume(house: House, table: Table) -> None:
     table.paused = False
     tr = house.tr(table)
     house.announce(table, tr("The table resumes."))
+
+
+def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
+    """What the match stores beside its checkpoint: who left which seat, and who asked for it back (the
+    seats in ``back`` are theirs again)."""
+    assert table.match is not None
+    return {"checkpoint": table.match.checkpoint,
+            "left": {str(seat): info.user_id for seat, info in sorted(table.left.items()) if seat not in back},
+            "coming_back": sorted(table.coming_back - set(back))}
+
+
+def left_seat(table: Table, user_id: int) -> int | None:
+    """The seat this person left (escaped) in this match and the AI plays now, if any."""
+    return next((seat for seat, info in table.left.items() if info.user_id == user_id), None)
+
+
+async def ask_back(house: House, table: Table, seat: int) -> bool:
+    """The person who left ``seat`` wants it back: theirs at once (True) when the hand has not started (or the
+    table's settings say so), else when the next hand starts (the table is told either way)."""
+    assert table.match is not None
+    info = table.left[seat]
+    if table.settings.returns == "now" or table.between_hands is not None or not table.match.hand.events:
+        await seat_again(house, table, seat)
+        return True
+    table.coming_back.add(seat)
+    assert table.match_id is not None
+    await storage.update_match(house.db, table.match_id, extra=match_extra(table))
+    tr = house.tr(table)
+    house.announce(table, tr("{who} takes their seat back from the AI when the next hand starts.",
+                             who=name_html(info.name)))
+    return False
+
+
+async def seat_again(house: House, table: Table, seat: int) -> None:
+    """The person who left ``seat`` has it back now (stored first); the table is told."""
+    info = table.left[seat]
+    assert table.match_id is not None and info.user_id is not None
+    async with house.db.transaction():
+        await storage.set_seat(house.db, table.id, seat, user_id=info.user_id)
+        await storage.update_match(house.db, table.match_id, extra=match_extra(table, back=(seat,)))
+    sat_again(table, seat)
+    tr = house.tr(table)
+    house.announce(table, tr("{who} is back in their seat.", who=name_html(info.name)))
+
+
+def sat_again(table: Table, seat: int) -> None:
+    """In memory, once stored: the person who left ``seat`` holds it again."""
+    info = table.left.pop(seat)
+    table.coming_back.discard(seat)
+    table.seats[seat] = Seat(info.user_id, info.name, lang=info.lang)
 
 
 def hand_to_ai(table: Table, seat: int) -> Seat | None:

@@ -95,6 +95,20 @@ class Tables(House):
         turns.after_change(self, table, actor=seat)
         return True
 
+    @staticmethod
+    def left_seat(table: Table, user_id: int) -> int | None:
+        """The seat this person escaped from in this match (the AI plays it), which they may take back."""
+        return seats.left_seat(table, user_id)
+
+    async def take_seat_back(self, table: Table, seat: int) -> bool:
+        """The person who left ``seat`` wants it back: True if it is theirs at once, False if from the next
+        hand (see :func:`seats.ask_back`); the table is told."""
+        if not await seats.ask_back(self, table, seat):
+            return False
+        seats.resume(self, table)
+        turns.after_change(self, table)
+        return True
+
     async def show_hand_again(self, table: Table, seat: int) -> None:
         """/hand: the person's hand message again, as a new message (the old one goes); someone away is
         back."""
@@ -129,6 +143,7 @@ class Tables(House):
         throw's notice is in its ``info``)."""
         outputs = await play.act(self, table, Action(kind, seat, tuple(cards), trump))
         table.selected(seat).clear()
+        table.ticked.pop(seat, None)
         turns.after_change(self, table, actor=seat)
         return outputs
 

@@ -43,7 +43,7 @@ def refresh(house: House, table: Table, *, urgent: Sequence[int] = (), pressed: 
         # Someone away has a frozen message already (seats.freeze): nothing to redraw for them.
         if info is None or info.is_ai or info.user_id is None or not info.reachable or info.timed_out:
             continue
-        if house.app_seats[(table.id, seat)]:
+        if house.app_open(table, seat):
             continue  # the web app shows this seat live; no Bot API call until it closes
         schedule_hand(house, table, seat, info, now=seat in urgent or seat == pressed, pressed=seat == pressed)
 

@@ -45,10 +45,23 @@ async def load_tables(house: House) -> None:
             assert table.match is not None
             table.paused = table.playing and nobody_left(table) and not table.match.hand.events
             table.restarted = set(range(4))
+            for seat, user_id in active.match.extra.get("left", {}).items():  # who may take a seat back
+                table.left[int(seat)] = await _seat(house, _Left(user_id))
+            table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
             table.progress = time.time()  # the AI seats move again from now: not stuck yet
 
 
-async def _seat(house: House, record: storage.SeatRecord) -> Seat:
+class _Left:
+    """A person who left a seat, as :func:`_seat` reads them (their seat's record holds the AI now)."""
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        self.is_ai = False
+        self.hand_message_id: int | None = None
+        self.nudge_message_id: int | None = None
+
+
+async def _seat(house: House, record: storage.SeatRecord | _Left) -> Seat:
     if record.user_id is None:
         return Seat(None, "AI", is_ai=True)
     user = await storage.get_user(house.db, record.user_id)

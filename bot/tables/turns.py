@@ -18,14 +18,14 @@ from typing import Any, Final
 
 import storage
 from bot import logs
-from bot.i18n import translator
 from bot.labels import and_list, name_html
-from bot.model import PACES, Table
+from bot.model import PACES, THINKING, Table
 from bot.render_group import time_left
 from bot.tables.hand_messages import send_away_notice, slot_key
 from bot.tables.house import House, TableError
 from bot.tables.play import act, escape
 from bot.tables.seats import set_away
+from bot.tables.nudges import nudge
 from bot.tables.showing import refresh
 from engine.ai import choose_action
 from engine.errors import EngineError
@@ -34,15 +34,11 @@ from engine.views import view_for
 
 log = logging.getLogger(__name__)
 
+NEWS_FIRST: Final = 30.0
+"""Seconds the next hand may wait for the last hand's announcements to go out (the group's flood limit)."""
 STALL: Final = 5.0
 """Seconds past its time a timer may wake before the bot counts as having stalled (frozen, far behind, or
 down): a deadline that passed meanwhile is not a timeout, the turn gets :func:`grace` more."""
-AT_THE_TABLE: Final = 150.0
-"""Seconds after a press in which a player counts as at the table (real-time pace): a round of four
-moves takes less, so their edited hand message is enough and no "your turn" message is sent (it
-would cost a send and a delete a move; the group's reminder before the deadline still mentions them)."""
-
-
 def after_change(house: House, table: Table, *, actor: int | None = None) -> None:
     """After any change: the deadline, the AI seats, nudges, the messages, the end of a pause."""
     started = arm_deadline(house, table)
@@ -89,6 +85,8 @@ def arm_deadline(house: House, table: Table) -> list[int]:
     Returns the seats whose turn has just begun (to nudge them).
     """
     key = turn_key(table)
+    if key != table.turn_key:
+        table.turn_since = time.time()  # a new turn: nobody has been thinking yet
     waiting = waiting_humans(table)
     if not waiting:
         if table.deadline is not None:
@@ -135,6 +133,14 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
     logs.bind(table=table.id, hand=table.hand_id)
     pace = PACES[table.settings.pace]
     remind_at = deadline - pace.reminder
+    think_at = table.turn_since + THINKING[table.settings.pace]
+    if not table.reminded and time.time() < think_at < remind_at:
+        # Someone has been thinking for a while: the whole table is shown whose turn it is.
+        await asyncio.sleep(think_at - time.time())
+        async with table.lock:
+            if table.deadline != deadline:
+                return
+            refresh(house, table)
     if not table.reminded and remind_at > time.time():
         await asyncio.sleep(remind_at - time.time())
         async with table.lock:
@@ -143,6 +149,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             table.reminded = True
             if not house.far_behind():  # else the turn itself may not be shown yet
                 await remind(house, table)
+            refresh(house, table)
     await asyncio.sleep(max(0.0, deadline - time.time()))
     async with table.lock:
         if table.deadline != deadline or not table.playing:
@@ -177,14 +184,18 @@ def _cards_not_sent(house: House, table: Table) -> bool:
     for seat in waiting_humans(table):
         info = table.seats[seat]
         if info is not None and info.user_id is not None and info.reachable \
-                and not house.app_seats[(table.id, seat)] \
+                and not house.app_open(table, seat) \
                 and house.publisher.unsent(slot_key(table.id, seat, info.user_id)):
             return True
     return False
 
 
 async def remind(house: House, table: Table) -> None:
-    """One reminder in the group, mentioning only the people the table still waits for."""
+    """One reminder in the group, mentioning only the people who must act now (in the bidding nobody must:
+    the window closes by itself, so it pings nobody)."""
+    assert table.match is not None
+    if table.match.hand.phase == "bidding":
+        return
     tr = house.tr(table)
     mentions = []
     for seat in waiting_humans(table):
@@ -242,6 +253,11 @@ def wait_for_next_hand(house: House, table: Table) -> None:
 async def _next_hand_later(house: House, table: Table) -> None:
     while (until := table.between_hands) is not None:
         await asyncio.sleep(max(0.0, until - time.time()))
+        # The hand's result and notices go out before the next deal is shown (a little longer, at most).
+        waited = 0.0
+        while house.outbox is not None and house.outbox.sending(table.chat_id) and waited < NEWS_FIRST:
+            await asyncio.sleep(0.5)
+            waited += 0.5
         async with table.lock:
             if house.closing:
                 return
@@ -330,34 +346,6 @@ async def _ai_loop(house: House, table: Table) -> None:
                 log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
                 return
             after_change(house, table)
-
-
-# --- nudges ---------------------------------------------------------------------------------------------
-async def nudge(house: House, table: Table, seat: int) -> None:
-    """A short new private message (edits do not notify): it is your move; the previous nudge goes."""
-    info = table.seats[seat]
-    if house.publisher is None or info is None or info.user_id is None or not info.reachable:
-        return
-    if table.settings.pace == "realtime" and (time.time() - info.last_active < AT_THE_TABLE
-                                              or house.publisher.behind):
-        # They are at the table: the edited hand message is enough.  Or the bot is behind
-        # Telegram's overall limit: a new message would only delay the edits that show the turn
-        # (the group's reminder before the deadline still names them).
-        return
-    assert table.match is not None
-    tr = translator(info.lang)
-    hand = table.match.hand
-    what = {"bidding": tr("bidding is open"), "burying": tr("bury the kitty"),
-            "stealing": tr("steal the kitty or pass"),
-            "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
-    title = name_html(house.group_titles.get(table.chat_id, table.title))
-    sent = await house.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
-    # The new id is stored before the old message goes: a crash in between leaves an
-    # old nudge on screen, never a stored id of a message already deleted.
-    old = info.nudge_message_id
-    info.nudge_message_id = sent.message_id if sent is not None else None
-    await storage.set_seat_messages(house.db, table.id, seat, nudge_message_id=info.nudge_message_id)
-    await house.publisher.delete(info.user_id, old)
 
 
 # --- shut-down ----------------------------------------------------------------------------------------------

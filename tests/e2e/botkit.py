@@ -20,10 +20,11 @@ HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
 
 
 def settings_for(server: FakeTelegram, db_path: Path, **changes: object) -> Settings:
-    """Bot settings pointing at the fake server, with no AI delay, a short group interval and no pause
-    between hands at the real-time pace; the bot paces its calls when the server has flood limits."""
+    """Bot settings pointing at the fake server, with no AI delay, a short group interval, no pause
+    between hands at the real-time pace and no wait between a hand message's edits (a test taps at
+    once; the budget tests keep the real gap); the bot paces its calls when the server has flood limits."""
     values: dict[str, object] = dict(token=server.token, base_url=server.base_url, db_path=db_path,
-                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0,
+                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0, tap_gap=0.0,
                                      flood_pacing=server.flood.limits.enabled)
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]

@@ -123,6 +123,10 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         for call in server.calls.since(calls_at_stop):
             if call.method == "sendMessage":
                 assert "inline_keyboard" not in str(call.params.get("reply_markup")), call
+        # Only what changed is edited: the bot knows what each message shows (no "message is not modified").
+        unchanged = [c for c in server.calls.since(calls_at_stop)
+                     if c.method == "editMessageText" and c.status == 400 and "not modified" in (c.description or "")]
+        assert unchanged == [], unchanged
         # Alice still plays from her hand message, and the hand goes on to its end.
         hand = table.match.hand
         await play_hand(server, table, people)

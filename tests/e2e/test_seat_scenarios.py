@@ -128,8 +128,8 @@ async def test_leaving_is_free_before_any_card_and_asked_first_after(fake_telegr
         assert [(r.user_id, r.hands, r.hands_won, r.jifen) for r in rows] == [(ann.id, 1, 0, cost)]
         # /stats says so too: Ann lost one hand; Bo has none.
         await ann.command(group, "stats")
-        await server.wait_for(lambda: announced(group, tr("积分 {j} · hands {h} · won {w}", j=f"−{-cost}", h=1, w=0)),
-                              what="Ann's /stats")
+        await server.wait_for(lambda: announced(group, tr("积分 {j} · hands {h} · won {w} · matches won {m} · escapes {e}",
+                                                          j=f"−{-cost}", h=1, w=0, m=0, e=1)), what="Ann's /stats")
         await bo.command(group, "stats")
         await server.wait_for(lambda: announced(group, tr("You have not finished a hand in this group yet.")),
                               what="Bo's /stats")

@@ -215,8 +215,9 @@ class FakeTelegram:
 
     # --- waiting --------------------------------------------------------------
 
-    def _notify(self) -> None:
-        self._last_activity = time.monotonic()
+    def _notify(self, activity: bool = True) -> None:
+        if activity:  # an empty long poll is the bot waiting, not the bot doing something
+            self._last_activity = time.monotonic()
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -350,9 +351,16 @@ class FakeTelegram:
                     values.update(payload)
                 return Params(values)
             posted = await request.post()
+            files: dict[str, bytes] = {}
             for key, value in posted.items():
-                # Uploaded files are not kept: only their field name is recorded.
-                form[key] = value if isinstance(value, str) else f"<file {key}>"
+                if isinstance(value, str):
+                    form[key] = value
+                else:  # an upload: the call log records its field name, the method gets its bytes
+                    form[key] = f"<file {key}>"
+                    files[key] = value.file.read()
+            params = Params.from_form(form)
+            params.files = files
+            return params
         return Params.from_form(form)
 
     def _record(
@@ -383,4 +391,4 @@ class FakeTelegram:
         )
         if chat_id is not None and (event := self._chat_changes.pop(chat_id, None)) is not None:
             event.set()
-        self._notify()
+        self._notify(activity=not (method.lower() == "getupdates" and not body.get("result")))
