@@ -71,7 +71,7 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         .token(config.token)
         # Every Bot API call (getUpdates too) tells the faults whether Telegram answered.
         .request(WatchedRequest(faults, connection_pool_size=256))
-        .get_updates_request(WatchedRequest(faults, connection_pool_size=1))
+        .get_updates_request(WatchedRequest(faults, polling=True, connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_post_init)

@@ -7,6 +7,7 @@ import logging
 from telegram import Update
 from telegram.error import BadRequest, NetworkError, TelegramError
 
+import storage
 from bot import outcome
 from bot.handlers.common import Context
 from bot.i18n import pick_language, translator
@@ -20,6 +21,12 @@ def answered_too_late(error: object) -> bool:
     return "query is too old" in text or "query id is invalid" in text
 
 
+def logged_as_fault(error: object) -> bool:
+    """True for a failure that bot.faults logs once for the whole fault: storage failing for a reason that can
+    pass, or Telegram unreachable (a network error, a timeout, a 5xx; not a refusal, which is Telegram's answer)."""
+    return isinstance(error, storage.StorageFault) or (isinstance(error, NetworkError) and not isinstance(error, BadRequest))
+
+
 async def on_error(update: object, context: Context) -> None:
     """Log the failure (never a hidden card) and tell the person something went wrong."""
     if answered_too_late(context.error):
@@ -29,7 +36,12 @@ async def on_error(update: object, context: Context) -> None:
         return
     if update is None and isinstance(context.error, NetworkError):
         return  # polling could not reach Telegram: bot.faults logged it once, and polling goes on
-    log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
+    if logged_as_fault(context.error):
+        # bot.faults logged the fault once and counts its failures: a traceback per update it stopped would
+        # bury the log.
+        log.info("update stopped by a fault that passes: %s", type(context.error).__name__)
+    else:
+        log.error("update failed: %s", type(context.error).__name__, exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:
             tr = translator(pick_language(update.callback_query.from_user.language_code))

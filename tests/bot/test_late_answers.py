@@ -74,3 +74,20 @@ async def test_polling_that_cannot_reach_telegram_is_no_error(caplog: pytest.Log
         for error in (NetworkError("Bad Gateway"), TimedOut()):
             await on_error(None, SimpleNamespace(error=error))  # type: ignore[arg-type]
     assert caplog.records == []
+
+
+@pytest.mark.parametrize("kind", ["telegram", "locked"])
+async def test_an_update_stopped_by_a_fault_that_passes_is_no_traceback_and_the_presser_is_told(
+        kind: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A press handled as Telegram becomes unreachable (its answer fails), or as the database is locked: the
+    fault is logged once by bot.faults, not once more per update with a traceback (issue 45)."""
+    from telegram.error import NetworkError
+
+    from storage import DatabaseLocked
+
+    error = NetworkError("Bad Gateway") if kind == "telegram" else DatabaseLocked("SQLite: database is locked")
+    query = Query()
+    with caplog.at_level(logging.INFO):
+        await on_error(Update(1, callback_query=query), SimpleNamespace(error=error))  # type: ignore[arg-type]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING or r.exc_info], caplog.records
+    assert query.answers == [("Something went wrong; nothing changed.", True)]
