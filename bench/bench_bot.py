@@ -1,6 +1,6 @@
 """Figures for the bot as a whole: API calls per hand, N tables of four people, an hour's soak.
 
-The bot runs as in production (``python -m chaodipi_cli run``, its own
+The bot runs as in production (``python -m bot.cli run``, its own
 process, settings from the environment, defaults: AI delay 0.8 s, group
 interval 3.5 s, 4 s between hands) against the fake Bot API server of
 ``tests/e2e`` on 127.0.0.1, which runs in this process with the simulated
@@ -131,7 +131,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 SAMPLER = """
 import asyncio, gc, json, os, sys, threading, time, tracemalloc
 from collections import Counter
-import chaodipi_cli
+from bot import cli as chaodipi_cli
 
 CENSUS_EVERY = 10
 FRAMES = int(os.environ.get("CHAODIPI_BENCH_TRACEMALLOC", "0"))
@@ -207,7 +207,7 @@ class BotProcess:
         before = self.server.calls.count("deleteWebhook")
         with open(self.log, "ab") as log:
             command = (["-c", SAMPLER, str(self.samples), str(self.sample_every)] if self.samples is not None
-                       else ["-m", "chaodipi_cli", "run"])
+                       else ["-m", "bot.cli", "run"])
             self.process = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=ROOT, env=self.env,
                                                                 stderr=log)
         await self.server.wait_for(lambda: self.server.calls.count("deleteWebhook") > before, 60, "the bot to poll")

@@ -19,6 +19,20 @@ player's own updated table, and (b) every one of the four streams showing
 that change.  Run from the repository root::
 
     PYTHONPATH=. python bench/bench_webapp.py [hands]     # default 3 hands per mode
+    PYTHONPATH=. python bench/bench_webapp.py --inputs    # odd input by category, and the answers
+    PYTHONPATH=. python bench/bench_webapp.py --server 200
+
+``--inputs`` sends every input of ``tests/e2e/odd_inputs.py`` (valid
+``initData`` of a seated person; odd ids, JSON bodies, ``Authorization``
+headers, stream tickets, broken HTTP) and prints, per category, how many
+were tried and the statuses and reasons they got.  ``--server n``: one
+person asks for ``n`` streams at once with the caps as shipped (how many
+open, how many get 429); then, caps lifted for the measurement, ``n``
+streams opened at once and dropped, with the process's resident memory and
+open files before, while open and after (bot, fake Telegram and clients
+share the process: each stream holds two sockets here); then ``n`` clients
+that never finish their request headers, and when the server had closed
+them all.
 
 Prints figures only; nothing asserts on time.
 """
@@ -26,12 +40,17 @@ Prints figures only; nothing asserts on time.
 from __future__ import annotations
 
 import asyncio
+import gc
+import os
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -42,7 +61,12 @@ from tests.e2e.appkit import AppClient, Stream, app_base, init_data_for, play_th
 from tests.e2e.botkit import tables  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
 from tests.e2e.plans import find_plan  # noqa: E402
-from tests.e2e.scenario import announced, play_hand, sit_from_group, start_match, wait_seated  # noqa: E402
+from tests.e2e.scenario import announced, fill_with_ai, play_hand, sit_from_group, start_match, wait_seated  # noqa: E402
+from tests.e2e.odd_inputs import Answer, try_all  # noqa: E402
+from tests.e2e.fake_telegram.people import Person  # noqa: E402
+from bot.model import Table  # noqa: E402
+from bot.webapp import streams as webapp_streams  # noqa: E402
+from bot.webhook import HEADER_TIMEOUT  # noqa: E402
 
 
 async def one_hand(mode: str, start: int, folder: Path, latencies: dict[str, list[float]]) -> tuple[Counter[str], int]:
@@ -135,5 +159,107 @@ async def main(hands: int) -> None:
               f"max {max(values):.1f} ms, mean {statistics.mean(values):.1f} ms over {len(values)} moves")
 
 
+async def playing_table(server: FakeTelegram, folder: Path) -> AsyncIterator[tuple[Any, Table, Person]]:
+    """The bot with Ann seated and three AI seats, the match started."""
+    ann = server.person("Ann", "ann", language_code="en", started=True)
+    group = server.group("bench", [ann])
+    async with webapp_running(server, folder / "server.db") as app:
+        await ann.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        table = await start_match(server, app, ann, group)
+        yield app, table, ann
+
+
+async def inputs() -> None:
+    """Every odd input, and the answers by category."""
+    answers: list[Answer] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
+            async with asynccontextmanager(playing_table)(server, Path(tmp)) as (app, table, ann), \
+                    aiohttp.ClientSession() as session:
+                await try_all(session, app_base(app), app.bot_data["http"].port, init_data_for(server, ann),
+                              table.id, table.version(0), answers.append)
+    by_category: dict[str, Counter[str]] = {}
+    for answer in answers:
+        by_category.setdefault(answer.category, Counter())[f"{answer.status} {answer.reason.splitlines()[0] if answer.reason else ''}".strip()] += 1
+    print(f"{len(answers)} odd inputs, {sum(1 for a in answers if a.status >= 500 or a.status < 400)} not 4xx")
+    for category, statuses in by_category.items():
+        print(f"{category}: {sum(statuses.values())} tried")
+        for status, n in statuses.most_common():
+            print(f"    {n:4d} × {status}")
+
+
+def resources_now() -> str:
+    """This process's resident memory and open files."""
+    rss = next(line.split()[1] for line in Path("/proc/self/status").read_text().splitlines()
+               if line.startswith("VmRSS:"))
+    return f"RSS {int(rss) / 1024:.1f} MB, {len(os.listdir('/proc/self/fd'))} open files"
+
+
+async def server_figures(n: int) -> None:
+    """The stream cap, the cost of ``n`` streams opened and dropped, and ``n`` clients slow with headers."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
+            async with asynccontextmanager(playing_table)(server, Path(tmp)) as (app, table, ann), \
+                    aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+                routes = app.bot_data["webapp"]
+                client = AppClient(session, app_base(app), init_data_for(server, ann))
+                tried = [stream(client, table.id) for _ in range(n)]
+                for events in tried:
+                    await events.__aenter__()
+                await server.wait_for(lambda: all(e.states or e.status not in (None, 200) for e in tried),
+                                      timeout=120, what="every answer")
+                answers = Counter("open" if e.states else str(e.status) for e in tried)
+                for events in tried:
+                    await events.__aexit__(None, None, None)
+                print(f"{n} streams asked for at once by one person, caps as shipped "
+                      f"({webapp_streams.PER_PERSON} a person, {webapp_streams.PER_TABLE} a table): "
+                      + ", ".join(f"{count} × {status}" for status, count in sorted(answers.items())))
+                await server.wait_for(lambda: routes.streams.open_count() == 0, timeout=60, what="the streams closed")
+
+                webapp_streams.PER_PERSON = webapp_streams.PER_TABLE = n  # lifted to measure n streams
+                await asyncio.sleep(HEADER_TIMEOUT + 1)  # the first part's idle keep-alive connections close
+                for round_ in (1, 2, 3):
+                    gc.collect()
+                    print(f"round {round_}, before {n} streams: {resources_now()}")
+                    opened = [stream(client, table.id) for _ in range(n)]
+                    for events in opened:
+                        await events.__aenter__()
+                    await server.wait_for(lambda: all(e.frames for e in opened), timeout=120, what="every stream")
+                    print(f"  {routes.streams.open_count()} streams open: {resources_now()}")
+                    for events in opened:
+                        await events.__aexit__(None, None, None)
+                    opened.clear()  # no reference left: what is freed shows below
+                    await server.wait_for(lambda: routes.streams.open_count() == 0, timeout=60,
+                                          what="the streams closed")
+                    gc.collect()
+                    print(f"  dropped ({routes.streams.open_count()} open, {len(tables(app).app_seats)} seats counted "
+                          f"open): {resources_now()}")
+
+                port = app.bot_data["http"].port
+                slow = []
+                for _ in range(n):
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                    writer.write(b"GET /app/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                    slow.append((reader, writer))
+                started = time.perf_counter()
+                print(f"{n} clients sending half their headers: {resources_now()}")
+                closed = await asyncio.gather(*(asyncio.wait_for(r.read(), 60) for r, _w in slow), return_exceptions=True)
+                took = time.perf_counter() - started
+                for _r, writer in slow:
+                    writer.close()
+                await asyncio.sleep(1)  # the sockets' closing is done by the event loop
+                print(f"  {sum(1 for c in closed if c == b'')} of {n} closed by the server within {took:.1f} s "
+                      f"(header timeout {HEADER_TIMEOUT:.0f} s); {resources_now()}")
+
+
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
+    if "--inputs" in sys.argv:
+        asyncio.run(inputs())
+    elif "--server" in sys.argv:
+        at = sys.argv.index("--server")
+        asyncio.run(server_figures(int(sys.argv[at + 1]) if len(sys.argv) > at + 1 else 200))
+    else:
+        asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))

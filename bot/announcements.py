@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from typing import Final
 
 from telegram import Bot
@@ -20,6 +19,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 import storage
+from bot.faults import passes
+from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
 
@@ -30,11 +31,24 @@ RETRY_DELAYS: Final = (1.0, 2.0, 5.0, 15.0, 60.0)
 class Outbox:
     """Sends the stored announcements of every chat."""
 
-    def __init__(self, db: storage.Database, bot: Bot) -> None:
+    def __init__(self, db: storage.Database, bot: Bot, tasks: Supervisor | None = None) -> None:
         self.db = db
         self.bot = bot
+        self.tasks = tasks if tasks is not None else Supervisor()
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self._back = asyncio.Event()
+        """Set (and replaced) when Telegram answers again: senders waiting to retry go at once."""
+
+    def sending(self, chat_id: int) -> bool:
+        """True while this chat's announcements are still going out."""
+        sender = self._senders.get(chat_id)
+        return sender is not None and not sender.done()
+
+    def telegram_back(self, family: str) -> None:
+        """A fault ended (:class:`bot.faults.Faults` listener): senders waiting to retry go now."""
+        self._back.set()
+        self._back = asyncio.Event()
 
     def wake(self, chat_id: int) -> None:
         """Send what is pending for this chat (soon, in a task of its own)."""
@@ -42,7 +56,7 @@ class Outbox:
         if sender is not None and not sender.done():
             self._again.add(chat_id)  # it looks once more before it stops
             return
-        self._senders[chat_id] = asyncio.create_task(self._send_pending(chat_id))
+        self._senders[chat_id] = self.tasks.start(f"outbox {chat_id}", lambda: self._send_pending(chat_id))
 
     async def resume(self) -> int:
         """At start-up: wake the sender of every chat with something pending; how many are pending."""
@@ -71,21 +85,33 @@ class Outbox:
                     if chat_id not in self._again:
                         return
                     continue
-            except (storage.StorageError, sqlite3.Error):
+            except storage.StorageFault:
+                pass  # logged once by bot.faults; the announcements wait in storage
+            except storage.StorageError:
                 log.exception("outbox of chat %s: storage error", chat_id)
             failures += 1
-            await asyncio.sleep(RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1])
+            back = self._back
+            try:
+                async with asyncio.timeout(RETRY_DELAYS[min(failures, len(RETRY_DELAYS)) - 1]):
+                    await back.wait()
+            except TimeoutError:
+                pass
 
     async def _deliver(self, item: storage.Announcement) -> tuple[bool, int | None]:
         """Send one announcement: (done, message id); done with no id when the chat refuses it for good."""
         try:
-            message = await self.bot.send_message(item.chat_id, item.text, parse_mode=ParseMode.HTML)
+            if item.photo is not None:  # a season's end: its picture, the text as its caption
+                message = await self.bot.send_photo(item.chat_id, item.photo, caption=item.text,
+                                                    parse_mode=ParseMode.HTML)
+            else:
+                message = await self.bot.send_message(item.chat_id, item.text, parse_mode=ParseMode.HTML)
         except (Forbidden, BadRequest) as exc:
             log.warning("outbox: chat %s refused announcement %s (%s); not sent", item.chat_id,
                         item.announcement_id, exc.message)
             return True, None
         except TelegramError as exc:
-            log.warning("outbox: announcement %s to chat %s failed, will retry: %s", item.announcement_id,
-                        item.chat_id, exc)
+            if not passes(exc):
+                log.warning("outbox: announcement %s to chat %s failed, will retry: %s", item.announcement_id,
+                            item.chat_id, exc)
             return False, None
         return True, message.message_id

@@ -23,6 +23,7 @@ from telegram.ext import (
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     MessageHandler,
     TypeHandler,
@@ -30,17 +31,29 @@ from telegram.ext import (
 )
 
 import storage
-from bot import handlers, logs, seats
+from bot import logs, outcome
 from bot.announcements import Outbox
-from bot.ratelimit import ChatRateLimiter
-from bot.commands import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
+from bot.command_texts import GROUP_COMMANDS, PRIVATE_COMMANDS, menu
 from bot.config import Settings
+from bot.faults import Faults
+from bot.handlers.buttons import on_callback
+from bot.handlers.commands import cmd_hand, cmd_join, cmd_leave, cmd_newgame, cmd_start, cmd_stop
+from bot.handlers.errors import on_error
+from bot.handlers.group_events import on_bot_added, on_migrate
+from bot.handlers.info import cmd_help, cmd_history, cmd_lang, cmd_leaderboard, cmd_rules, cmd_season, cmd_stats
+from bot.handlers.throttle import within_budget
 from bot.health import Health, beat, heartbeat_path
-from bot.labels import name_html
-from bot.model import Seat, Table, TableSettings
+from bot.i18n import translator
+from bot.league.board import League
+from bot.league.seasons import SeasonWatcher
 from bot.publisher import Publisher
-from bot.service import Tables
-from bot.webhook import WebhookServer
+from bot.ratelimit import ChatRateLimiter
+from bot.reachability import WatchedRequest
+from bot.tables import Tables
+from bot.tasks import Supervisor
+from bot.webapp.league import LeagueRoutes
+from bot.webapp.routes import WebAppRoutes
+from bot.webhook import Routes, WebhookServer, serve_webhook
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +62,16 @@ STOP_TIMEOUT: Final = 15.0
 
 
 def build_application(config: Settings) -> Application:  # type: ignore[type-arg]
-    """The bot, ready to run: handlers, rate limiter, start-up and shut-down hooks."""
-    limiter = ChatRateLimiter(max_retries=8, paced=config.flood_pacing)
+    """The bot, ready to run: handlers, rate limiter, the web app's routes, start-up and shut-down hooks."""
+    tasks = Supervisor()
+    faults = Faults()
+    limiter = ChatRateLimiter(max_retries=8, paced=config.flood_pacing, tasks=tasks)
     builder: ApplicationBuilder = (  # type: ignore[type-arg]
         Application.builder()
         .token(config.token)
+        # Every Bot API call (getUpdates too) tells the faults whether Telegram answered.
+        .request(WatchedRequest(faults, connection_pool_size=256))
+        .get_updates_request(WatchedRequest(faults, polling=True, connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_post_init)
@@ -64,23 +82,31 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         builder = builder.base_url(config.base_url).base_file_url(config.base_url.replace("/bot", "/file/bot"))
     app = builder.build()
     app.bot_data["config"] = config
+    app.bot_data["tasks"] = tasks
+    app.bot_data["faults"] = faults
+    if config.public_url is not None:
+        webapp = WebAppRoutes(app)
+        app.bot_data["webapp"] = webapp  # the table's page and its streams (benches and tests count them)
+        app.bot_data["http_routes"] = _every(webapp.install, LeagueRoutes(app).install)
     app.bot_data["health"] = Health("webhook" if config.webhook_url else "polling",
                                     lambda: len(app.bot_data["tables"].by_id) if "tables" in app.bot_data else 0,
                                     lambda: app.bot_data.get("db"),
                                     lambda: {**(app.bot_data["tables"].load() if "tables" in app.bot_data else {}),
-                                             "calls": limiter.in_flight})
+                                             "calls": limiter.in_flight},
+                                    faults=faults,
+                                    watch=lambda: app.bot_data["tables"].watch() if "tables" in app.bot_data else [])
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
-        "start": handlers.cmd_start, "newgame": handlers.cmd_newgame, "join": handlers.cmd_join,
-        "leave": handlers.cmd_leave, "stop": handlers.cmd_stop, "hand": handlers.cmd_hand,
-        "rules": handlers.cmd_rules, "stats": handlers.cmd_stats, "leaderboard": handlers.cmd_leaderboard,
-        "lang": handlers.cmd_lang, "help": handlers.cmd_help,
+        "start": cmd_start, "newgame": cmd_newgame, "join": cmd_join, "leave": cmd_leave, "stop": cmd_stop,
+        "hand": cmd_hand, "rules": cmd_rules, "stats": cmd_stats, "leaderboard": cmd_leaderboard,
+        "history": cmd_history, "season": cmd_season, "lang": cmd_lang, "help": cmd_help,
     }
     for name, callback in command_handlers.items():
         app.add_handler(CommandHandler(name, callback))
-    app.add_handler(CallbackQueryHandler(handlers.on_callback))
-    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
-    app.add_error_handler(handlers.on_error)
+    app.add_handler(CallbackQueryHandler(on_callback))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_handler(ChatMemberHandler(on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_error_handler(on_error)
     return app
 
 
@@ -88,29 +114,63 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     config: Settings = app.bot_data["config"]
     db = app.bot_data.get("db") or await storage.open_database(config.db_path)
     app.bot_data["db"] = db
-    tables = Tables(db, config)
+    tasks: Supervisor = app.bot_data["tasks"]
+    faults: Faults = app.bot_data["faults"]
+    db.observer = faults  # storage faults are logged once, reported by /health, and end at the next write
+    tables = Tables(db, config, tasks, faults)
     tables.bot_username = app.bot.username
-    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id))
-    tables.outbox = Outbox(db, app.bot)
+    tables.publisher = Publisher(app.bot, lambda chat_id: _blocked(tables, chat_id), tasks,
+                                 lambda chat_id, message_id, digest: storage.save_shown(db, chat_id, message_id, digest),
+                                 tap_gap=config.tap_gap)
+    await storage.forget_old_shown(db)
+    tables.publisher.known = await storage.shown_digests(db)  # a restart re-sends no message unchanged
+    tables.outbox = Outbox(db, app.bot, tasks)
+    faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
-    await load_tables(tables)
+    _start_league(app, tables)
+    await tables.load_tables()
     pending = await tables.outbox.resume()
     if pending:
         log.info("announcing %d stored results the last run did not get to", pending)
     await _publish_commands(app)
     await _open_webapp(app)
-    await tables.restore_timers()
+    tables.restore_timers()
     for table in tables.by_id.values():
         tables.refresh(table, urgent=range(4))  # hand messages at once: any selection shown is gone
-    app.bot_data["heartbeat"] = asyncio.create_task(beat(heartbeat_path(config.db_path), app.bot_data["health"]))
+    health: Health = app.bot_data["health"]
+    app.bot_data["heartbeat"] = tasks.start("heartbeat", lambda: beat(heartbeat_path(config.db_path), health))
     log.info("ready: %d active tables", len(tables.by_id))
+
+
+def _every(*installs: Routes) -> Routes:
+    """One installer of the web app's routes: the table's and the league's pages."""
+    def install(web_app: Any) -> None:
+        for each in installs:
+            each(web_app)
+    return install
+
+
+def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[type-arg]
+    """The league (its answers and pictures) and the season watcher, told of every hand that ends."""
+    config: Settings = app.bot_data["config"]
+    league = League(tables.db, bot_username=tables.bot_username, public_url=config.public_url,
+                    live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None),
+                    tasks=tables.tasks)
+    assert tables.outbox is not None
+    watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)
+    tables.hand_watchers.append(lambda table: league.hand_ended(table.chat_id))
+    tables.hand_watchers.append(lambda table: watcher.hand_ended(table.chat_id))
+    app.bot_data["league"] = league
+    app.bot_data["seasons"] = watcher
+    app.bot_data["tasks"].start("seasons", watcher.run)
 
 
 async def _bind_update(update: Update, context: Any) -> None:
     """Runs first for every update: its id goes on every log line written while it is handled, and a
     command past its chat's or sender's budget goes no further."""
     logs.bind_update(update.update_id)
-    if not await handlers.within_budget(update, context):
+    outcome.begin()
+    if not await within_budget(update, context):
         raise ApplicationHandlerStop
 
 
@@ -121,6 +181,9 @@ async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     await _stop_tables(app)  # already done when post_stop ran; tests that skip post_stop rely on this
+    tasks: Supervisor | None = app.bot_data.get("tasks")
+    if tasks is not None:
+        await tasks.close(timeout=STOP_TIMEOUT)  # what is left (edits given up on): nothing outlives the bot
     db = app.bot_data.get("db")
     if db is not None and app.bot_data.get("own_db", True):
         await db.close()
@@ -168,13 +231,11 @@ async def _open_webapp(app: Application) -> None:  # type: ignore[type-arg]
     config: Settings = app.bot_data["config"]
     if config.public_url is None:
         return
-    from bot.i18n import translator
-
     button = MenuButtonWebApp(translator("zh")("🃏 Open the table"), WebAppInfo(f"{config.public_url}/app/"))
     await app.bot.set_chat_menu_button(menu_button=button)
     if config.webhook_url is None:  # in webhook mode serve_webhook runs the server, with the web app
         server = WebhookServer(app, listen=config.webhook_listen, port=config.webhook_port, secret=None,
-                               health=app.bot_data["health"], webapp=True)
+                               health=app.bot_data["health"], routes=app.bot_data["http_routes"])
         await server.start()
         app.bot_data["http"] = server
 
@@ -190,63 +251,7 @@ async def _publish_commands(app: Application) -> None:  # type: ignore[type-arg]
 async def _blocked(tables: Tables, chat_id: int) -> None:
     """A person blocked the bot (or never started it): report it, and let the AI or the clock decide."""
     await storage.set_user_reachability(tables.db, chat_id, blocked=True)
-    for table, seat in tables.tables_of(chat_id):
-        info = table.seats[seat]
-        if info is None or not info.reachable:
-            continue
-        info.reachable = False
-        from bot.i18n import translator
-
-        tr = translator(table.lang)
-        if table.settings.on_timeout == "ai" and table.playing:
-            info.timed_out = True
-            await storage.set_seat(tables.db, table.id, seat, user_id=chat_id, is_ai=True)
-            text = tr("{who} cannot receive my messages (blocked?): the AI plays for them.", who=name_html(info.name))
-        else:
-            text = tr("{who} cannot receive my messages (blocked?): the table waits for them.",
-                      who=name_html(info.name))
-        if tables.publisher is not None:
-            await tables.publisher.send(table.chat_id, text)
-        tables.kick_ai(table)
-
-
-async def load_tables(tables: Tables) -> None:
-    """Bring back every open or playing table, replaying each current hand's log."""
-    for active in await storage.load_active_tables(tables.db):
-        record = active.table
-        chat = await storage.get_chat(tables.db, record.chat_id)
-        # As new_table chose it: the group's /lang, else its creator's language.
-        creator = await storage.get_user(tables.db, record.creator_id) if record.creator_id else None
-        lang = (chat.language if chat is not None and chat.language else
-                creator.language if creator is not None and creator.language else "zh")
-        table = Table(
-            id=record.table_id, chat_id=record.chat_id, creator_id=record.creator_id or 0,
-            lang=lang,
-            title=chat.title if chat is not None else "", status=record.status,
-            settings=TableSettings.from_dict(record.settings), message_id=record.message_id,
-            deadline=record.turn_deadline,
-        )
-        for seat_record in active.seats:
-            table.seats[seat_record.seat] = await _seat(tables, seat_record)
-        tables._register(table)
-        tables.group_titles[table.chat_id] = table.title
-        if active.match is not None and active.hand is not None:
-            await tables._rebuild_match(table, active)
-            table.turn_key = tables.turn_key(table)
-            # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
-            table.paused = table.playing and seats.nobody_left(table) and not table.match.hand.events  # type: ignore[union-attr]
-            table.restarted = set(range(4))
-
-
-async def _seat(tables: Tables, record: Any) -> Seat:
-    if record.user_id is None:
-        return Seat(None, "AI", is_ai=True)
-    user = await storage.get_user(tables.db, record.user_id)
-    name = user.display_name if user is not None else str(record.user_id)
-    lang = user.language if user is not None and user.language else "zh"
-    reachable = user is None or (user.can_message_privately and not user.blocked)
-    return Seat(record.user_id, name, lang=lang, reachable=reachable, timed_out=record.is_ai,
-                hand_message_id=record.hand_message_id, nudge_message_id=record.nudge_message_id)
+    await tables.cannot_reach(chat_id)
 
 
 def run(config: Settings) -> None:
@@ -259,8 +264,6 @@ def run(config: Settings) -> None:
     logs.setup_logging(config.log_level, config.log_format)
     app = build_application(config)
     if config.webhook_url:
-        from bot.webhook import serve_webhook
-
         asyncio.run(serve_webhook(app, config))
     else:
         app.run_polling(allowed_updates=Update.ALL_TYPES)

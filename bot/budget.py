@@ -5,8 +5,10 @@ second in a chat, which PTB's rate limiter paces by waiting out a 429); a
 table's own messages need part of that.  Every command takes one unit from
 its chat's window and its sender's.  Past either, the first excess command
 gets one short notice and the rest are dropped unanswered (no handler runs
-for them).  Button presses are not budgeted: each is answered by its popup,
-which posts nothing to the chat.
+for them).  A game command (joining, leaving, opening or stopping a table) is
+never dropped: it counts against the budget, and is handled whatever the
+budget says (:meth:`CommandBudget.charge`).  Button presses are not budgeted:
+each is answered by its popup, which posts nothing to the chat.
 """
 
 from __future__ import annotations
@@ -76,6 +78,16 @@ class CommandBudget:
         full.noticed = True
         return "notice"
 
+    def charge(self, chat_id: int, user_id: int) -> None:
+        """Count a command that is handled whatever the budget says (a game command): the commands after it
+        wait for the room it took."""
+        now = self.clock()
+        self._forget_idle(now)
+        for window in (self._chats.setdefault(chat_id, Window(*self.per_chat)),
+                       self._people.setdefault(user_id, Window(*self.per_person))):
+            window.room(now)  # forget what left the window
+            window.take(now)
+
     def _forget_idle(self, now: float) -> None:
         """Drop windows whose every event has left them (memory stays bounded by recent senders)."""
         if len(self._chats) + len(self._people) < 10_000:
@@ -83,7 +95,6 @@ class CommandBudget:
         for table in (self._chats, self._people):
             for key in [k for k, w in table.items() if not w.times or w.times[-1] <= now - w.span]:
                 del table[key]
-
 
 
 class Pacer:

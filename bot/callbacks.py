@@ -7,6 +7,8 @@ message is refused.  Formats::
     L:<table>:<op>[:<arg>]        lobby (seat, leave, add AI, start, settings)
     H:<table>:<version>:<op>[:<arg>]   a player's hand keyboard
     R:<table>                     "show the table again" (a refresh)
+    B:<op>:<arg>                  the league's buttons in a group: ``lb`` a leaderboard's stretch
+                                  (``cur``, ``all`` or a season's id), ``hist`` a page of /history
 
 Anything else, or anything malformed, decodes to None.
 """
@@ -19,10 +21,12 @@ from typing import Final
 
 MAX_BYTES: Final = 64
 
-LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace",
+LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace", "returns",
                               "timeout", "strength", "back", "cancel", "return", "esc", "stay"})
 HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "go", "hint",
                              "trump", "peek", "next"})
+
+LEAGUE_OPS: Final = frozenset({"lb", "hist"})
 
 _TOKEN = re.compile(r"[A-Za-z0-9_.\-]{1,24}")
 
@@ -32,7 +36,7 @@ class Callback:
     """A decoded button press."""
 
     kind: str
-    """``"L"`` lobby, ``"H"`` hand, ``"R"`` refresh."""
+    """``"L"`` lobby, ``"H"`` hand, ``"R"`` refresh, ``"B"`` the league (whose table is 0: it names none)."""
     table: int
     op: str = ""
     arg: str = ""
@@ -42,6 +46,8 @@ class Callback:
         """The ``callback_data`` string; raises ValueError if it would exceed 64 bytes."""
         if self.kind == "R":
             parts = ["R", str(self.table)]
+        elif self.kind == "B":
+            parts = ["B", self.op, self.arg]
         elif self.kind == "L":
             parts = ["L", str(self.table), self.op] + ([self.arg] if self.arg else [])
         else:
@@ -67,14 +73,22 @@ def refresh(table: int) -> str:
     return Callback("R", table).encode()
 
 
+def league(op: str, arg: str) -> str:
+    """``callback_data`` of a league button (a leaderboard's stretch, a page of history)."""
+    return Callback("B", 0, op, arg).encode()
+
+
 def decode(data: str | None) -> Callback | None:
-    """Parse ``callback_data``; None for anything not made by :func:`lobby`, :func:`hand` or :func:`refresh`."""
+    """Parse ``callback_data``; None for anything not made by :func:`lobby`, :func:`hand`, :func:`refresh` or
+    :func:`league`."""
     if not data or len(data.encode()) > MAX_BYTES:
         return None
     parts = data.split(":")
     if any(not _TOKEN.fullmatch(p) for p in parts) or len(parts) < 2:
         return None
     kind = parts[0]
+    if kind == "B":
+        return Callback("B", 0, parts[1], parts[2]) if len(parts) == 3 and parts[1] in LEAGUE_OPS else None
     if not parts[1].isdigit():
         return None
     table = int(parts[1])

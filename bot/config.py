@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from storage.config import default_db_path
+from storage import default_db_path
 
 
 class ConfigError(Exception):
@@ -55,6 +55,9 @@ class Settings:
     group_interval: float = 3.5
     hand_pause: float = 4.0
     """Seconds the table shows the last trick and the result before the next hand (real-time pace)."""
+    tap_gap: float = 1.0
+    """Seconds a private hand message waits after its last edit before it shows another tap (quick
+    taps then cost one edit, not one each)."""
     flood_pacing: bool = True
     """Pace calls by Telegram's flood limits (off only for a test server without them; 429s are
     waited out chat by chat either way)."""
@@ -87,6 +90,7 @@ class Settings:
             ai_workers=_int(env, "CHAODIPI_AI_WORKERS", 0) or None,
             group_interval=_float(env, "CHAODIPI_GROUP_INTERVAL", 3.5),
             hand_pause=_float(env, "CHAODIPI_HAND_PAUSE", 4.0),
+            tap_gap=_float(env, "CHAODIPI_TAP_GAP", 1.0),
             flood_pacing=_choice(env, "CHAODIPI_FLOOD_PACING", ("on", "off")) == "on",
             log_level=_log_level(env),
             log_format=_choice(env, "CHAODIPI_LOG_FORMAT", ("text", "json")),

@@ -1,6 +1,9 @@
 """``chaodipi demo``: four AI seats play in the terminal, shown as the group would see it.
 
-No token and no network: the same renderers as the bot, printed as text.
+No token and no network: the same renderers as the bot, printed as text, and
+the same AI a new table gets (the strong one, unless told otherwise).  What
+the bot announces as it happens (a contested reveal, 甩牌失败, 逼红5/保红5) is
+printed where it happens, from the same :func:`bot.story.moments`.
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from bot import story
 from bot.i18n import translator
 from bot.labels import cards_label, seat_label, trump_phrase
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import render_match_over, render_result, render_table, seat_name
-from engine.ai import choose_action
+from engine.ai import Strength, choose_action
 from engine.hand import Action, side_of
 from engine.match import HandRecord, Match
 from engine.views import view_for
@@ -30,23 +34,25 @@ def plain(text: str) -> str:
     return _TAG.sub("", text).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
-def next_action(match: Match, rng: random.Random) -> Action:
+def next_action(match: Match, rng: random.Random, strength: Strength = "strong") -> Action:
     """The AI's move for whichever seat must act (in bidding, the first who has not passed)."""
     hand = match.hand
     seat = hand.awaiting()[0]
-    action = choose_action(view_for(hand, seat), hand.ruleset, rng)
+    action = choose_action(view_for(hand, seat), hand.ruleset, rng, strength)
     if not hand.can(action):
         action = Action("pass", seat) if hand.phase == "bidding" else action
     return action
 
 
 def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int | None = None,
-         out: TextIO = sys.stdout, pause: float = 0.0, whole_match: bool = False) -> Table:
-    """Play ``hands`` hands (or a whole match) with four AI seats, printing the group's view."""
+         out: TextIO = sys.stdout, pause: float = 0.0, whole_match: bool = False,
+         strength: Strength = "strong") -> Table:
+    """Play ``hands`` hands (or a whole match) with four AI seats of the given strength, printing the
+    group's view and what the group is told as it happens."""
     tr = translator(lang)
     seed = random.randrange(1 << 30) if seed is None else seed
     rng = random.Random(seed)
-    settings = TableSettings(preset=preset)
+    settings = TableSettings(preset=preset, ai_strength=strength)
     table = Table(id=0, chat_id=0, creator_id=0, lang=lang, title="demo", status="playing", settings=settings,
                   seats=[Seat(None, name, is_ai=False) for name in NAMES])
     table.match = Match(settings.ruleset(), seed)
@@ -57,7 +63,8 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
     while not table.match.over and (whole_match or finished < hands):
         hand = table.match.hand
         before_phase = hand.phase
-        action = next_action(table.match, rng)
+        action = next_action(table.match, rng, strength)
+        before = view_for(hand, None)
         outputs = table.match.apply(action)
         event = outputs[0]
         if action.kind == "bid":
@@ -70,8 +77,9 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
                        trump=trump_phrase(tr, bid.trump, capital=False)))
         elif action.kind == "steal":
             say(tr("{who} stole the kitty.", who=seat_name(tr, table, action.seat or 0)))
-        if before_phase == "bidding" and hand.phase != "bidding" or (
-                before_phase == "stealing" and hand.phase == "playing"):
+        table_shown = before_phase == "bidding" and hand.phase != "bidding" or (
+            before_phase == "stealing" and hand.phase == "playing")
+        if table_shown:
             say(render_table(tr, table)[0])
             say("")
         if "winner" in event.info:
@@ -82,6 +90,11 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
                 + f"  ⇒ {seat_label(tr, trick.winner)}" + (f" +{trick.points}" if scored else ""))
             if pause:
                 time.sleep(pause)
+        # After the trick's line: a 逼红5 is news of the trick just won (a failed throw, of a trick begun).
+        # A reveal is left out where the table message just printed shows it already.
+        for kind, text in story.moments(tr, before, view_for(hand, None)):
+            if kind != "reveal" or not table_shown:
+                say(text)
         for output in outputs[1:]:
             if isinstance(output, HandRecord):
                 say("")

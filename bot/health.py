@@ -7,11 +7,21 @@ health`` reads it: a fresh file means the bot's event loop is turning, in
 polling and webhook mode alike, with no port to open.
 
 Each beat also takes the database connection once (:meth:`Database.check
-<storage.Database.check>`): a connection stuck inside a transaction nobody
-owns, or held by one task for longer than :data:`DB_CHECK_TIMEOUT`, makes
-the status ``"ok": false`` with the reason in ``"db"``, and ``chaodipi
-health`` fail.  Every :data:`RELEASE_EVERY` beats the memory the bot freed
-goes back to the system (:mod:`bot.memory`).
+<storage.Database.check>`), and checks that every table that should move
+has what moves it (:func:`bot.tables.turns.watch`, which repairs what is
+missing).  One field per trouble, each of which makes the status ``"ok":
+false`` and ``chaodipi health`` fail:
+
+``db``           the connection is stuck inside a transaction nobody owns, or held longer than
+                 :data:`DB_CHECK_TIMEOUT`
+``faults``       faults that can pass, open now, with how long and how many failures: storage
+                 writes failing (``locked``, ``full``, ``io``) and Telegram unreachable (``telegram``)
+``stuck``        tables that should have moved (an AI seat, a person past their deadline, the end of
+                 a pause) and have not for :data:`bot.tables.turns.STUCK_AFTER` seconds
+``heartbeat``    the heartbeat file could not be written (its age shows in ``chaodipi health``)
+
+Every :data:`RELEASE_EVERY` beats the memory the bot freed goes back to the
+system (:mod:`bot.memory`).
 """
 
 from __future__ import annotations
@@ -25,7 +35,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from bot.faults import Faults
 from bot.memory import release_memory
+from bot.tasks import came_through
 from storage import Database, StorageError
 
 HEARTBEAT_INTERVAL: Final = 15.0
@@ -48,19 +60,28 @@ def heartbeat_path(db_path: str | Path) -> Path:
 
 
 class Health:
-    """The bot's vital signs: mode, active tables, uptime, the database connection."""
+    """The bot's vital signs: mode, active tables, uptime, the database connection, open faults, stuck
+    tables, the heartbeat file."""
 
     def __init__(self, mode: str, active_tables: Callable[[], int],
                  database: Callable[[], Database | None] | None = None,
-                 load: Callable[[], dict[str, int]] | None = None) -> None:
+                 load: Callable[[], dict[str, Any]] | None = None, faults: Faults | None = None,
+                 watch: Callable[[], list[int]] | None = None) -> None:
         self.mode = mode
         self.active_tables = active_tables
         self.load = load
         self.database = database
+        self.faults = faults
+        self.watch = watch
+        """Checks (and repairs) that every table that should move can; returns the stuck ones."""
         self.started = time.monotonic()
         self.db_problem: str | None = None
         """Why the last check found the database connection unusable; None when it was fine."""
         self.db_repairs = 0
+        self.stuck: list[int] = []
+        """Tables the last watch found stuck."""
+        self.heartbeat_problem: str | None = None
+        """Why the heartbeat file could not be written last time; None when it was."""
 
     async def check_database(self, timeout: float = DB_CHECK_TIMEOUT) -> None:
         """Take the database connection once (repairing it if a cancelled task left it open)."""
@@ -79,14 +100,25 @@ class Health:
             self.db_problem = f"the database connection is unusable: {exc}"
         self.db_repairs = db.repairs
 
+    def look(self) -> None:
+        """Each beat: the tables are watched (and repaired where something is missing)."""
+        if self.watch is not None:
+            self.stuck = self.watch()
+
     def status(self) -> dict[str, Any]:
-        """``{"ok": true, "db": "ok", "db_repairs": n, "mode": ..., "active_tables": n, "uptime": seconds,
-        "pid": ..., "time": unix, "tasks": n, "load": {...}}``; ``ok`` is false and ``db`` says why when the
-        database is stuck.  ``tasks`` counts the event loop's tasks and ``load`` what the table service keeps
-        going (:meth:`bot.service.Tables.load`): numbers that keep growing with a steady load are a leak."""
+        """``{"ok": true, "db": "ok", "faults": {}, "stuck": [], "heartbeat": "ok", "db_repairs": n,
+        "mode": ..., "active_tables": n, "uptime": seconds, "pid": ..., "time": unix, "tasks": n,
+        "load": {...}}``; ``ok`` is false when any of ``db``, ``faults``, ``stuck`` and ``heartbeat`` reports
+        a trouble (see the module's docstring).  ``tasks`` counts the event loop's tasks and ``load`` what the
+        table service keeps going (:meth:`bot.tables.house.House.load`): numbers that keep growing with a
+        steady load are a leak."""
+        faults = self.faults.status() if self.faults is not None else {}
         return {
-            "ok": self.db_problem is None,
+            "ok": self.db_problem is None and not faults and not self.stuck and self.heartbeat_problem is None,
             "db": self.db_problem or "ok",
+            "faults": faults,
+            "stuck": list(self.stuck),
+            "heartbeat": self.heartbeat_problem or "ok",
             "db_repairs": self.db_repairs,
             "mode": self.mode,
             "active_tables": self.active_tables(),
@@ -116,15 +148,32 @@ async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL,
             if beats % release_every == 0:
                 release()
             await health.check_database()
+            health.look()
             try:
                 # Synchronous on purpose: a few bytes, and a write still running in a
                 # thread after cancellation could bring the file back after the unlink.
                 write_heartbeat(path, health.status())
-            except OSError:
-                pass  # a full or read-only disk shows as a stale heartbeat, which is the point
+                health.heartbeat_problem = None
+            except OSError as exc:  # a full or read-only disk: /health says so, the stale file says it too
+                health.heartbeat_problem = f"the heartbeat file cannot be written: {exc.strerror or exc}"
+            came_through()
             await asyncio.sleep(interval)
     finally:
         path.unlink(missing_ok=True)
+
+
+def troubles(status: dict[str, Any]) -> list[str]:
+    """What makes a status unhealthy, one phrase each."""
+    found = []
+    if status.get("db", "ok") != "ok":
+        found.append(str(status["db"]))
+    for fault in (status.get("faults") or {}).values():
+        found.append(f"{fault.get('what')} for {fault.get('for')} s ({fault.get('failures')} failures)")
+    if status.get("stuck"):
+        found.append(f"tables stuck: {', '.join(str(t) for t in status['stuck'])}")
+    if status.get("heartbeat", "ok") != "ok":
+        found.append(str(status["heartbeat"]))
+    return found or ["unhealthy"]
 
 
 def check_heartbeat(path: Path, max_age: float = DEFAULT_MAX_AGE, now: float | None = None) -> tuple[bool, str]:
@@ -142,7 +191,7 @@ def check_heartbeat(path: Path, max_age: float = DEFAULT_MAX_AGE, now: float | N
     if age > max_age:
         return False, f"stale heartbeat ({age:.0f} s old, limit {max_age:.0f} s): {summary}"
     if status.get("ok") is False:
-        return False, f"unhealthy: {status.get('db')}: {summary}"
+        return False, f"unhealthy: {'; '.join(troubles(status))}: {summary}"
     if status.get("db_repairs"):
         summary += f" db_repairs={status['db_repairs']}"
     return True, f"alive ({age:.0f} s ago): {summary}"

@@ -5,8 +5,8 @@ variable, so each asyncio task carries its own table and a task started from
 it inherits them); :class:`ContextFilter` copies those marks onto every log
 record, PTB's and aiosqlite's included.  Two output formats::
 
-    2026-11-29T14:00:00Z INFO bot.service table=12 hand=34 update=5678: ready
-    {"time": "2026-11-29T14:00:00Z", "level": "INFO", "logger": "bot.service", "table": 12, ...}
+    2026-11-29T14:00:00Z INFO bot.tables.lobby table=12 hand=34 update=5678: match started
+    {"time": "2026-11-29T14:00:00Z", "level": "INFO", "logger": "bot.tables.lobby", "table": 12, ...}
 
 Hidden cards stay out of the logs in three ways:
 

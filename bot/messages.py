@@ -1,4 +1,4 @@
-"""The engine's refusals, said to the player in their language.
+"""The engine's refusals, and storage's faults, said to the player in their language.
 
 The engine raises typed errors with a stable ``code``; this maps each code to
 a message id of the catalogue.  An unknown code falls back to a general
@@ -14,6 +14,7 @@ from bot.labels import SUIT_SYMBOLS, or_list
 from engine.errors import EngineError
 from engine.ruleset import Ruleset
 from engine.trump import TRUMP
+from storage import StorageFault
 
 REASONS: Final = {
     "empty_play": "Select the cards to play first.",
@@ -53,6 +54,12 @@ def refusal(tr: Translator, error: EngineError, ruleset: Ruleset | None = None) 
         return not_a_bid(tr, ruleset)
     if error.code == "bid_not_allowed" and ruleset is not None and _steal_only(ruleset, error.params.get("step")):
         return tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
+    if error.code == "bid_not_allowed" and error.params.get("step") == "single":
+        # Where a single level card may bid (every preset), only a steal refuses it; a ruleset without
+        # single bids refuses both.
+        if ruleset is not None and not ruleset.single_bid:
+            return tr("A single card is not a bid here: bid and steal with a pair.")
+        return tr("A steal needs a pair: a single card cannot steal the kitty.")
     msgid = REASONS.get(error.code, "That move is not allowed.")
     try:
         return tr(msgid, **error.params)
@@ -79,3 +86,15 @@ def not_a_bid(tr: Translator, ruleset: Ruleset) -> str:
     if not joker_bids:
         text += ("" if tr.lang == "zh" else " ") + tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
     return text
+
+
+def storage_refusal(tr: Translator, fault: StorageFault) -> str:
+    """Why a move or a change was not saved, when storage failed for a reason that can pass: what is known
+    of the move, and that trying again in a moment will do."""
+    if fault.written is None:
+        return tr("I could not confirm that your move was saved (storage trouble); your hand is shown again as it stands. Please check it and try again in a moment if needed.")
+    if fault.kind == "locked":
+        return tr("The table's records are busy (another program holds the database); nothing changed. Please try again in a moment.")
+    if fault.kind == "full":
+        return tr("The bot's storage is full; nothing changed. Please try again in a moment.")
+    return tr("The bot could not write its records; nothing changed. Please try again in a moment.")

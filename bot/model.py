@@ -20,6 +20,10 @@ from engine.views import HandView, view_for
 PaceName = Literal["realtime", "relaxed", "daily"]
 TimeoutPolicy = Literal["ai", "escape"]
 AiStrength = Literal["casual", "strong"]
+Returns = Literal["next", "now"]
+RETURNS: Final[tuple[Returns, ...]] = ("next", "now")
+"""When someone who left mid-match takes their seat back from the AI: at the next hand (the others' hand
+goes on as it is), or at once."""
 AI_STRENGTHS: Final[tuple[AiStrength, ...]] = ("casual", "strong")
 """The AI's strengths a table may choose: 「轻松」 (today's heuristic player) and 「高手」 (search)."""
 
@@ -38,6 +42,12 @@ PACES: Final[dict[str, Pace]] = {
     "relaxed": Pace(turn=3600, bidding=3600, reminder=600),
     "daily": Pace(turn=86400, bidding=86400, reminder=3 * 3600),
 }
+
+THINKING: Final[dict[str, float]] = {"realtime": 15.0, "relaxed": 120.0, "daily": 1800.0}
+"""Seconds of one player's turn after which the whole table is shown whose turn it is: the group's message
+and every waiting player's message then name the player to move and the trick so far.  Before that, a
+move changes only the mover's and the next mover's messages (and the group's once a trick): the table's
+budget of Telegram calls."""
 
 _PHASE_CODES: Final = {"bidding": "d", "burying": "u", "stealing": "s", "playing": "p",
                        "finished": "f", "redeal": "r", "abandoned": "a"}
@@ -61,6 +71,8 @@ class TableSettings:
     A table stored before the setting existed played the casual AI, and keeps it
     (see :meth:`from_dict`); 「轻松」 is one press away in the settings.
     """
+    returns: Returns = "next"
+    """When a person who left mid-match takes their seat back (:data:`RETURNS`)."""
 
     def ruleset(self) -> Ruleset:
         """The preset with the table's choices applied."""
@@ -77,7 +89,7 @@ class TableSettings:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form."""
         return {"preset": self.preset, "hidden": self.hidden, "pace": self.pace, "on_timeout": self.on_timeout,
-                "ai_strength": self.ai_strength}
+                "ai_strength": self.ai_strength, "returns": self.returns}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableSettings:
@@ -88,9 +100,10 @@ class TableSettings:
         pace = data.get("pace", "realtime")
         on_timeout = data.get("on_timeout", "ai")
         strength = data.get("ai_strength", "casual")  # missing: stored when every table played the casual AI
+        returns = data.get("returns", "next")
         return cls(preset, data.get("hidden"), pace if pace in PACES else "realtime",
                    on_timeout if on_timeout in ("ai", "escape") else "ai",
-                   strength if strength in AI_STRENGTHS else "casual")
+                   strength if strength in AI_STRENGTHS else "casual", returns if returns in RETURNS else "next")
 
 
 def hidden_choosable(preset: str) -> bool:
@@ -148,8 +161,25 @@ class Table:
     the same press again is "already done", not a second action."""
     paused: bool = False
     """Nobody present is left at the table: no move is made until someone comes back."""
+    progress: float = 0.0
+    """When the table last moved on (unix time): an action stored, a match started, a hand shown.  The
+    heartbeat calls a table stuck that should move and has not for a while."""
+    left: dict[int, Seat] = field(default_factory=dict)
+    """Seats whose person escaped this match (the AI plays them now), with that person: they may take the
+    seat back (:attr:`coming_back`).  Kept in the match's stored extra, so a restart keeps it."""
+    coming_back: set[int] = field(default_factory=set)
+    """Seats of :attr:`left` whose person asked for them back: theirs again when the next hand starts."""
+    turn_since: float = 0.0
+    """When the turn (or the bidding window) the table waits for now began (unix time)."""
+    ticked: dict[int, dict[Card, set[int]]] = field(default_factory=dict)
+    """Per seat, which copy of each selected card was tapped (two ♣4 buttons: the one pressed is ticked)."""
     restarted: set[int] = field(default_factory=set)
     """Seats whose selection a restart lost, until they touch their keyboard again (selections live in memory)."""
+
+    def thinking(self, now: float) -> bool:
+        """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:
+        every message of the table then says whose turn it is."""
+        return self.reminded or (self.turn_since > 0 and now - self.turn_since >= THINKING[self.settings.pace])
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""

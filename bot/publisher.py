@@ -10,6 +10,12 @@
   spent on it).  "Message is not modified" is still success; a message that
   vanished is sent again; a person who blocked the bot is reported once to the
   caller.
+* Nothing is forgotten when Telegram fails for a reason that can pass (no
+  network, a 5xx, a timeout, flood control past the limiter's retries): the
+  message stays marked, and is tried again after :func:`retry_delay`, or at
+  once when Telegram answers again (:meth:`Publisher.telegram_back`).  So are
+  the notices posted to a chat, in order.  (The fault itself is logged once, by
+  :mod:`bot.faults`.)
 
 The tasks that edit messages only talk to Telegram, so they may be cancelled
 (an edit made obsolete, a seat emptied) at any moment.  What must reach the
@@ -29,73 +35,32 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.faults import passes
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
+from bot.slots import TAP_GAP, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
+from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
-
-Render = Callable[[], tuple[str, InlineKeyboardMarkup | None]]
-"""Produces a message's current text and keyboard when it is about to be sent."""
-
-
-Shown = tuple[str, object]
-"""A message's text and its keyboard as a plain value (``to_dict()``), to compare with the next render."""
-
-
-def shown_as(text: str, markup: InlineKeyboardMarkup | None) -> Shown:
-    """The comparable form of a message's content."""
-    return text, (markup.to_dict() if markup is not None else None)
-
-
-def not_modified(exc: BadRequest) -> bool:
-    """True for Telegram's "message is not modified" (PTB changes its case)."""
-    return "not modified" in exc.message.lower()
-
-
-def message_gone(exc: BadRequest) -> bool:
-    """True when the message to edit no longer exists or cannot be edited."""
-    text = exc.message.lower()
-    return "message to edit not found" in text or "message can't be edited" in text
-
-
-def _before(wanted: int | None, flying: int | None) -> bool:
-    """True if a call of priority ``wanted`` is served before one of ``flying`` (None: served last)."""
-    return wanted is not None and (flying is None or wanted < flying)
-
-
-class Slot:
-    """One message kept current by edits: where it is and when it may next be touched."""
-
-    __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown", "priority", "flying")
-
-    def __init__(self, chat_id: int, interval: float) -> None:
-        self.chat_id = chat_id
-        self.message_id: int | None = None
-        self.interval = interval
-        self.next_at = 0.0
-        self.task: asyncio.Task[None] | None = None
-        self.dirty = False
-        self.render: Render | None = None
-        self.on_sent: Callable[[int], Awaitable[None]] | None = None
-        self.sending = False
-        """True while a new message is being sent (and its id stored)."""
-        self.busy = False
-        """True while a call to Telegram is in flight (perhaps waiting out a flood-control answer)."""
-        self.shown: Shown | None = None
-        """What the message shows now, as Telegram last accepted it (None: not known, e.g. after a restart)."""
-        self.priority: int | None = None
-        """Someone waits to see this change (:data:`~bot.ratelimit.PRESSER`: their press; ``MOVER``: their
-        move): served before other messages under the overall limit."""
-        self.flying: int | None = None
-        """The priority of the call in flight (None: the default, served last)."""
 
 
 class Publisher:
     """Sends and edits messages for all tables."""
 
-    def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]],
+                 tasks: Supervisor | None = None,
+                 on_shown: Callable[[int, int, str], Awaitable[None]] | None = None,
+                 tap_gap: float = TAP_GAP) -> None:
         self.bot = bot
+        self.tap_gap = tap_gap
+        """Seconds a private message waits after its last edit before the next "at once" edit."""
         self.on_blocked = on_blocked
+        self.on_shown = on_shown
+        """Stores what a message shows (chat, message id, digest) when Telegram accepted a change of it."""
+        self.known: dict[tuple[int, int], str] = {}
+        """What each message shows, by (chat, message id): loaded at start-up, so that a restart edits
+        only the messages whose content changed."""
+        self.tasks = tasks if tasks is not None else Supervisor()
+        """Runs every edit, notice and database write of the publisher, supervised."""
         self._slots: dict[tuple[int, str], Slot] = {}
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
@@ -103,15 +68,30 @@ class Publisher:
         self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None]]] = {}
         """Notices waiting to be sent, chat by chat, in order."""
         self._posters: dict[int, asyncio.Task[None]] = {}
+        self._back = asyncio.Event()
+        """Set (and replaced) when Telegram answers again after a fault: what waits to retry goes at once."""
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None) -> Slot:
-        """The slot for a message (created on first use)."""
+        """The slot for a message (created on first use, knowing what the message shows if it was stored)."""
         found = self._slots.get(key)
         if found is None or found.chat_id != chat_id:
             found = Slot(chat_id, interval)
             found.message_id = message_id
+            if message_id is not None:
+                found.shown = self.known.get((chat_id, message_id))
             self._slots[key] = found
         return found
+
+    def _shown(self, slot: Slot, digest: str) -> None:
+        """The slot's message shows ``digest`` now, as Telegram accepted it: remembered, and stored."""
+        slot.shown = digest
+        message_id = slot.message_id
+        if message_id is None or self.known.get((slot.chat_id, message_id)) == digest:
+            return
+        self.known[(slot.chat_id, message_id)] = digest
+        if self.on_shown is not None:
+            on_shown, chat_id = self.on_shown, slot.chat_id
+            self._hand_off(lambda: on_shown(chat_id, message_id, digest))
 
     def unsent(self, key: tuple[int, str]) -> bool:
         """True while the message is still to be sent (a new message waiting, or in flight)."""
@@ -136,21 +116,17 @@ class Publisher:
         slot.render = render
         slot.dirty = True
         if slot.task is None or slot.task.done():
-            slot.task = asyncio.create_task(self._flush_later(slot))
+            slot.task = self._flusher(slot)
         task = slot.task
         self._retired[task] = slot
         task.add_done_callback(lambda done: self._retired.pop(done, None))
 
-    def _hand_off(self, work: Awaitable[None]) -> None:
-        """Run database work (``on_sent``, ``on_blocked``) in a task that is never cancelled."""
-        task = asyncio.ensure_future(work)
+    def _hand_off(self, work: Callable[[], Awaitable[None]]) -> None:
+        """Run database work (``on_sent``, ``on_blocked``) in a task that is never cancelled (and runs
+        again if it fails: a locked database passes)."""
+        task = self.tasks.start("store", work)
         self._handed_off.add(task)
-        task.add_done_callback(self._handed_off_done)
-
-    def _handed_off_done(self, task: asyncio.Task[None]) -> None:
-        self._handed_off.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("storing what Telegram answered failed", exc_info=task.exception())
+        task.add_done_callback(self._handed_off.discard)
 
     def forget_table(self, table_id: int) -> None:
         """Stop keeping every message of a table current (it closed)."""
@@ -165,13 +141,13 @@ class Publisher:
         """
         slot.render = render
         slot.dirty = True
-        if now:
-            slot.next_at = 0.0
+        if now:  # a private message: at once, but not sooner than a second after its last edit
+            slot.next_at = slot.sent_at + self.tap_gap if slot.chat_id > 0 else 0.0
             wanted = PRESSER if pressed else MOVER
             slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)
         if slot.task is None or slot.task.done():
-            slot.task = asyncio.create_task(self._flush_later(slot))
-        elif now and (not slot.busy or not slot.sending and _before(slot.priority, slot.flying)):
+            slot.task = self._flusher(slot)
+        elif now and (not slot.busy or not slot.sending and served_before(slot.priority, slot.flying)):
             # A task waiting out the slot's interval is cut short; so is an edit still
             # waiting behind other messages under the overall limit when someone now
             # waits for it (on a busy bot a press would wait behind its own message's
@@ -179,13 +155,16 @@ class Publisher:
             # A new message being sent is let finish (its id would be lost: a second
             # message next time); it sees next_at = 0 and flushes again.
             slot.task.cancel()
-            slot.task = asyncio.create_task(self._flush_later(slot))
+            slot.task = self._flusher(slot)
+
+    def _flusher(self, slot: Slot) -> asyncio.Task[None]:
+        """The task that brings the slot's message up to date (restarted if an edit fails unexpectedly)."""
+        return self.tasks.start(f"edit {slot.chat_id}", lambda: self._flush_later(slot))
 
     async def _flush_later(self, slot: Slot) -> None:
         while slot.dirty:
-            delay = slot.next_at - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
+            while (delay := slot.next_at - time.monotonic()) > 0:
+                await self._pause(delay)  # woken early when Telegram is back (next_at is then 0 if it failed)
             slot.dirty = False
             PRIORITY.set(slot.priority)  # this task's own context: read by the rate limiter
             slot.flying, slot.priority = slot.priority, None
@@ -195,8 +174,39 @@ class Publisher:
             try:
                 if not await self.flush(slot):
                     slot.next_at = spent  # nothing was sent: the next change may go at once
+                else:
+                    slot.sent_at = time.monotonic()
+                slot.failures = 0
+            except TelegramError as exc:
+                if not passes(exc):
+                    raise
+                # Telegram could not take it now: the latest content goes later, as urgent as it was.
+                slot.dirty = True
+                slot.failures += 1
+                slot.next_at = time.monotonic() + retry_delay(slot.failures)
+                slot.priority = slot.flying if slot.priority is None else slot.priority
             finally:
                 slot.sending = slot.busy = False
+
+    async def _pause(self, seconds: float) -> None:
+        """Sleep ``seconds``, or until Telegram answers again after a fault."""
+        back = self._back
+        try:
+            async with asyncio.timeout(seconds):
+                await back.wait()
+        except TimeoutError:
+            pass
+
+    def telegram_back(self, family: str) -> None:
+        """A fault ended (:class:`bot.faults.Faults` listener): when Telegram answers again, every message and
+        notice that waits to be tried again goes now."""
+        if family != "telegram":
+            return
+        for slot in [*self._slots.values(), *self._retired.values()]:
+            if slot.failures:
+                slot.next_at = 0.0
+        self._back.set()
+        self._back = asyncio.Event()
 
     async def flush(self, slot: Slot) -> bool:
         """Edit (or send) the slot's message with its latest content now.
@@ -217,40 +227,64 @@ class Publisher:
             try:
                 await self.bot.edit_message_text(text, slot.chat_id, slot.message_id,
                                                  parse_mode=ParseMode.HTML, reply_markup=markup)
-                slot.shown = shown
+                self._shown(slot, shown)
                 return True
             except BadRequest as exc:
                 if not_modified(exc):
-                    slot.shown = shown
+                    self._shown(slot, shown)
                     return True
                 if not message_gone(exc):
                     log.warning("edit refused in chat %s: %s", slot.chat_id, exc.message)
                     return True
             except Forbidden:
-                self._hand_off(self.on_blocked(slot.chat_id))
+                self._hand_off(lambda: self.on_blocked(slot.chat_id))
                 return True
             except TelegramError as exc:
+                if passes(exc):
+                    raise  # tried again later (see _flush_later)
                 log.warning("edit failed in chat %s: %s", slot.chat_id, exc)
                 return True
-        sent = await self.send(slot.chat_id, text, markup)
+        sent = await self._send(slot.chat_id, text, markup, silent=False)
         if sent is not None:
             slot.message_id = sent.message_id
-            slot.shown = shown
-            if slot.on_sent is not None:
-                self._hand_off(slot.on_sent(sent.message_id))
+            self._shown(slot, shown)
+            on_sent, message_id = slot.on_sent, sent.message_id
+            if on_sent is not None:
+                self._hand_off(lambda: on_sent(message_id))
         return True
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
-                   *, silent: bool = False) -> Message | None:
-        """Send a new message; None if the chat cannot be reached (reported if blocked)."""
+                   *, silent: bool = False, persist: bool = False) -> Message | None:
+        """Send a new message; None if the chat cannot be reached (reported if blocked), or if Telegram could
+        not take it now and ``persist`` is false.  With ``persist`` a send that fails for a reason that can
+        pass is tried again (:func:`retry_delay`, or at once when Telegram is back) until it goes."""
+        failures = 0
+        while True:
+            try:
+                return await self._send(chat_id, text, markup, silent=silent)
+            except TelegramError as exc:
+                if not passes(exc):
+                    log.warning("send refused in chat %s: %s", chat_id, exc)
+                    return None
+                if not persist:
+                    return None  # bot.faults logged the fault once
+                failures += 1
+                await self._pause(retry_delay(failures))
+
+    async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *,
+                    silent: bool) -> Message | None:
+        """Send once; None if the chat refuses for good (a block is reported); a failure that can pass raises."""
         try:
             return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                                disable_notification=silent)
         except Forbidden:
-            self._hand_off(self.on_blocked(chat_id))
-        except TelegramError as exc:
-            log.warning("send failed in chat %s: %s", chat_id, exc)
-        return None
+            self._hand_off(lambda: self.on_blocked(chat_id))
+            return None
+
+    @property
+    def kept(self) -> int:
+        """How many messages are kept current (a number that grows with a steady load is a leak)."""
+        return len(self._slots)
 
     @property
     def settled(self) -> bool:
@@ -282,12 +316,13 @@ class Publisher:
         self._posts.setdefault(chat_id, []).append((text, markup))
         poster = self._posters.get(chat_id)
         if poster is None or poster.done():
-            self._posters[chat_id] = asyncio.create_task(self._send_posts(chat_id))
+            self._posters[chat_id] = self.tasks.start(f"notices {chat_id}", lambda: self._send_posts(chat_id))
 
     async def _send_posts(self, chat_id: int) -> None:
         while waiting := self._posts.get(chat_id):
-            text, markup = waiting.pop(0)
-            await self.send(chat_id, text, markup)
+            text, markup = waiting[0]
+            await self.send(chat_id, text, markup, persist=True)  # the next notice waits for this one
+            waiting.pop(0)
         self._posts.pop(chat_id, None)
         self._posters.pop(chat_id, None)
 
@@ -302,7 +337,8 @@ class Publisher:
         except Forbidden:
             pass  # the person blocked the bot: their chat is out of reach, and reported elsewhere
         except TelegramError as exc:
-            log.warning("delete failed in chat %s: %s", chat_id, exc)
+            if not passes(exc):  # one that can pass was logged once by bot.faults; the message stays
+                log.warning("delete failed in chat %s: %s", chat_id, exc)
 
     async def drain(self) -> None:
         """Flush every pending edit now, retired slots' too, send the notices posted, and finish the
@@ -318,5 +354,8 @@ class Publisher:
                     slot.task.cancel()
             if slot.dirty:
                 slot.dirty = False
-                await self.flush(slot)
+                try:
+                    await self.flush(slot)
+                except TelegramError:  # Telegram cannot take it: the next start shows every message again
+                    pass
         await asyncio.gather(*list(self._handed_off), return_exceptions=True)

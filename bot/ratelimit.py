@@ -37,6 +37,8 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
+from bot.tasks import Supervisor
+
 log = logging.getLogger(__name__)
 
 JSONDict = dict[str, Any]
@@ -110,8 +112,9 @@ class Queue:
     cancelled (its edit made obsolete) is skipped.
     """
 
-    def __init__(self, bucket: Bucket) -> None:
+    def __init__(self, bucket: Bucket, tasks: Supervisor | None = None) -> None:
         self.bucket = bucket
+        self.tasks = tasks if tasks is not None else Supervisor()
         self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
@@ -129,7 +132,7 @@ class Queue:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (clock() + HEAD_START[priority], next(self._order), future))
         if self._server is None or self._server.done():
-            self._server = asyncio.create_task(self._serve(clock))
+            self._server = self.tasks.start("overall-limit", lambda: self._serve(clock))
         await future
 
     async def _serve(self, clock: Callable[[], float]) -> None:
@@ -173,8 +176,8 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     def __init__(self, *, overall: tuple[int, float, int] = (27, 1.0, 3),
                  group: tuple[int, float, int] = (19, 60.0, 3), private: tuple[int, float, int] = (4, 3.0, 2),
                  max_retries: int = 8, paced: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self._overall = Queue(Bucket(*overall))
+                 clock: Callable[[], float] = time.monotonic, tasks: Supervisor | None = None) -> None:
+        self._overall = Queue(Bucket(*overall), tasks)
         self._group = group
         self._private = private
         self._max_retries = max_retries

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Final
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -16,10 +18,10 @@ from bot.i18n import Translator
 from bot.labels import (
     cards_label, flag_phrase, level_label, name_html, preset_label, seat_label, signed, trump_phrase,
 )
-from bot.model import PACES, Table, hidden_choosable
+from bot.model import PACES, RETURNS, Table, hidden_choosable
 from engine.hand import Trick, side_of
 from engine.match import HandRecord
-from engine.ruleset import RULESETS, Ruleset
+from engine.ruleset import ALIASES, RULESETS, Ruleset, get_ruleset
 from engine.views import HandView
 
 
@@ -41,23 +43,31 @@ def who(tr: Translator, table: Table, seat: int) -> str:
 
 
 def room(tr: Translator, ruleset: Ruleset) -> str:
-    """The room's name as players know it: 暗炒 (hidden bids), 扛旗 (a flag-hand preset), else 明炒.
+    """The room's name as players know it (decision 1), or "" where the preset has none.
 
-    A flag-hand preset is the 扛旗 room even with open bidding: 明炒 is 南通's room.
+    盐城 is the 暗炒 room and 南通 the 明炒 room; a flag-hand preset is a 扛旗
+    room, whatever its bidding.  新炒地皮, 池州 and 安徽 have no room name:
+    明炒/暗炒 would name another region's room.  A table's own choice of
+    bidding, where it differs from its preset's, is named too (「扛旗 · 暗炒」).
     """
     words = [tr("flag hand")] if ruleset.after_ace == "flag_hand" else []
-    if ruleset.hidden_bidding:
-        words.append(tr("hidden bids"))
-    elif not words:
-        words.append(tr("open bids"))
+    hidden = ruleset.hidden_bidding
+    named = ALIASES.get("暗炒" if hidden else "明炒") == ruleset.name  # the room alias of decision 1
+    if named or hidden != get_ruleset(ruleset.name).hidden_bidding:
+        words.append(tr("hidden bids") if hidden else tr("open bids"))
     return " · ".join(words)
+
+
+def room_title(tr: Translator, ruleset: Ruleset) -> str:
+    """「盐城（暗炒）」, 「扬州/镇江（扛旗）」, 「安徽」: the preset, with its room where it has one."""
+    mode = room(tr, ruleset)
+    name = preset_label(tr, ruleset)
+    return tr("{preset} ({mode})", preset=name, mode=mode) if mode else name
 
 
 def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
-    ruleset = table.settings.ruleset()
-    mode = room(tr, ruleset)
-    parts = [tr("Chao Di Pi"), tr("{preset} ({mode})", preset=preset_label(tr, ruleset), mode=mode)]
+    parts = [tr("Chao Di Pi"), room_title(tr, table.settings.ruleset())]
     if table.match is not None:
         parts.append(tr("hand {n}", n=table.match.hand.setup.number))
     return "<b>" + " · ".join(parts) + "</b>"
@@ -103,41 +113,39 @@ def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, 
     return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
 
 
+def setting_label(tr: Translator, key: str, value: str) -> str:
+    """A setting's choice as its button and its confirmation say it (``preset``/``yangzhou`` → 扬州/镇江)."""
+    labels = {
+        "hidden": {"0": tr("open bids"), "1": tr("hidden bids")},
+        "pace": {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")},
+        "timeout": {"ai": tr("timeout: AI plays"), "escape": tr("timeout: escape")},
+        "strength": {"casual": tr("AI: casual"), "strong": tr("AI: strong")},
+        "returns": {"next": tr("back: next hand"), "now": tr("back: at once")},
+    }
+    if key == "preset":
+        return preset_label(tr, value)
+    return labels.get(key, {}).get(value, value)
+
+
 def render_settings(tr: Translator, table: Table) -> tuple[str, InlineKeyboardMarkup]:
     """The settings panel of a table in its lobby."""
     s = table.settings
     lines = [header(tr, table), "", tr("Choose the table's rules and pace:")]
+
+    def choice(key: str, value: str, chosen: bool) -> InlineKeyboardButton:
+        return InlineKeyboardButton(("✓ " if chosen else "") + setting_label(tr, key, value),
+                                    callback_data=callbacks.lobby(table.id, key, value))
+
     rows: list[list[InlineKeyboardButton]] = []
     presets = list(RULESETS.values())
     for i in range(0, len(presets), 4):
-        rows.append([
-            InlineKeyboardButton(("✓ " if r.name == s.preset else "") + preset_label(tr, r),
-                                 callback_data=callbacks.lobby(table.id, "preset", r.name))
-            for r in presets[i:i + 4]
-        ])
+        rows.append([choice("preset", r.name, r.name == s.preset) for r in presets[i:i + 4]])
     if hidden_choosable(s.preset):
-        hidden = s.hidden_bidding
-        rows.append([
-            InlineKeyboardButton(("✓ " if not hidden else "") + tr("open bids"), callback_data=callbacks.lobby(table.id, "hidden", "0")),
-            InlineKeyboardButton(("✓ " if hidden else "") + tr("hidden bids"), callback_data=callbacks.lobby(table.id, "hidden", "1")),
-        ])
-    names = {"realtime": tr("real-time"), "relaxed": tr("relaxed"), "daily": tr("one move a day")}
-    rows.append([
-        InlineKeyboardButton(("✓ " if s.pace == p else "") + names[p], callback_data=callbacks.lobby(table.id, "pace", p))
-        for p in PACES
-    ])
-    rows.append([
-        InlineKeyboardButton(("✓ " if s.on_timeout == "ai" else "") + tr("timeout: AI plays"),
-                             callback_data=callbacks.lobby(table.id, "timeout", "ai")),
-        InlineKeyboardButton(("✓ " if s.on_timeout == "escape" else "") + tr("timeout: escape"),
-                             callback_data=callbacks.lobby(table.id, "timeout", "escape")),
-    ])
-    rows.append([
-        InlineKeyboardButton(("✓ " if s.ai_strength == "casual" else "") + tr("AI: casual"),
-                             callback_data=callbacks.lobby(table.id, "strength", "casual")),
-        InlineKeyboardButton(("✓ " if s.ai_strength == "strong" else "") + tr("AI: strong"),
-                             callback_data=callbacks.lobby(table.id, "strength", "strong")),
-    ])
+        rows.append([choice("hidden", "0", not s.hidden_bidding), choice("hidden", "1", s.hidden_bidding)])
+    rows.append([choice("pace", p, s.pace == p) for p in PACES])
+    rows.append([choice("timeout", t, s.on_timeout == t) for t in ("ai", "escape")])
+    rows.append([choice("strength", a, s.ai_strength == a) for a in ("casual", "strong")])
+    rows.append([choice("returns", r, s.returns == r) for r in RETURNS])
     rows.append([InlineKeyboardButton(tr("« Back"), callback_data=callbacks.lobby(table.id, "back"))])
     return "\n".join(lines), InlineKeyboardMarkup(rows)
 
@@ -208,9 +216,9 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         if view.phase == "burying":
             assert view.kitty_holder is not None
             out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
-        elif view.viewer is not None and view.turn == view.viewer:
-            assert view.turn is not None
-            out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn)))
+        elif view.turn is not None and (view.turn == view.viewer or table.thinking(time.time() if now is None else now)):
+            out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
+                       + _since(tr, table, now))
         else:  # the steal going round changes nothing for the group or a player it is not asking
             out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
@@ -222,11 +230,14 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
                       trump=trump, dealer=dealer, points=view.attacker_points))
         number = len(view.tricks) + 1
-        if live:
+        if live or (view.turn is not None and table.thinking(time.time() if now is None else now)):
+            # The player to move (or someone who has been thinking for a while: then everyone) sees the
+            # trick card by card, and whose turn it is since when.
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
             if view.turn is not None:
-                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _deadline(tr, table, now))
+                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _since(tr, table, now)
+                           + _deadline(tr, table, now))
         elif view.turn is not None:
             leader = view.current[0][0] if view.current else view.turn
             out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
@@ -239,6 +250,21 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             else:  # the dealer side's trick scores nothing for anyone
                 out.append(tr("Last trick: {plays} · {seat} won", plays=plays, seat=seat))
     return out
+
+
+CHINA: Final = timezone(timedelta(hours=8), "CST")
+"""The players' clock (Jiangsu and Anhui; no daylight saving)."""
+
+
+def _since(tr: Translator, table: Table, now: float | None) -> str:
+    """「（14:03 起）」: when the turn began, at the slower paces (the real-time pace counts down instead)."""
+    if table.settings.pace == "realtime" or table.turn_since <= 0:
+        return ""
+    began = datetime.fromtimestamp(table.turn_since, CHINA)
+    today = datetime.fromtimestamp(time.time() if now is None else now, CHINA).date()
+    if began.date() == today:
+        return " " + tr("(since {time})", time=began.strftime("%H:%M"))
+    return " " + tr("(since {month}/{day} {time})", month=began.month, day=began.day, time=began.strftime("%H:%M"))
 
 
 def _deadline(tr: Translator, table: Table, now: float | None) -> str:

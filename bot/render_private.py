@@ -6,6 +6,7 @@ hand and bids and nothing of anyone else's.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
@@ -63,7 +64,9 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
         group = card_group
         copy = seen[card]
         seen[card] += 1
-        mark = "✓" if copy < selected[card] else ""
+        ticks = table.ticked.get(seat, {}).get(card)
+        chosen = copy in ticks if ticks is not None and len(ticks) == selected[card] else copy < selected[card]
+        mark = "✓" if chosen else ""
         if copy >= held[card] - picked[card]:  # the last copies of a card are the ones from the kitty
             mark += FROM_KITTY
         # A card button needs only the hand's version: a bid or a pass elsewhere leaves it as it was.
@@ -152,13 +155,13 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
         lines.append(level + " · " + trump_phrase(tr, view.trump, capital=False))
     else:
         lines.append(level + " · " + tr("trump not known yet"))
-        own = [b for b in view.bids if b.seat == seat and not b.hidden]
-        if own and own[-1].cards is not None:
-            lines.append(tr("Your bid: {cards}", cards=cards_label(own[-1].cards, tr.lang)))
+        lines += _own_bid(tr, table, seat, view)
     if view.phase != "playing" or view.turn == seat:
         # While cards are played, only the player to move needs the trick (the group's message
         # shows it trick by trick): a play edits the mover's message and the next mover's only.
         lines += phase_lines(tr, table, view, live=True)
+    elif table.thinking(time.time()):  # someone has been at their turn a while: everyone sees whose
+        lines += phase_lines(tr, table, view)
     if view.picked_up:
         lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
                         cards=cards_label(view.picked_up, tr.lang)))
@@ -180,6 +183,27 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
         keyboard = InlineKeyboardMarkup((*keyboard.inline_keyboard,
                                          (InlineKeyboardButton(tr("🃏 Open the table"), web_app=WebAppInfo(app_url)),)))
     return "\n".join(lines), keyboard
+
+
+def _own_bid(tr: Translator, table: Table, seat: int, view: HandView) -> list[str]:
+    """What the player may know of the trump before it is told: their own bid, and (hidden bidding) that
+    others bid too, so that which bid stands is not known yet; the keyboard sorts by their own bid."""
+    own = [b for b in view.bids if b.seat == seat and not b.hidden and b.cards is not None]
+    if not own:
+        return []
+    mine = own[-1]
+    assert mine.cards is not None
+    if not table.settings.hidden_bidding:
+        return [tr("Your bid: {cards}", cards=cards_label(mine.cards, tr.lang))]
+    lines = [tr("Your bid: {cards} → {trump} (your cards are sorted by it)", cards=cards_label(mine.cards, tr.lang),
+                trump=trump_phrase(tr, mine.trump, capital=False))]
+    others = sorted({b.seat for b in view.bids if b.seat != seat})
+    if others:
+        lines.append(tr("{who} bid too: which bid stands is told after the steal rounds (暗炒).",
+                        who=and_list(tr, [seat_display(tr, table, s) for s in others])))
+    else:
+        lines.append(tr("The trump is told to the table after the steal rounds (暗炒)."))
+    return lines
 
 
 def _trump_count(tr: Translator, table: Table, view: HandView) -> str:

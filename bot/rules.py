@@ -296,7 +296,7 @@ def _levels(tr: Translator, r: Ruleset) -> list[str]:
                   "{h}: +{n1}, 5: +{n5}, 0 (大光): +{n0}, −10: +{nb}.",
                   t=theta, h=theta - 10, n1=hold.levels, n5=five.levels, n0=shutout.levels, nb=below.levels))
     if r.level_table == "B":
-        out.append(tr("大光 (the attackers score 0 or less) gives the dealer side one level more."))
+        out.append(tr("At 0 (大光) or less the dealer side rises one level more; 大光 is a score of exactly 0."))
     out.append(tr("积分 each hand: every player of the winning side gets +the levels risen (+1 when the attackers "
                   "take over), the losers as much less."))
     if r.must_play:
@@ -329,22 +329,26 @@ def _end(tr: Translator, r: Ruleset) -> list[str]:
 
 
 def _escape(tr: Translator, r: Ruleset) -> list[str]:
+    back = tr("The AI takes the empty seat. The one who left may take it back with /join: from the next hand (at "
+              "once if the hand has not started, or if the table's settings say so). The escape still costs what "
+              "it cost, and the hands the AI plays for the seat count for nobody.")
     if r.escape == "anhui":
         return [tr("Leaving in the middle of a hand is an escape (逃跑): the hand is void and only the escaper "
-                   "loses 积分: 15, or 20 once either side has reached J."),
-                tr("The AI takes the empty seat.")]
+                   "loses 积分: 15, or 20 once either side has reached J."), back]
     return [tr("Leaving before any card of the hand is played costs nothing."),
             tr("After that it is an escape (逃跑): the hand is void and only the escaper loses 积分: exactly 15 if "
                "their side is ahead at that moment, else 15 or what the level table would take from their side "
-               "now, whichever is more."),
-            tr("The AI takes the empty seat.")]
+               "now, whichever is more."), back]
 
 
 # --- output -----------------------------------------------------------------------------------
 
 def rules_title(tr: Translator, r: Ruleset) -> str:
-    """「盐城（暗炒）· 规则」."""
-    return tr("{preset} ({mode}) · rules", preset=preset_label(tr, r), mode=room(tr, r))
+    """「盐城（暗炒）· 规则」, 「安徽 · 规则」."""
+    mode = room(tr, r)
+    if not mode:
+        return tr("{preset} · rules", preset=preset_label(tr, r))
+    return tr("{preset} ({mode}) · rules", preset=preset_label(tr, r), mode=mode)
 
 
 def rules_pages(tr: Translator, r: Ruleset, limit: int = PAGE_LIMIT) -> list[str]:

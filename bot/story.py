@@ -6,6 +6,8 @@ the notices of :mod:`engine.notices`, :class:`engine.match.HandRecord` and its
 out: a level move is told as the engine recorded it, a penalty with the sign
 the engine gave it (always from the attackers' side, like p).  Seats are
 named by their labels (北/东/南/西), as players call them across the table.
+How the hand settled (the deal, the level moves, the 积分) is worded by
+:mod:`bot.settlement`.
 """
 
 from __future__ import annotations
@@ -13,16 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.i18n import Translator
-from bot.labels import (
-    SUIT_SYMBOLS, card_label, cards_label, flag_phrase, level_label, seat_label, side_label, signed, trump_phrase,
-)
+from bot.labels import SUIT_SYMBOLS, card_label, cards_label, seat_label, signed, trump_phrase
+from bot.settlement import deal_line, end_bonus_line, move_line, scores_line, standing
 from engine.bidding import BidRecord
 from engine.cards import Card
-from engine.hand import Trick, side_of
-from engine.levels import LevelMove, MoveReason, SideLevel
+from engine.hand import Adjustment, Trick, side_of
 from engine.match import HandRecord
 from engine.notices import Notice, RedFive, ThrowFailed
-from engine.special import JACK
+from engine.special import HandResult
 from engine.views import HandView
 
 # --- bids ------------------------------------------------------------------------------------------
@@ -133,14 +133,6 @@ def notice_text(tr: Translator, notice: Notice, dealer_side: int | None) -> str:
 # --- the result ------------------------------------------------------------------------------------
 
 
-def level_text(tr: Translator, level: SideLevel, laps: int) -> str:
-    """「8」, 「8（第 2 圈）」 in 盐城, 「扛旗（无主）」 for a side owing the flag hand."""
-    if level.at_flag:
-        return flag_phrase(tr)
-    text = level_label(level.rank)
-    return text + tr(" (lap {lap})", lap=level.lap) if laps > 1 else text
-
-
 def final_trick(tr: Translator, trick: Trick, dealer_side: int | None) -> str:
     """The last trick of the hand, who won it, and its points for the attackers."""
     plays = " → ".join(f"{seat_label(tr, seat)} {cards_label(cards, tr.lang)}" for seat, cards in trick.plays)
@@ -151,89 +143,55 @@ def final_trick(tr: Translator, trick: Trick, dealer_side: int | None) -> str:
     return tr("Final trick: {plays} · {seat} won", plays=plays, seat=seat)
 
 
-def _levels(tr: Translator, n: int) -> str:
-    return tr("1 level") if n == 1 else tr("{n} levels", n=n)
+def _point_parts(tr: Translator, result: HandResult) -> list[str]:
+    """What made p besides the tricks, each kind summed with the engine's sign: 「抠底 +40」, 「逼红5 −100」."""
+    names = {"throw": tr("failed throw"), "failed_steal": tr("failed steal"), "red5_forced": "逼红5",
+             "red5_kept": "保红5"}
+    parts: dict[tuple[str, bool], int] = {}
+    if result.kitty_bonus:
+        parts[("抠底", True)] = result.kitty_bonus
+    for adj in result.adjustments:  # a +50 and a −50 stay two parts: each is someone's red five
+        key = (names[adj.reason], adj.points > 0)
+        parts[key] = parts.get(key, 0) + adj.points
+    return [f"{name} {signed(points)}" for (name, _), points in parts.items()]
 
 
-def _capture_name(tr: Translator, rank: int, winning: Sequence[Card] | None) -> str:
-    """「对A」 / 「A」 / 「J」: the level cards that won the last trick (J到底, 池州's J/A)."""
-    name = level_label(rank)
-    if winning is not None and len(winning) == 2:
-        return tr("pair of {rank}", rank=name)
-    return name
+def points_line(tr: Translator, record: HandRecord) -> str:
+    """The attackers' total p, with its parts when it is not just the tricks' points (decision 18).
 
-
-def move_line(tr: Translator, record: HandRecord, move: LevelMove, laps: int,
-              winning: Sequence[Card] | None = None) -> str | None:
-    """One side's level move as the engine recorded it, with the reason when it is not the table's number.
-
-    None when the side did not move and there is nothing to say about it.
-    ``winning`` is what won the hand's last trick (names the capture of a demotion).
+    「抓分方共得 60 分。」; 「抓分方出牌得 85 分，逼红5 −100，合计 −15 分（0 分以下，庄家方多升一级）。」.
+    大光 is said only for a total of exactly 0; below 0, table B's extra level is named.  When 上天入地
+    decides the hand, its line tells the levels instead: neither is said.
     """
-    side = side_label(tr, move.side)
-    shown_laps = laps if move.before.lap != move.after.lap else 1  # 「Q（第 1 圈） → 3（第 2 圈）」 only across laps
-    before, after = level_text(tr, move.before, shown_laps), level_text(tr, move.after, shown_laps)
-    reason = move.reason
-    values = {"side": side, "before": before, "after": after, "table": _levels(tr, move.table)}
-    if reason is None:
-        if move.table == 0:
-            return None
-        return tr("{side} rise {table}: {before} → {after}", **values)
-    if reason is MoveReason.MUST_PLAY:
-        if move.moved > 0:
-            return tr("{side}: the table gives {table}, but {after} must be played: stop at {after} ({before} → {after})",
-                      **values)
-        return tr("{side}: the table gives {table}, but {before} must be played: still at {before}", **values)
-    if reason is MoveReason.STOPPED_AT_ACE and move.moved == 0:
-        return tr("{side}: the table gives {table}, the climb ends at A: still at A", **values)
-    if reason is MoveReason.STOPPED_AT_ACE:
-        return tr("{side}: the table gives {table}, the climb ends at A: {before} → {after}", **values)
-    if reason is MoveReason.LAP_WRAP:
-        return tr("{side} rise {table}, past A into lap {lap}: {before} → {after}", lap=move.after.lap, **values)
-    if reason is MoveReason.PASSED_ACE:
-        if move.after.at_flag:
-            return tr("{side} held the deal at A: past A, they owe the flag hand (扛旗)", **values)
-        if record.winner_side == move.side:
-            return tr("{side} held the deal at A: past A, they win the match", **values)
-        return tr("{side} held the deal at A: past A", **values)
-    if reason is MoveReason.DEMOTED and move.before.rank == JACK:
-        return tr("J到底 (a jack took the last trick): {side} go back to {after}", **values)
-    if reason is MoveReason.DEMOTED:
-        return tr("{capture} captured the kitty: {side} go back to {after}",
-                  capture=_capture_name(tr, move.before.rank, winning), **values)
-    return None  # the flag hand, 上天入地, an escape, a redeal: told once for both sides (deal_line)
-
-
-def deal_line(tr: Translator, record: HandRecord, laps: int) -> str:
-    """Who keeps or takes the deal — or what the flag hand, 上天入地, an escape or a redeal did instead."""
     result = record.result
-    reason = record.moves[0].reason
-    if result is None or reason is MoveReason.REDEAL:
-        return tr("Nobody bid: the cards are dealt again; no level moves.")
-    if reason is MoveReason.ESCAPE:
-        return tr("The hand is abandoned; no level moves.")
-    dealer_side = result.dealer_side if result.dealer_side is not None else 0
-    attackers = 1 - dealer_side
-    if reason is MoveReason.FLAG_WON:
-        return tr("{side} held the flag hand (扛旗) and win the match", side=side_label(tr, dealer_side))
-    if reason is MoveReason.FLAG_FAILED:
-        return tr("The flag hand failed: {side} take the deal, still at {level}",
-                  side=side_label(tr, attackers), level=level_text(tr, record.moves[attackers].after, laps))
-    if reason is MoveReason.HEAVEN_AND_EARTH:
-        winners = result.heaven_and_earth_side
-        assert winners is not None
-        return tr("Heaven and earth (上天入地): {winners} go to {top}, {losers} back to {bottom}",
-                  winners=side_label(tr, winners), top=level_text(tr, record.moves[winners].after, laps),
-                  losers=side_label(tr, 1 - winners), bottom=level_text(tr, record.moves[1 - winners].after, laps))
-    assert result.outcome is not None
-    if result.outcome.dealer_keeps:
-        return tr("{side} keep the deal (保庄)", side=side_label(tr, dealer_side))
-    return tr("{side} take the deal (上台)", side=side_label(tr, attackers))
+    assert result is not None
+    p = result.attacker_points
+    shown = signed(p) if p < 0 else p
+    decided_by_table = result.heaven_and_earth_side is None and not record.setup.flag
+    note = ""
+    if p < 0 and decided_by_table and record.setup.ruleset.level_table == "B":
+        note = tr(" (below 0: the dealer side rises one level more)")
+    parts = _point_parts(tr, result)
+    if parts:
+        line = tr("Attackers scored {t} from tricks, {parts}: {p} points in all{note}.", t=result.trick_points,
+                  parts=("，" if tr.lang == "zh" else ", ").join(parts), p=shown, note=note)
+    else:
+        line = tr("Attackers scored {p} points{note}.", p=shown, note=note)
+    if p == 0 and result.heaven_and_earth_side is None:
+        line += ("" if tr.lang == "zh" else " ") + tr("Shut out (大光)!")
+    return line
 
 
-def _adjustment_name(tr: Translator, reason: str) -> str:
-    return {"throw": tr("failed throw"), "failed_steal": tr("failed steal"),
-            "red5_forced": tr("red five forced out (逼红5)"), "red5_kept": tr("red five kept (保红5)")}[reason]
+def _adjustment_line(tr: Translator, adj: Adjustment, dealer_side: int | None) -> str:
+    """Who caused a change to p, and by how much: 「逼红5（西，抓分方）：抓分方 −50」."""
+    values = {"seat": seat_label(tr, adj.seat), "side": _side_word(tr, adj.seat, dealer_side),
+              "points": signed(adj.points)}
+    if adj.reason == "red5_forced":  # the seat's own red five was forced out: it forced nothing
+        return tr("逼红5: the red five of {seat} ({side}) was forced out: attackers {points}", **values)
+    if adj.reason == "red5_kept":
+        return tr("保红5: the red five of {seat} ({side}) was kept to the last trick: attackers {points}", **values)
+    what = tr("failed throw") if adj.reason == "throw" else tr("failed steal")
+    return tr("{what} by {seat} ({side}): attackers {points}", what=what, **values)
 
 
 def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,
@@ -258,11 +216,7 @@ def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | No
         return lines
     if last is not None:
         lines.append(final_trick(tr, last, dealer_side))
-    p = result.attacker_points
-    points = tr("Attackers scored {p} points ({t} from tricks).", p=signed(p) if p < 0 else p, t=result.trick_points)
-    if p <= 0:
-        points += ("" if lang == "zh" else " ") + tr("Shut out (大光)!")
-    lines.append(points)
+    lines.append(points_line(tr, record))
     if result.kitty:
         kitty = cards_label(result.kitty, lang)
         if result.kitty_multiplier:
@@ -270,29 +224,19 @@ def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | No
                             cards=kitty, m=result.kitty_multiplier, bonus=result.kitty_bonus))
         else:
             lines.append(tr("Kitty {cards}: kept by the dealer side.", cards=kitty))
-    for adj in result.adjustments:
-        lines.append(tr("{what} by {seat} ({side}): attackers {points}", what=_adjustment_name(tr, adj.reason),
-                        seat=seat_label(tr, adj.seat), side=_side_word(tr, adj.seat, dealer_side),
-                        points=signed(adj.points)))
+    lines += [_adjustment_line(tr, adj, dealer_side) for adj in result.adjustments]
     lines.append(deal_line(tr, record, laps))
     winning = dict(last.plays)[last.winner] if last is not None else None
     for move in record.moves:
         line = move_line(tr, record, move, laps, winning)
         if line is not None:
             lines.append(line)
-    scores = "  ".join(f"{seat_label(tr, s)} {signed(result.scores[s] + record.bonus[s])}" for s in range(4))
-    lines.append(tr("积分: {scores}", scores=scores))
+    bonus = end_bonus_line(tr, record, laps)
+    if bonus is not None:
+        lines.append(bonus)
+    lines.append(scores_line(tr, record))
     lines.append(standing(tr, record.after, laps))
     return lines
-
-
-def standing(tr: Translator, sides: tuple[SideLevel, SideLevel], laps: int) -> str:
-    """Where the match stands: 「南北 打 7 · 东西 打 9（第 2 圈）」."""
-    return "  ·  ".join(
-        f"{side_label(tr, side)} " + (flag_phrase(tr) if sides[side].at_flag else
-                                      tr("at {level}", level=level_text(tr, sides[side], laps)))
-        for side in (0, 1)
-    )
 
 
 def result_text(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,

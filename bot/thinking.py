@@ -12,22 +12,58 @@ not.  Below :data:`LEAST_BUDGET` a search would finish too few deals to beat
 its own heuristics, so the seat plays the heuristics alone (a millisecond).
 The AI then answers about as fast at thirty tables as at one, a little less
 deep; people never wait for a queue.
+
+The workers end with the bot, however it ends (a SIGKILL or an out-of-memory
+kill included): each asks Linux to kill it when its parent dies, and watches
+its parent besides (:func:`die_with`).  With the workers gone,
+multiprocessing's resource tracker, which they keep open, ends too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import Final
 
 from engine.ai import DEFAULT_BUDGET, DEFAULT_DEALS, StrongPlayer
 from engine.hand import Action
 from engine.ruleset import Ruleset
 from engine.views import HandView
 
+PR_SET_PDEATHSIG: Final = 1
+"""Linux's prctl option: the signal the kernel sends a process when its parent dies."""
+
 LEAST_BUDGET = 0.05
 """Seconds below which a search is not worth starting: the seat plays the strong heuristics alone."""
+
+
+def die_with(parent: int) -> None:
+    """Runs first in each worker: the worker ends when the process ``parent`` (the bot) ends.
+
+    On Linux the kernel kills it at once (``PR_SET_PDEATHSIG``); everywhere, a
+    thread that sees its parent change ends it within a second.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass  # the watching thread below still ends it
+    if os.getppid() != parent:  # the bot was gone before the line above took effect
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch-parent", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)  # no clean-up: the bot that wanted the search is gone
 
 
 def default_workers() -> int:
@@ -69,7 +105,8 @@ class Thinking:
             return StrongPlayer(deals=0)(view, ruleset)  # the heuristics alone: no need to queue for a worker
         player = StrongPlayer(DEFAULT_DEALS, budget)
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=die_with, initargs=(os.getpid(),))
         self.waiting += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, player, view, ruleset, None)

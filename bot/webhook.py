@@ -11,13 +11,28 @@ servers) behind an aiohttp server with two routes:
   while the bot runs, 503 while it starts or stops.
 
 With ``CHAODIPI_PUBLIC_URL`` set, the same server serves the web app under
-``/app`` (:mod:`bot.webapp`); in polling mode the bot then starts this
-server without the webhook route.
+``/app`` (:mod:`bot.webapp`; the wiring in :mod:`bot.app` hands its routes
+over as ``bot_data["http_routes"]``); in polling mode the bot then starts
+this server without the webhook route.
 
 The server speaks plain HTTP: put a TLS proxy (Caddy, nginx) in front, which
 forwards ``<CHAODIPI_WEBHOOK_URL>/telegram`` to it.  Without
 ``CHAODIPI_WEBHOOK_SECRET`` a random secret is made at each start (the bot
 registers the webhook itself each time), so the endpoint is never open.
+
+Facing whatever reaches it, the server (aiohttp's options, passed to its
+request handler):
+
+* closes a connection whose request headers are not complete
+  :data:`HEADER_TIMEOUT` seconds after it opened or after its last answer
+  (aiohttp's ``keepalive_timeout``, which it also arms on a new connection:
+  a client sending its headers a byte at a time holds no socket for long;
+  a request being answered, a stream included, is not cut);
+* refuses a request line or header over :data:`MAX_LINE` bytes, or more
+  than :data:`MAX_HEADERS` headers, with 400;
+* logs a request that is not well-formed HTTP as one line naming the kind
+  of error, without aiohttp's traceback, whose message can quote the
+  request (an oversized ``Authorization`` header, ``initData`` and all).
 """
 
 from __future__ import annotations
@@ -28,9 +43,12 @@ import json
 import logging
 import secrets
 import signal
+import sys
+from collections.abc import Callable
 from typing import Any, Final
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from telegram import Update
 from telegram.ext import Application
 
@@ -43,16 +61,25 @@ WEBHOOK_PATH: Final = "/telegram"
 HEALTH_PATH: Final = "/health"
 SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM)
+HEADER_TIMEOUT: Final = 10.0
+"""Seconds a connection may take to send a request's headers (and stay idle between requests)."""
+MAX_LINE: Final = 8190
+"""Bytes a request line or one header may take (aiohttp's default, stated: ``initData`` is well below)."""
+MAX_HEADERS: Final = 64
+"""Headers a request may carry (a browser sends about twenty)."""
+
+Routes = Callable[[web.Application], None]
+"""Adds more routes to the server's aiohttp application (the web app's)."""
 
 
 class WebhookServer:
     """``POST /telegram`` into the Application's update queue, and ``GET /health``."""
 
     def __init__(self, application: Application, *, listen: str, port: int,  # type: ignore[type-arg]
-                 secret: str | None, health: Health, webapp: bool = False) -> None:
-        """``secret`` None: no webhook route (polling mode); ``webapp``: serve the web app under ``/app``."""
+                 secret: str | None, health: Health, routes: Routes | None = None) -> None:
+        """``secret`` None: no webhook route (polling mode); ``routes``: more routes to serve (the web app's)."""
         self.application = application
-        self.webapp = webapp
+        self.routes = routes
         self.listen = listen
         self.requested_port = port
         self.secret = secret
@@ -73,18 +100,18 @@ class WebhookServer:
         if self.secret is not None:
             web_app.router.add_post(WEBHOOK_PATH, self._telegram)
         web_app.router.add_get(HEALTH_PATH, self._health)
-        if self.webapp:
-            from bot.webapp.routes import WebAppRoutes
-
-            WebAppRoutes(self.application).install(web_app)
-        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0)
+        if self.routes is not None:
+            self.routes(web_app)
+        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0, keepalive_timeout=HEADER_TIMEOUT,
+                                     max_line_size=MAX_LINE, max_field_size=MAX_LINE, max_headers=MAX_HEADERS,
+                                     logger=ServerLog(logging.getLogger("aiohttp.server"), {}))
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.requested_port)
         await site.start()
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self._port = sockets[0].getsockname()[1] if sockets else self.requested_port
-        log.info("HTTP server listening on %s:%s%s", self.listen, self._port, " (web app)" if self.webapp else "")
+        log.info("HTTP server listening on %s:%s%s", self.listen, self._port, " (web app)" if self.routes is not None else "")
 
     async def stop(self) -> None:
         """Stop taking requests (requests being answered finish first)."""
@@ -117,6 +144,20 @@ class WebhookServer:
         return web.json_response(status, status=200 if status["ok"] else 503, dumps=_dumps)
 
 
+class ServerLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """aiohttp's server log, without a client's words: a request that is not well-formed HTTP is one line
+    naming the kind of error, at most at INFO (anyone on the internet can send one), without the traceback
+    and without the error's message, which can quote the request's headers."""
+
+    def log(self, level: int, msg: object, *args: object, exc_info: Any = None, **kwargs: Any) -> None:
+        """Log as aiohttp asked, unless the error is the client's (see the class)."""
+        error = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1] if exc_info else None
+        if isinstance(error, HttpProcessingError):
+            self.logger.log(min(level, logging.INFO), "refused a malformed HTTP request (%s)", type(error).__name__)
+            return
+        self.logger.log(level, msg, *args, exc_info=exc_info, **kwargs)
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -145,7 +186,7 @@ async def serve_webhook(application: Application, config: Settings,  # type: ign
     secret = webhook_secret(config)
     health: Health = application.bot_data["health"]
     server = WebhookServer(application, listen=config.webhook_listen, port=config.webhook_port,
-                           secret=secret, health=health, webapp=config.public_url is not None)
+                           secret=secret, health=health, routes=application.bot_data.get("http_routes"))
     await application.initialize()
     initialised = False
     try:

@@ -20,15 +20,19 @@ from storage.chats import (
     upsert_chat,
     upsert_user,
 )
-from storage.config import default_db_path
-from storage.db import Database
+from storage.config import DB_ENV_VAR, default_db_path
+from storage.db import Database, FaultObserver
 from storage.errors import (
     CorruptLog,
+    DatabaseLocked,
     HandClosed,
     NotFound,
     SchemaTooNew,
     SequenceConflict,
     StorageError,
+    StorageFault,
+    StorageFull,
+    StorageIOFailure,
     TableAlreadyActive,
 )
 from storage.events import append_event, last_seq, load_events, load_snapshot, save_snapshot
@@ -45,8 +49,23 @@ from storage.hands import (
     update_hand,
     update_match,
 )
+from storage.history import PastHand, PastMatch, match_history
+from storage.league import (
+    LeagueLine,
+    RedFives,
+    SeriesPoint,
+    counted_hands,
+    has_counted_hands,
+    jifen_series,
+    league_chats,
+    league_lines,
+    partnership_lines,
+    played_in,
+    red_fives,
+)
 from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
 from storage.migrations import SCHEMA_VERSION, migrate, schema_version
+from storage.shown import forget_old_shown, save_shown, shown_digests
 from storage.records import (
     ActiveTable,
     ChatRecord,
@@ -62,6 +81,23 @@ from storage.records import (
     StoredEvent,
     TableRecord,
     UserRecord,
+)
+from storage.seasons import (
+    MAX_NAME,
+    Season,
+    close_season,
+    current_season,
+    get_season,
+    next_season_end,
+    season_before,
+    seasons_of,
+    seasons_to_close,
+    set_min_hands,
+    set_time_zone,
+    start_monthly_seasons,
+    start_named_season,
+    time_zone,
+    zone,
 )
 from storage.standings import partnership_standings, player_standings
 from storage.tables import (
@@ -82,10 +118,11 @@ async def open_database(path: str | Path | None = None) -> Database:
 
 
 __all__ = [
-    "SCHEMA_VERSION", "ActiveTable", "Announcement", "ChatRecord", "CorruptLog", "Database", "HandClosed",
+    "SCHEMA_VERSION", "ActiveTable", "Announcement", "ChatRecord", "CorruptLog", "Database", "DatabaseLocked",
+    "FaultObserver", "HandClosed", "StorageFault", "StorageFull", "StorageIOFailure",
     "HandRecord", "HandResult", "MatchRecord", "NotFound", "Outcome", "PartnershipStanding",
     "PlayerStanding", "Replayer", "SchemaTooNew", "SeatRecord", "SeatResult",
-    "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",
+    "DB_ENV_VAR", "SequenceConflict", "Snapshot", "StorageError", "StoredEvent", "TableAlreadyActive",
     "TableRecord", "UserRecord", "add_announcement", "append_event", "backup", "backup_file", "check_log",
     "clear_seat", "create_hand", "create_match", "create_table", "default_db_path",
     "get_active_hand", "match_hands", "get_active_table", "get_chat", "get_hand", "get_hand_result",
@@ -96,4 +133,12 @@ __all__ = [
     "schema_version", "set_seat", "set_seat_messages", "set_user_language",
     "set_user_reachability", "update_chat", "update_hand", "update_match", "update_table",
     "upsert_chat", "upsert_user",
+    # the league: seasons, standings over a stretch of time, history
+    "MAX_NAME", "LeagueLine", "PastHand", "PastMatch", "RedFives",
+    "Season", "SeriesPoint", "close_season", "counted_hands", "current_season", "get_season", "has_counted_hands",
+    "jifen_series",
+    "league_chats", "league_lines", "match_history", "next_season_end",
+    "partnership_lines", "played_in", "red_fives", "season_before", "seasons_of", "seasons_to_close",
+    "set_min_hands", "set_time_zone", "start_monthly_seasons", "start_named_season", "time_zone", "zone",
+    "forget_old_shown", "save_shown", "shown_digests",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from storage.db import Database
 
@@ -27,26 +27,30 @@ class Announcement:
     chat_id: int
     kind: str
     text: str
+    photo: bytes | None = field(default=None, repr=False)
+    """A picture (PNG) sent with the text as its caption; None: a text message."""
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Announcement:
         """Build one from a row of :func:`pending_announcements`' query."""
+        photo = row["photo"]
         return cls(int(row["announcement_id"]), int(row["table_id"]), int(row["chat_id"]), str(row["kind"]),
-                   str(row["text"]))
+                   str(row["text"]), bytes(photo) if photo is not None else None)
 
 
 async def add_announcement(db: Database, table_id: int, kind: str, text: str, *,
-                           hand_id: int | None = None) -> int | None:
+                           hand_id: int | None = None, photo: bytes | None = None) -> int | None:
     """Queue an announcement for the table's group; its id, or None if this hand's ``kind`` is queued already.
 
-    Call it in the transaction that stores what it announces, so that both
-    or neither are kept.
+    ``photo``: a picture sent with ``text`` as its caption (at most 1024
+    characters, as Telegram allows).  Call it in the transaction that stores
+    what it announces, so that both or neither are kept.
     """
     async with db.transaction():
         rows = await db.execute(
-            """INSERT INTO announcements (table_id, hand_id, kind, text, created_at) VALUES (?, ?, ?, ?, ?)
-               ON CONFLICT DO NOTHING RETURNING announcement_id""",
-            (table_id, hand_id, kind, text, time.time()),
+            """INSERT INTO announcements (table_id, hand_id, kind, text, photo, created_at)
+               VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING announcement_id""",
+            (table_id, hand_id, kind, text, photo, time.time()),
         )
     return int(rows[0][0]) if rows else None
 
@@ -54,7 +58,7 @@ async def add_announcement(db: Database, table_id: int, kind: str, text: str, *,
 async def pending_announcements(db: Database, chat_id: int | None = None) -> list[Announcement]:
     """The announcements not sent yet, oldest first: of one chat, or of every chat."""
     rows = await db.fetchall(
-        """SELECT a.announcement_id, a.table_id, t.chat_id, a.kind, a.text
+        """SELECT a.announcement_id, a.table_id, t.chat_id, a.kind, a.text, a.photo
            FROM announcements AS a JOIN tables AS t ON t.table_id = a.table_id
            WHERE a.sent_at IS NULL AND (? IS NULL OR t.chat_id = ?)
            ORDER BY a.announcement_id""",

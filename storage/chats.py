@@ -154,21 +154,27 @@ async def migrate_chat(db: Database, old_id: int, new_id: int) -> ChatRecord:
             )
         now = time.time()
         await db.execute(
-            """INSERT INTO chats (chat_id, title, language, default_preset, settings,
+            """INSERT INTO chats (chat_id, title, language, default_preset, settings, time_zone,
                                   created_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (chat_id) DO UPDATE SET
                    language = excluded.language,
                    default_preset = excluded.default_preset,
                    settings = excluded.settings,
+                   time_zone = excluded.time_zone,
                    created_at = MIN(chats.created_at, excluded.created_at),
                    updated_at = excluded.updated_at""",
-            (new_id, old["title"], old["language"], old["default_preset"], old["settings"],
+            (new_id, old["title"], old["language"], old["default_preset"], old["settings"], old["time_zone"],
              old["created_at"], now),
         )
         await db.execute(
             "UPDATE tables SET chat_id = ?, updated_at = ? WHERE chat_id = ?", (new_id, now, old_id)
         )
+        await db.execute("UPDATE hand_results SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
+        # The league's seasons follow the group; seasons the new id had made meanwhile give way to them.
+        if await db.fetchone("SELECT 1 FROM seasons WHERE chat_id = ?", (old_id,)) is not None:
+            await db.execute("DELETE FROM seasons WHERE chat_id = ?", (new_id,))
+            await db.execute("UPDATE seasons SET chat_id = ? WHERE chat_id = ?", (new_id, old_id))
         await db.execute("DELETE FROM chats WHERE chat_id = ?", (old_id,))
         # Earlier moves into the old id now lead straight to the new one.
         await db.execute(

@@ -14,19 +14,19 @@ import asyncio
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
-from storage.errors import StorageError
+from storage.errors import DatabaseLocked, StorageError, StorageFault, StorageFull, StorageIOFailure
 
 log = logging.getLogger(__name__)
 
-Params = Sequence[Any]
-"""Positional parameters of one SQL statement."""
+Params = Sequence[Any] | Mapping[str, Any]
+"""The parameters of one SQL statement: positional, or named (``:name``)."""
 
 BUSY_TIMEOUT_MS = 5000
 """How long a statement waits for another process's write lock before failing.
@@ -34,6 +34,37 @@ BUSY_TIMEOUT_MS = 5000
 Long enough for a ``chaodipi backup`` or a second tool to finish a write; short
 enough that a stuck lock shows up as an error rather than a hung bot.
 """
+
+
+_FAULTS: dict[int, type[StorageFault]] = {
+    sqlite3.SQLITE_BUSY: DatabaseLocked, sqlite3.SQLITE_LOCKED: DatabaseLocked,
+    sqlite3.SQLITE_FULL: StorageFull,
+    sqlite3.SQLITE_IOERR: StorageIOFailure, sqlite3.SQLITE_READONLY: StorageIOFailure,
+    sqlite3.SQLITE_CANTOPEN: StorageIOFailure,
+}
+"""SQLite's primary result codes for what can pass, and the fault each becomes."""
+
+
+def fault_of(exc: sqlite3.Error) -> StorageFault | None:
+    """The :class:`StorageFault` an SQLite error stands for, or None for an error that will not pass by
+    itself (a bug, a broken constraint, a corrupt file)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    kind = _FAULTS.get(code & 0xFF) if isinstance(code, int) else None
+    if kind is None and isinstance(exc, sqlite3.OperationalError):
+        text = str(exc).lower()  # an error raised without a result code (older SQLite, aiosqlite's own)
+        kind = (DatabaseLocked if "locked" in text or "busy" in text else
+                StorageFull if "full" in text else StorageIOFailure if "i/o" in text else None)
+    return kind(f"SQLite: {exc}") if kind is not None else None
+
+
+class FaultObserver(Protocol):
+    """Told when storage faults start and when writes work again (the bot's health and logs)."""
+
+    def failed(self, kind: str, detail: str) -> None:
+        """A statement failed with a :class:`StorageFault` of ``kind``."""
+
+    def passed(self, family: str) -> None:
+        """A write transaction committed: faults of the ``"storage"`` family are over."""
 
 
 class Database:
@@ -58,6 +89,8 @@ class Database:
         self._unsure = False
         self.repairs = 0
         """How many times a transaction left open by a cancelled task was rolled back."""
+        self.observer: FaultObserver | None = None
+        """Told of storage faults as they happen and of the first write that works again."""
 
     @classmethod
     async def open(cls, path: str | Path, *, migrate: bool = True) -> Database:
@@ -162,24 +195,30 @@ class Database:
             # Until the block has ended cleanly, the connection's state is not
             # known for sure: a cancellation anywhere below leaves this set.
             self._unsure = True
-            await self._complete("BEGIN IMMEDIATE" if write else "BEGIN", undo="ROLLBACK")
+            try:
+                await self._complete("BEGIN IMMEDIATE" if write else "BEGIN", undo="ROLLBACK")
+            except StorageFault as fault:
+                fault.written = False  # the transaction never began
+                raise
             self._owner = asyncio.current_task()
             self._depth = 1
             try:
                 try:
                     yield
-                except BaseException:
-                    await self._rollback()
+                except BaseException as exc:
+                    _settle(exc, await self._rollback())
                     raise
                 try:
                     await self._complete("COMMIT")
-                except BaseException:
-                    await self._rollback()
+                except BaseException as exc:
+                    _settle(exc, await self._rollback())
                     raise
                 self._unsure = False
             finally:
                 self._owner = None
                 self._depth = 0
+            if write and self.observer is not None:
+                self.observer.passed("storage")
 
     async def _complete(self, sql: str, *, undo: str | None = None) -> None:
         """Run a statement that must complete, even if this task is cancelled meanwhile.
@@ -191,24 +230,46 @@ class Database:
         """
         statement = asyncio.ensure_future(self._conn.execute_fetchall(sql))
         try:
-            await asyncio.shield(statement)
+            with self._faults():
+                await asyncio.shield(statement)
         except asyncio.CancelledError:
             await asyncio.wait({statement})
             if undo is not None and not statement.cancelled() and statement.exception() is None:
                 await self._conn.execute_fetchall(undo)
             raise
 
-    async def _rollback(self) -> None:
-        # Called while an exception is on its way: a failed ROLLBACK (the
-        # connection closed, say) must not hide the error that caused it.
-        # A COMMIT cut short by a cancellation may have ended the
-        # transaction already; then there is nothing to roll back.
+    async def _rollback(self) -> bool:
+        """Roll back the open transaction; True if it is known to be gone.
+
+        Called while an exception is on its way: a failed ROLLBACK (the
+        connection closed, say) must not hide the error that caused it.
+        A COMMIT cut short by a cancellation may have ended the
+        transaction already; then there is nothing to roll back.
+        """
         try:
             if self._conn.in_transaction:
                 await self._complete("ROLLBACK")
             self._unsure = False
+            return True
         except Exception:
             log.exception("ROLLBACK failed on %s", self.path)
+            return False
+
+    @contextmanager
+    def _faults(self) -> Iterator[None]:
+        """SQLite's errors that can pass become storage faults here, at the edge (:func:`fault_of`), and the
+        observer hears of them.  A statement that fails outside a transaction wrote nothing."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            fault = fault_of(exc)
+            if fault is None:
+                raise
+            if not self.in_transaction():
+                fault.written = False
+            if self.observer is not None:
+                self.observer.failed(fault.kind, str(exc))
+            raise fault from exc
 
     async def _repair_if_unsure(self) -> None:
         """Roll back a transaction a cancelled task left open; the caller holds the lock.
@@ -251,7 +312,9 @@ class Database:
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Run a query and return all its rows."""
         async with self._turn():
-            return list(await self._conn.execute_fetchall(sql, params))
+            with self._faults():
+                rows = list(await self._conn.execute_fetchall(sql, params))
+        return rows
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """Run a query and return its first row, or ``None``."""
@@ -267,7 +330,8 @@ class Database:
         """
         if not self.in_transaction():
             raise StorageError("Database.execute() must run inside Database.transaction().")
-        return list(await self._conn.execute_fetchall(sql, params))
+        with self._faults():
+            return list(await self._conn.execute_fetchall(sql, params))
 
     async def update_row(self, table: str, key_column: str, key: int,
                          changes: Sequence[tuple[str, Any]]) -> list[sqlite3.Row]:
@@ -287,7 +351,14 @@ class Database:
         """Run one writing statement for many parameter rows, inside a transaction."""
         if not self.in_transaction():
             raise StorageError("Database.executemany() must run inside Database.transaction().")
-        await self._conn.executemany(sql, rows)
+        with self._faults():
+            await self._conn.executemany(sql, rows)
+
+
+def _settle(exc: BaseException, rolled_back: bool) -> None:
+    """A fault that ended a transaction: nothing was written if the rollback went through, else unknown."""
+    if isinstance(exc, StorageFault):
+        exc.written = False if rolled_back else None
 
 
 async def configure(conn: aiosqlite.Connection) -> None:

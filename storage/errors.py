@@ -1,7 +1,9 @@
 """The storage layer's errors: one small family under :class:`StorageError`.
 
 The bot catches :class:`SequenceConflict` to reload a table whose log moved on
-under it; every other error means a bug or a broken database and is reported.
+under it, and :class:`StorageFault` (SQLite could not do it now, for a reason
+that can pass) to answer "try again in a moment" and retry in the background;
+every other error means a bug or a broken database and is reported.
 """
 
 from __future__ import annotations
@@ -62,3 +64,37 @@ class CorruptLog(StorageError):
 
 class HandClosed(StorageError):
     """An event was appended to a hand that is finished or aborted."""
+
+
+class StorageFault(StorageError):
+    """SQLite could not do what was asked, for a reason that can pass: another process holds the database's
+    lock past the busy timeout, the disk is full, or the disk failed a read or write.
+
+    ``kind`` names the reason (``"locked"``, ``"full"``, ``"io"``); ``written`` is False when nothing
+    was written (the transaction is known to have rolled back, or never began) and None when that is not
+    known (the rollback itself failed).  Nothing here is a bug of the caller: try again later.
+    """
+
+    kind = "io"
+
+    def __init__(self, message: str, *, written: bool | None = None) -> None:
+        super().__init__(message)
+        self.written = written
+
+
+class DatabaseLocked(StorageFault):
+    """Another process held the database's write lock for longer than the busy timeout."""
+
+    kind = "locked"
+
+
+class StorageFull(StorageFault):
+    """The disk (or the database's size limit) is full: nothing more can be written."""
+
+    kind = "full"
+
+
+class StorageIOFailure(StorageFault):
+    """The disk failed a read or a write, or the database file cannot be opened or written."""
+
+    kind = "io"

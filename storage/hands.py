@@ -216,8 +216,9 @@ async def record_hand_result(
     now = time.time()
     async with db.transaction():
         seats = await db.fetchall(
-            """SELECT s.seat, s.user_id, s.is_ai FROM hands AS h
+            """SELECT s.seat, s.user_id, s.is_ai, t.chat_id FROM hands AS h
                JOIN matches AS m ON m.match_id = h.match_id
+               JOIN tables AS t ON t.table_id = m.table_id
                JOIN seats AS s ON s.table_id = m.table_id
                WHERE h.hand_id = ? ORDER BY s.seat""",
             (hand_id,),
@@ -229,10 +230,10 @@ async def record_hand_result(
         try:
             rows = await db.execute(
                 """INSERT INTO hand_results (hand_id, attacker_points, dealer_side, winner_side,
-                                             level_change0, level_change1, special, created_at)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING created_at""",
+                                             level_change0, level_change1, special, created_at, chat_id)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING created_at""",
                 (hand_id, attacker_points, dealer_side, winner_side, *level_changes,
-                 to_json(special or {}), now),
+                 to_json(special or {}), now, seats[0]["chat_id"]),
             )
         except sqlite3.IntegrityError as exc:
             if "hand_results.hand_id" in str(exc):

@@ -256,6 +256,57 @@ _V5_HONEST_STANDINGS = (
     _RESULT_ROWS_COUNTED,
 )
 
+_V6_SHOWN_MESSAGES = (
+    # What each message the bot keeps current shows now, as a digest of its text and buttons: after a
+    # restart an edit that would change nothing is not sent ("message is not modified").
+    """CREATE TABLE shown_messages (
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        digest TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (chat_id, message_id)
+    ) WITHOUT ROWID""",
+)
+
+_V7_SEASONS = (
+    # The group's time zone (an IANA name; NULL: Asia/Shanghai): a monthly season ends at its midnight.
+    "ALTER TABLE chats ADD COLUMN time_zone TEXT",
+    # A group's league runs in seasons: calendar months in its time zone ('monthly', named by the
+    # month 'YYYY-MM'), or one its admins started and named ('named', open-ended: ends_at NULL until
+    # they start the next).  A hand counts in the season in which its result was stored.  closed_at
+    # is set when the season's end was told in the group (in the transaction that queued the telling).
+    """CREATE TABLE seasons (
+        season_id INTEGER PRIMARY KEY,
+        chat_id INTEGER NOT NULL REFERENCES chats (chat_id),
+        kind TEXT NOT NULL CHECK (kind IN ('monthly', 'named')),
+        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 64),
+        starts_at REAL NOT NULL,
+        ends_at REAL,
+        min_hands INTEGER NOT NULL CHECK (min_hands BETWEEN 0 AND 10000),
+        started_by INTEGER REFERENCES users (user_id),
+        closed_at REAL,
+        created_at REAL NOT NULL,
+        CHECK (ends_at IS NULL OR ends_at >= starts_at),
+        CHECK (kind = 'named' OR ends_at IS NOT NULL)
+    )""",
+    "CREATE UNIQUE INDEX seasons_by_chat ON seasons (chat_id, starts_at)",
+    "CREATE INDEX seasons_to_close ON seasons (ends_at) WHERE closed_at IS NULL AND ends_at IS NOT NULL",
+    # A season's end is told with a picture (its chart and final table), sent from the outbox.
+    "ALTER TABLE announcements ADD COLUMN photo BLOB",
+    # The group a hand was played in, recorded with its result (as its seats' people are), so that a
+    # group's league reads the results of a season by one index range instead of every hand it ever
+    # played; migrate_chat moves it with the group's tables.  Filled here for the results before it.
+    "ALTER TABLE hand_results ADD COLUMN chat_id INTEGER",
+    """UPDATE hand_results SET chat_id = (
+        SELECT t.chat_id FROM hands AS h JOIN matches AS m ON m.match_id = h.match_id
+        JOIN tables AS t ON t.table_id = m.table_id WHERE h.hand_id = hand_results.hand_id)""",
+    "CREATE INDEX hand_results_by_chat ON hand_results (chat_id, created_at, dealer_side)",
+    # The escapes of a group's league: a small partial index over the results scored by the escape
+    # rule, so counting them never reads any other result's special record.
+    """CREATE INDEX hand_results_escapes ON hand_results (chat_id, created_at)
+        WHERE json_extract(special, '$.escaped') IS NOT NULL""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables, event log, results and the result_rows view", _V1_CORE),
     Migration(2, "snapshot cache of hand states", _V2_SNAPSHOTS),
@@ -263,6 +314,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "outbox of group announcements", _V4_ANNOUNCEMENTS),
     Migration(5, "hand outcomes per seat: escapes, voided hands and the AI's seats count for nobody",
               _V5_HONEST_STANDINGS),
+    Migration(6, "what each message kept current shows (a digest)", _V6_SHOWN_MESSAGES),
+    Migration(7, "league seasons, the group's time zone, announcements with a picture, results by group",
+              _V7_SEASONS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

@@ -28,7 +28,7 @@ SELECT r.user_id AS user_id,
        SUM((1 - r.as_dealer) * r.score) AS attacker_jifen
 FROM result_rows AS r
 LEFT JOIN users AS u ON u.user_id = r.user_id
-WHERE r.chat_id = ? AND r.user_id IS NOT NULL AND r.created_at >= ?
+WHERE r.chat_id = ? AND r.user_id IS NOT NULL AND r.created_at >= ? AND r.created_at < ?
 GROUP BY r.user_id
 ORDER BY jifen DESC, hands_won DESC, hands DESC, r.user_id
 """
@@ -42,7 +42,7 @@ WITH pairs AS (
            a.won AS won, a.as_dealer AS as_dealer, a.score + b.score AS score
     FROM result_rows AS a
     JOIN result_rows AS b ON b.hand_id = a.hand_id AND b.seat = a.seat + 2
-    WHERE a.chat_id = ? AND a.created_at >= ?
+    WHERE a.chat_id = ? AND a.created_at >= ? AND a.created_at < ?
       AND a.user_id IS NOT NULL AND b.user_id IS NOT NULL
 )
 SELECT p.first_id AS first_id, p.second_id AS second_id,
@@ -65,14 +65,19 @@ ORDER BY jifen DESC, hands_won DESC, hands DESC, p.first_id, p.second_id
 """
 
 
+FOREVER = 1e18
+"""An ``until`` later than any hand (unix time)."""
+
+
 async def player_standings(
-    db: Database, chat_id: int, *, since: float = 0.0
+    db: Database, chat_id: int, *, since: float = 0.0, until: float | None = None
 ) -> list[PlayerStanding]:
     """Each person's line in the chat's league, best 积分 first.
 
-    ``since`` (unix time) counts only hands scored from then on, for a season.
+    ``since`` and ``until`` (unix time) count only hands scored from ``since``
+    on and before ``until``, for a season.
     """
-    rows = await db.fetchall(_PLAYER_SQL, (chat_id, since))
+    rows = await db.fetchall(_PLAYER_SQL, (chat_id, since, FOREVER if until is None else until))
     return [
         PlayerStanding(
             row["user_id"], row["display_name"], row["hands"], row["hands_won"], row["jifen"],
@@ -84,10 +89,10 @@ async def player_standings(
 
 
 async def partnership_standings(
-    db: Database, chat_id: int, *, since: float = 0.0
+    db: Database, chat_id: int, *, since: float = 0.0, until: float | None = None
 ) -> list[PartnershipStanding]:
-    """Each pair of partners' line in the chat's league, best 积分 first."""
-    rows = await db.fetchall(_PARTNERSHIP_SQL, (chat_id, since))
+    """Each pair of partners' line in the chat's league, best 积分 first (``since``/``until`` as above)."""
+    rows = await db.fetchall(_PARTNERSHIP_SQL, (chat_id, since, FOREVER if until is None else until))
     return [
         PartnershipStanding(
             (row["first_id"], row["second_id"]), (row["first_name"], row["second_name"]),

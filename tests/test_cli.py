@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[1]
 def chaodipi(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Run ``chaodipi ARGS`` from this checkout."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CHAODIPI_"))}
-    return subprocess.run([sys.executable, "-m", "chaodipi_cli", *args], cwd=REPO, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], cwd=REPO, capture_output=True, text=True,
                           env={**base, "PYTHONPATH": str(REPO), **(env or {})}, timeout=120)
 
 
@@ -38,7 +38,7 @@ def test_run_help_lists_every_setting() -> None:
 
 
 @pytest.mark.parametrize("command, expected", [
-    ("demo", ["--preset", "--lang", "--seed", "--match", "examples:"]),
+    ("demo", ["--preset", "--lang", "--seed", "--match", "--ai", "examples:"]),
     ("backup", ["PATH", "--db", "integrity_check", "chaodipi restore"]),
     ("restore", ["PATH", "--db", "-wal"]),
     ("health", ["--db", "--max-age", "heartbeat", "GET /health"]),
@@ -51,13 +51,14 @@ def test_each_command_has_its_help(command: str, expected: list[str]) -> None:
 
 
 def test_the_demo_plays_a_hand_to_its_result() -> None:
-    done = chaodipi("demo", "--seed", "1", "--lang", "en")
+    # The casual AI: it answers at once, and repeats a seed exactly (the strong one's search is timed).
+    done = chaodipi("demo", "--seed", "1", "--lang", "en", "--ai", "casual")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Trick 1:" in out
     assert "Hand 1 is over" in out
     assert "Attackers scored" in out and "Kitty" in out
-    assert done.stdout == chaodipi("demo", "--seed", "1", "--lang", "en").stdout  # the seed fixes the game
+    assert done.stdout == chaodipi("demo", "--seed", "1", "--lang", "en", "--ai", "casual").stdout  # the seed fixes the game
 
 
 def test_run_with_a_bad_setting_names_it() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from setuptools import find_packages
 
-import chaodipi_cli
+from bot import cli as chaodipi_cli
 from bot.app import STOP_TIMEOUT
 from bot.config import Settings
 
@@ -42,7 +42,7 @@ def read_by_the_bot() -> set[str]:
 def runs_the_cli(argv: list[str]) -> None:
     """``argv`` is a ``chaodipi`` command line that the console script accepts."""
     assert Path(argv[0]).name == "chaodipi", argv
-    assert PYPROJECT["project"]["scripts"]["chaodipi"] == "chaodipi_cli:main"
+    assert PYPROJECT["project"]["scripts"]["chaodipi"] == "bot.cli:main"
     chaodipi_cli._parser().parse_args(argv[1:])  # exits (SystemExit) on an unknown command or option
 
 
@@ -112,7 +112,7 @@ def test_the_dockerfile() -> None:
     # Every top-level package and module the wheel contains is copied in.
     for package in {p.split(".")[0] for p in find_packages(REPO, include=_package_patterns())}:
         assert package in copied, package
-    assert {m + ".py" for m in PYPROJECT["tool"]["setuptools"]["py-modules"]} <= copied
+    assert {m + ".py" for m in PYPROJECT["tool"]["setuptools"].get("py-modules", [])} <= copied
     assert "pyproject.toml" in copied and "README.md" in copied  # README: the project's readme field
 
 
@@ -130,6 +130,11 @@ def test_the_package_contains_every_subpackage_and_the_catalogue() -> None:
     assert catalogues
     for po in catalogues:
         assert any(po.relative_to(REPO / "bot").match(g) for g in globs), po
+    # The chart's font and its licence (the image has no Chinese font of its own).
+    fonts = PYPROJECT["tool"]["setuptools"]["package-data"]["bot.league"]
+    for name in ("ChaodipiSansSC-Regular.otf", "OFL.txt"):
+        path = REPO / "bot" / "league" / "fonts" / name
+        assert path.is_file() and any(path.relative_to(REPO / "bot" / "league").match(g) for g in fonts), name
 
 
 def compose() -> str:

@@ -1,6 +1,6 @@
 """Who is watching which table, and waking them when it changes.
 
-:meth:`bot.service.Tables.refresh` runs after every change of a table (a
+:func:`bot.tables.showing.refresh` runs after every change of a table (a
 move, a selection, a seat); :meth:`Live.changed` is registered there and
 wakes every stream of that table.  A waiter takes the table's current
 :class:`asyncio.Event` *before* it reads the state, so no change falls
@@ -25,7 +25,7 @@ class Live:
         self.last_hand: dict[int, int] = {}
         """Table id → id of its most recently finished hand."""
         self.closing = asyncio.Event()
-        """Set when the server stops: every stream ends."""
+        """Set by :meth:`close` when the server stops: every stream ends."""
 
     def changed(self, table: Table) -> None:
         """The table changed: wake its streams."""
@@ -42,12 +42,19 @@ class Live:
         """The event the next change of this table sets."""
         return self._changes.setdefault(table_id, asyncio.Event())
 
+    def close(self) -> None:
+        """The server stops: every stream wakes and ends."""
+        self.closing.set()
+        for event in self._changes.values():
+            event.set()
+
     async def wait(self, change: asyncio.Event, timeout: float) -> None:
-        """Until ``change`` is set, the server stops, or ``timeout`` seconds pass."""
-        closing = asyncio.ensure_future(self.closing.wait())
-        changed = asyncio.ensure_future(change.wait())
+        """Until ``change`` is set, the server stops (:meth:`close` sets every change), or ``timeout``
+        seconds pass."""
+        if self.closing.is_set():
+            return
         try:
-            await asyncio.wait((closing, changed), timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            closing.cancel()
-            changed.cancel()
+            async with asyncio.timeout(timeout):
+                await change.wait()
+        except TimeoutError:
+            pass

@@ -1,32 +1,41 @@
 """The web app's HTTP side: the page, its JSON API and its live stream, on the bot's aiohttp server.
 
-=====================================================  ========================================================
-``GET  /app/``, ``/app/app.js``, ``/app/app.css``      the page (package data, no third-party assets)
-``GET  /app/api/tables``                               the tables where the person sits
-``GET  /app/api/tables/{id}``                          the state of their seat (:mod:`bot.webapp.state`)
-``POST /app/api/tables/{id}/act``                      a move: ``{op, cards, trump, version, nonce}``
-``POST /app/api/tables/{id}/hint``                     the suggested cards (selects nothing on the server)
-``GET  /app/api/tables/{id}/events?auth=<initData>``   server-sent events: ``state`` at every change
-``GET  /app/api/hands/{hand_id}``                      a finished hand, trick by trick, for the replay
-=====================================================  ========================================================
+====================================================  =========================================================
+``GET  /app/``, ``/app/app.js``, ``/app/app.css``     the page (package data, no third-party assets)
+``GET  /app/api/tables``                              the tables where the person sits
+``GET  /app/api/tables/{id}``                         the state of their seat (:mod:`bot.webapp.state`)
+``POST /app/api/tables/{id}/act``                     a move: ``{op, cards, trump, version, nonce}``
+``POST /app/api/tables/{id}/hint``                    the suggested cards (selects nothing on the server)
+``POST /app/api/tables/{id}/back``                    「我回来了」: someone away plays their seat again ``{nonce}``
+``POST /app/api/tables/{id}/ticket``                  a ticket for the stream (:mod:`bot.webapp.streams`)
+``GET  /app/api/tables/{id}/events?ticket=<ticket>``  server-sent events (:mod:`bot.webapp.events`)
+``GET  /app/api/hands/{hand_id}``                     a finished hand, trick by trick, for the replay
+====================================================  =========================================================
 
-Every API request carries Telegram's ``initData`` (header
-``Authorization: tma <initData>``; the event stream, which browsers open
-without headers, in ``?auth=``), checked by :mod:`bot.webapp.initdata`: 401
-when it does not prove who asks.  The person may read and act only for their
-own seat at that table: 403 otherwise.  A move carries a fresh ``nonce``; the
-same nonce twice under the same ``initData`` is a replayed request: 403, and
-nothing changes.  Moves go through :func:`bot.moves.make_move` under the
-table's lock, the path of a keyboard press.
+Every API request but the stream carries Telegram's ``initData`` in the
+header ``Authorization: tma <initData>``, checked by
+:mod:`bot.webapp.initdata`: 401 when it does not prove who asks.  The stream
+is opened with a ticket from an authenticated POST instead (a browser's
+``EventSource`` sends no headers, and ``initData`` must not go in a URL).
+The person may read and act only for the seat they hold at that table, and
+only while they hold it: 403 otherwise, checked again under the table's
+lock, since a seat may change hands while a request waits for it.  Input
+is checked by :mod:`bot.webapp.inputs` before use (400 with a reason).  A
+move carries a fresh ``nonce``; the same nonce twice under the same
+``initData`` is a replayed request: 403, and nothing changes.  Moves go
+through :meth:`bot.tables.Tables.move` under the table's lock, the path of
+a keyboard press.  Every answer carries the headers of
+:mod:`bot.webapp.headers`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import resources
 from typing import Any, Final
 
@@ -34,34 +43,29 @@ from aiohttp import web
 from telegram.ext import Application
 
 import storage
-from bot import seats
 from bot.i18n import Translator, pick_language, translator
-from bot.messages import refusal
+from bot.messages import refusal, storage_refusal
 from bot.model import Table
-from bot.moves import MoveKind, make_move
-from bot.service import TableError, Tables
+from bot.tables import MoveKind, TableError, Tables
+from bot.webapp import headers
+from bot.webapp.events import SeatStream
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
+from bot.webapp.inputs import MOVE_FIELDS, Move, move_of, nonce_of, parse_id, read_object, refuse
 from bot.webapp.live import Live
-from bot.webapp.replay import replay_hand
+from bot.webapp.replay import replay_json
 from bot.webapp.state import seat_state
-from engine.ai import choose_action
-from engine.bidding import needs_choice, read_step
-from engine.cards import Card
-from engine.errors import EngineError, NotationError
-from engine.views import view_for
+from bot.webapp.streams import TICKET_LIFE, StreamCapError, Streams
+from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
 PREFIX: Final = "/app"
 STATIC: Final = {"": ("index.html", "text/html"), "app.js": ("app.js", "text/javascript"),
                  "app.css": ("app.css", "text/css")}
-HEARTBEAT: Final = 15.0
-"""Seconds between keep-alive comments on a quiet stream (a dead connection shows up at the next one)."""
 NONCES_KEPT: Final = 100_000
 """At most this many recent nonces are remembered (a bound on memory; about 10 MB)."""
 OPS: Final[dict[str, MoveKind]] = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal",
                                    "nosteal": "pass_steal", "play": "play"}
-TRUMPS: Final = ("S", "H", "D", "C", "NT")
 
 
 class WebAppRoutes:
@@ -70,6 +74,7 @@ class WebAppRoutes:
     def __init__(self, application: Application) -> None:  # type: ignore[type-arg]
         self.application = application
         self.live = Live()
+        self.streams = Streams()
         self._nonces: OrderedDict[tuple[str, str], float] = OrderedDict()
 
     # --- plumbing -----------------------------------------------------------------------------------
@@ -82,8 +87,12 @@ class WebAppRoutes:
         web_app.router.add_get(PREFIX + "/api/tables/{table}", self._state)
         web_app.router.add_post(PREFIX + "/api/tables/{table}/act", self._act)
         web_app.router.add_post(PREFIX + "/api/tables/{table}/hint", self._hint)
+        web_app.router.add_post(PREFIX + "/api/tables/{table}/back", self._back)
+        web_app.router.add_post(PREFIX + "/api/tables/{table}/ticket", self._ticket)
         web_app.router.add_get(PREFIX + "/api/tables/{table}/events", self._events)
         web_app.router.add_get(PREFIX + "/api/hands/{hand}", self._replay)
+        headers.install(web_app, PREFIX)
+        web_app.middlewares.append(storage_faults)
         web_app.on_startup.append(self._startup)
         web_app.on_shutdown.append(self._shutdown)
 
@@ -92,46 +101,53 @@ class WebAppRoutes:
         """The bot's table service (there once ``post_init`` ran)."""
         tables = self.application.bot_data.get("tables")
         if tables is None:
-            raise web.HTTPServiceUnavailable(text="starting")
+            refuse(web.HTTPServiceUnavailable, "starting")
         return tables  # type: ignore[no-any-return]
+
+    @property
+    def max_age(self) -> float:
+        """Seconds an ``initData`` stays good (``CHAODIPI_WEBAPP_MAX_AGE``)."""
+        return float(self.application.bot_data["config"].webapp_max_age)
 
     async def _startup(self, web_app: web.Application) -> None:
         # The server starts after post_init in both modes, so the table service is there to watch.
         self.tables.watchers.append(self.live.changed)
 
     async def _shutdown(self, web_app: web.Application) -> None:
-        self.live.closing.set()
+        self.live.close()
         tables = self.application.bot_data.get("tables")
         if tables is not None and self.live.changed in tables.watchers:
             tables.watchers.remove(self.live.changed)
 
-    def _user(self, request: web.Request, init_data: str | None = None) -> WebAppUser:
-        if init_data is None:
-            header = request.headers.get("Authorization", "")
-            init_data = header[4:] if header.startswith("tma ") else ""
-        config = self.application.bot_data["config"]
+    def _user(self, request: web.Request) -> WebAppUser:
+        header = request.headers.get("Authorization", "")
+        init_data = header[4:] if header.startswith("tma ") else ""
         try:
-            return validate(init_data, config.token, max_age=config.webapp_max_age)
+            return validate(init_data, self.application.bot_data["config"].token, max_age=self.max_age)
         except InitDataError as exc:
             log.warning("web app request refused: %s (from %s)", exc, request.remote)
-            raise web.HTTPUnauthorized(text=json.dumps({"ok": False, "error": str(exc)}),
-                                       content_type="application/json") from None
+            refuse(web.HTTPUnauthorized, str(exc))
 
-    async def _translator(self, user: WebAppUser) -> Translator:
-        record = await storage.get_user(self.tables.db, user.id)
+    async def _translator(self, user_id: int, language_code: str | None) -> Translator:
+        record = await storage.get_user(self.tables.db, user_id)
         if record is not None and record.language:
             return translator(record.language)
-        return translator(pick_language(user.language_code))
+        return translator(pick_language(language_code))
 
     def _seat(self, request: web.Request, user: WebAppUser) -> tuple[Table, int]:
         """The table named in the path and the person's seat there; 403 for anyone not seated at it."""
-        raw = request.match_info["table"]
-        table = self.tables.get(int(raw)) if raw.isdigit() else None
-        seat = table.seat_of(user.id) if table is not None else None
-        if table is None or seat is None:
-            raise web.HTTPForbidden(text=json.dumps({"ok": False, "error": "not your table"}),
-                                    content_type="application/json")
-        return table, seat
+        found = self.tables.seat_of(parse_id(request.match_info["table"], "table"), user.id)
+        if found is None:
+            refuse(web.HTTPForbidden, "not your table")
+        return found
+
+    @asynccontextmanager
+    async def _holding(self, table: Table, seat: int, user: WebAppUser) -> AsyncIterator[None]:
+        """The table's lock, once the person is found to hold the seat still (403 if not)."""
+        async with table.lock:
+            if self.tables.get(table.id) is not table or not self.tables.holds(table, seat, user.id):
+                refuse(web.HTTPForbidden, "not your table")
+            yield
 
     def _state_of(self, tr: Translator, table: Table, seat: int) -> dict[str, Any]:
         tables = self.tables
@@ -143,20 +159,22 @@ class WebAppRoutes:
         state["rev"] = self.live.revisions.get(table.id, 0)
         return state
 
-    def _fresh_nonce(self, user: WebAppUser, nonce: object) -> bool:
-        """True the first time this opening of the app sends this nonce."""
-        if not isinstance(nonce, str) or not 8 <= len(nonce) <= 64:
-            return False
+    def _fresh_nonce(self, user: WebAppUser, nonce: str) -> bool:
+        """True the first time this opening of the app sends this (well-formed) nonce."""
         key = (user.hash, nonce)
         if key in self._nonces:
             return False
         now = time.time()
         self._nonces[key] = now
         # A nonce need not be kept longer than its initData is valid: after that the request fails anyway.
-        max_age = self.application.bot_data["config"].webapp_max_age
-        while self._nonces and (len(self._nonces) > NONCES_KEPT or next(iter(self._nonces.values())) < now - max_age):
+        while self._nonces and (len(self._nonces) > NONCES_KEPT or next(iter(self._nonces.values())) < now - self.max_age):
             self._nonces.popitem(last=False)
         return True
+
+    def _check_nonce(self, user: WebAppUser, body: dict[str, Any], table: Table) -> None:
+        if not self._fresh_nonce(user, nonce_of(body)):
+            log.warning("web app request refused: replayed nonce (table %s)", table.id)
+            refuse(web.HTTPForbidden, "replayed request")
 
     # --- the page --------------------------------------------------------------------------------------
     async def _redirect(self, request: web.Request) -> web.Response:
@@ -175,153 +193,162 @@ class WebAppRoutes:
         tables = self.tables
         mine = [{"table": t.id, "seat": s, "title": tables.group_titles.get(t.chat_id, t.title), "status": t.status}
                 for t, s in tables.tables_of(user.id)]
-        return web.json_response({"ok": True, "tables": mine}, dumps=_dumps)
+        return _json({"ok": True, "tables": mine})
 
     async def _state(self, request: web.Request) -> web.Response:
         user = self._user(request)
         table, seat = self._seat(request, user)
-        tr = await self._translator(user)
-        async with table.lock:
+        tr = await self._translator(user.id, user.language_code)
+        async with self._holding(table, seat, user):
             state = self._state_of(tr, table, seat)
-        return web.json_response({"ok": True, "state": state}, dumps=_dumps)
+        return _json({"ok": True, "state": state})
 
     async def _act(self, request: web.Request) -> web.Response:
         user = self._user(request)
         table, seat = self._seat(request, user)
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        if not isinstance(body, dict):
-            raise web.HTTPBadRequest(text="a JSON object is expected")
-        if not self._fresh_nonce(user, body.get("nonce")):
-            log.warning("web app move refused: replayed or missing nonce (table %s)", table.id)
-            raise web.HTTPForbidden(text=json.dumps({"ok": False, "error": "replayed request"}),
-                                    content_type="application/json")
-        tr = await self._translator(user)
-        op, trump = body.get("op"), body.get("trump")
-        try:
-            cards = [Card.parse(str(c)) for c in body.get("cards") or []]
-        except NotationError:
-            cards = None
-        if op not in OPS or cards is None or (trump is not None and trump not in TRUMPS):
-            raise web.HTTPBadRequest(text="not a move")
+        body = await read_object(request, MOVE_FIELDS)
+        move = move_of(body)
+        self._check_nonce(user, body, table)
+        tr = await self._translator(user.id, user.language_code)
         tables = self.tables
-        async with table.lock:
-            problem, choose = await self._move(tables, table, seat, OPS[op], cards, trump, body.get("version"), tr)
+        async with self._holding(table, seat, user):
+            problem, choose = await self._move(tables, table, seat, move, tr)
             tables.refresh(table, urgent=[seat])
             state = self._state_of(tr, table, seat)
         if choose is not None:
-            return web.json_response({"ok": False, "choose": choose, "state": state}, dumps=_dumps)
+            return _json({"ok": False, "choose": choose, "state": state})
         if problem is not None:
-            return web.json_response({"ok": False, "refusal": problem, "state": state}, status=409, dumps=_dumps)
-        return web.json_response({"ok": True, "state": state}, dumps=_dumps)
+            return _json({"ok": False, "refusal": problem, "state": state}, status=409)
+        return _json({"ok": True, "state": state})
 
-    async def _move(self, tables: Tables, table: Table, seat: int, kind: MoveKind, cards: list[Card],
-                    trump: str | None, version: object, tr: Translator) -> tuple[str | None, list[str] | None]:
+    async def _move(self, tables: Tables, table: Table, seat: int, move: Move,
+                    tr: Translator) -> tuple[str | None, list[str] | None]:
         """Make the move as the keyboard would; (refusal text, trump choices to offer)."""
         if not table.playing:
             return tr("No hand is being played at this table."), None
-        if version != table.version(seat):
+        if move.version != table.version(seat):
             return tr("That button is out of date; your hand is shown again."), None
         assert table.match is not None
+        kind = OPS[move.op]
         if kind == "pass" and seat in table.match.hand.passed:
             return tr("You have already done that."), None  # one pass a round
         info = table.seats[seat]
         if info is not None:
             info.last_active = time.time()
-        await seats.come_back(tables, table, seat)  # a move from someone away brings them back
-        if kind in ("pass", "pass_steal"):
-            cards = []
-        elif not cards:
-            return tr("Select the cards first."), None
-        if kind in ("bid", "steal") and trump is None:
-            assert table.match is not None
-            ruleset = table.match.hand.ruleset
-            step = read_step(ruleset, table.match.hand.level, cards)
-            if step is not None and needs_choice(ruleset, step):
-                return None, ["S", "H", "D", "C"] + (["NT"] if step == "R52" else [])
+        cards = () if kind in ("pass", "pass_steal") else move.cards
         try:
-            await make_move(tables, table, seat, kind, cards, None if trump == "NT" else trump)
+            await tables.come_back(table, seat)  # a move from someone away brings them back
+            if kind not in ("pass", "pass_steal") and not cards:
+                return tr("Select the cards first."), None
+            if kind in ("bid", "steal") and move.trump is None:
+                choices = tables.trump_choices(table, cards)
+                if choices is not None:
+                    return None, choices
+            await tables.move(table, seat, kind, cards, None if move.trump == "NT" else move.trump)
         except EngineError as exc:
             return refusal(tr, exc, table.settings.ruleset()), None
         except TableError as exc:
             return exc.text(tr), None
-        except storage.StorageError:
-            log.exception("table %s: storage error", table.id)
-            return tr("I could not save your move; nothing changed. Please try again."), None
+        except storage.StorageError as exc:
+            return _storage_trouble(tr, table, exc, move=True), None
         return None, None
 
     async def _hint(self, request: web.Request) -> web.Response:
         user = self._user(request)
         table, seat = self._seat(request, user)
-        tr = await self._translator(user)
-        async with table.lock:
+        tr = await self._translator(user.id, user.language_code)
+        async with self._holding(table, seat, user):
+            info = table.seats[seat]
             if not table.playing:
-                return web.json_response({"ok": False, "refusal": tr("No hand is being played at this table.")},
-                                         status=409, dumps=_dumps)
-            assert table.match is not None
-            hand = table.match.hand
-            suggestion = choose_action(view_for(hand, seat), hand.ruleset, self.tables.rng)
-        if not suggestion.cards:
-            return web.json_response({"ok": False, "refusal": tr("Nothing to suggest now.")}, status=409,
-                                     dumps=_dumps)
-        return web.json_response({"ok": True, "cards": [str(c) for c in suggestion.cards]}, dumps=_dumps)
+                return _json({"ok": False, "refusal": tr("No hand is being played at this table.")}, status=409)
+            if info is not None and info.timed_out:
+                return _json({"ok": False, "refusal": tr("The AI plays for you until you are back.")}, status=409)
+            suggestion = self.tables.hint(table, seat)
+        if not suggestion:
+            return _json({"ok": False, "refusal": tr("Nothing to suggest now.")}, status=409)
+        return _json({"ok": True, "cards": [str(c) for c in suggestion]})
+
+    async def _back(self, request: web.Request) -> web.Response:
+        """「我回来了」 in the page: the AI stops playing for the person (as the button under the away notice)."""
+        user = self._user(request)
+        table, seat = self._seat(request, user)
+        body = await read_object(request, frozenset({"nonce"}))
+        self._check_nonce(user, body, table)
+        tr = await self._translator(user.id, user.language_code)
+        async with self._holding(table, seat, user):
+            problem: str | None = None
+            try:
+                if not table.playing:
+                    problem = tr("No hand is being played at this table.")
+                elif not await self.tables.come_back(table, seat):
+                    problem = tr("You are playing this seat already.")
+            except storage.StorageError as exc:
+                problem = _storage_trouble(tr, table, exc, move=False)
+            state = self._state_of(tr, table, seat)
+        if problem is not None:
+            return _json({"ok": False, "refusal": problem, "state": state}, status=409)
+        return _json({"ok": True, "state": state})
+
+    async def _ticket(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        table, seat = self._seat(request, user)
+        try:
+            ticket = self.streams.issue(user.id, table.id, seat, user.auth_date, user.language_code)
+        except StreamCapError:
+            tr = await self._translator(user.id, user.language_code)
+            refuse(web.HTTPTooManyRequests, "too many open streams",
+                   refusal=tr("The table is open in too many windows; close one and try again."))
+        return _json({"ok": True, "ticket": ticket, "expires_in": TICKET_LIFE})
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        user = self._user(request, request.query.get("auth", ""))
-        table, seat = self._seat(request, user)
-        tr = await self._translator(user)
-        tables = self.tables
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-                                               "X-Accel-Buffering": "no"})
-        await response.prepare(request)
-        key = (table.id, seat)
-        tables.app_seats[key] += 1
-        last = ""
+        table_id = parse_id(request.match_info["table"], "table")
+        ticket = self.streams.redeem(request.query.get("ticket", ""), table_id)
+        if ticket is None:
+            refuse(web.HTTPUnauthorized, "no valid stream ticket")
         try:
-            while not self.live.closing.is_set():
-                change = self.live.signal(table.id)
-                async with table.lock:
-                    state = _dumps(self._state_of(tr, table, seat))
-                if state != last:
-                    await response.write(f"event: state\ndata: {state}\n\n".encode())
-                    last = state
-                if tables.get(table.id) is not table:
-                    await response.write(b"event: closed\ndata: {}\n\n")
-                    break
-                await self._quiet(request, change)
-                if not change.is_set():
-                    await response.write(b": keep-alive\n\n")
-        except ConnectionResetError:
-            pass  # the app was closed; the stream ends
+            table = self.tables.get(table_id)
+            if table is None:
+                refuse(web.HTTPForbidden, "not your table")
+            tr = await self._translator(ticket.user_id, ticket.language_code)
+            return await SeatStream(self.tables, self.live, ticket, table, tr, self.max_age, self._state_of).run(request)
         finally:
-            tables.app_seats[key] -= 1
-            if tables.app_seats[key] <= 0:
-                del tables.app_seats[key]
-                if tables.get(table.id) is table:
-                    tables.refresh(table, urgent=[seat])  # the hand message catches up with the app
-        return response
-
-    async def _quiet(self, request: web.Request, change: asyncio.Event) -> None:
-        """Until the table changes or a heartbeat is due; raises ConnectionResetError once the app has gone."""
-        loop = asyncio.get_running_loop()
-        due = loop.time() + HEARTBEAT
-        while not change.is_set() and not self.live.closing.is_set() and loop.time() < due:
-            # Checked every second: a closed app must give its seat's hand message back promptly.
-            if request.transport is None or request.transport.is_closing():
-                raise ConnectionResetError
-            await self.live.wait(change, 1.0)
+            self.streams.closed(ticket)
 
     async def _replay(self, request: web.Request) -> web.Response:
         user = self._user(request)
-        tr = await self._translator(user)
-        raw = request.match_info["hand"]
-        replay = await replay_hand(self.tables.db, int(raw), user.id, tr) if raw.isdigit() else None
+        hand_id = parse_id(request.match_info["hand"], "hand")
+        tr = await self._translator(user.id, user.language_code)
+        replay = await self.tables.replay(hand_id, user.id)
         if replay is None:
-            raise web.HTTPForbidden(text=json.dumps({"ok": False, "error": "not a hand of yours"}),
-                                    content_type="application/json")
-        return web.json_response({"ok": True, "replay": replay}, dumps=_dumps)
+            refuse(web.HTTPForbidden, "not a hand of yours")
+        return _json({"ok": True, "replay": replay_json(replay, tr)})
+
+
+def _storage_trouble(tr: Translator, table: Table, exc: storage.StorageError, *, move: bool) -> str:
+    """The answer to a request whose write failed, as the keyboard's: a fault that can pass is said as what
+    it is (logged once where it happened); anything else is a bug, logged with its traceback."""
+    if isinstance(exc, storage.StorageFault):
+        return storage_refusal(tr, exc)
+    log.exception("table %s: storage error", table.id)
+    if move:
+        return tr("I could not save your move; nothing changed. Please try again.")
+    return tr("I could not save that; nothing changed. Please try again.")
+
+
+@web.middleware
+async def storage_faults(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A storage fault that can pass (the database locked, the disk full) where the app only reads (who
+    asks, a replay): 503 with a reason, not a 500; the fault is logged once where it happened."""
+    try:
+        return await handler(request)  # type: ignore[no-any-return]
+    except storage.StorageFault:
+        if not request.path.startswith(PREFIX + "/"):
+            raise
+        refuse(web.HTTPServiceUnavailable, "storage trouble: please try again in a moment")
+
+
+def _json(value: Any, status: int = 200) -> web.Response:
+    return web.json_response(value, status=status, dumps=_dumps)
 
 
 def _dumps(value: Any) -> str:

@@ -3,7 +3,9 @@
 The hand, bids, kitty and tricks come from :func:`engine.views.view_for` for
 the asking seat (so another seat's cards cannot be in it); the status text is
 the one of the private hand message; the page's words are the catalogue's,
-in the player's language.
+in the player's language.  While the person is away (the AI plays for them)
+the state holds no card at all, as their frozen hand message.  Whether the
+asker still holds the seat is the caller's to check, under the table's lock.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ WORDS: Final = (
     "Bid", "Steal", "Pass", "Don't steal", "Hint", "Clear", "Your turn", "Play {cards}", "Play (select cards)",
     "Bid {cards}", "Bid (select cards)", "Steal {cards}", "Steal (select cards)", "Bury ({n}/8)", "no-trump",
     "Replay", "Trick {n}", "Previous", "Next", "Close", "Waiting for the match to start.", "The table is closed.",
-    "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points",
+    "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points", "I'm back",
+    "You no longer hold this seat.", "This page has expired: open it again from Telegram.", "level {level}",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 
@@ -54,8 +57,14 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
         "table": table.id, "seat": seat, "lang": tr.lang, "status": table.status, "title": group_title,
         "seats": seats, "words": words(tr), "deadline": table.deadline, "last_hand_id": last_hand_id,
         "view": None, "hand": [], "groups": [], "mode": None, "version": table.version(seat), "info": "",
-        "last_result": None, "seq": 0,
+        "last_result": None, "seq": 0, "away": False,
     }
+    info = table.seats[seat]
+    if info is not None and info.timed_out and table.playing:
+        # Like the frozen hand message: while the AI plays for them, no card of the seat (the page offers
+        # 「我回来了」, which brings them back).
+        state.update(away=True, info=tr("The AI plays for you until you are back."))
+        return state
     if table.match is None:
         state["info"] = tr("Waiting for the match to start.") if table.status == "open" else tr("The table is closed.")
         return state

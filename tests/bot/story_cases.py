@@ -133,6 +133,25 @@ def passed_a_flag_owed() -> Case:
     return _p(_match("yangzhou", 14, 8, dealer_side=0, previous_dealer=0), 30, 0)
 
 
+def flag_owed_takeover() -> Case:
+    """扬州: 南北 passed A and failed the flag hand; attacking 东西's 8 they take 125 (+4 by the table), but a
+    side past A has no level to rise: they take the deal still owing the flag hand."""
+    m = _match("yangzhou", 14, 8, dealer_side=0, previous_dealer=0)
+    _play_p(m, 30, 0)
+    _flag(m, fail=True)
+    return _p(m, 125, 1)
+
+
+def change_of_dealer() -> Case:
+    """盐城: the attackers take exactly 80: they take the deal (换庄) without rising."""
+    return _p(_match("yancheng", (1, 8), (1, 5), dealer_side=0, previous_dealer=0), 80, 0)
+
+
+def anhui_end_bonus() -> Case:
+    """安徽: 南北 hold at A with p = 60 (2 积分 by table A) and win the match; 东西 at Q pay 2 more each."""
+    return _p(_match("anhui", 14, 12, dealer_side=0, previous_dealer=0), 60, 0)
+
+
 def _rigged(rigged: Rigged, plays: list[str], kitty: str, bid: str, tricks: list[list[str]]) -> Case:
     deal, steps = mini_setup_steps(plays, kitty, bid, 0)
     hand = _rig(rigged, deal)

@@ -8,7 +8,7 @@ import pytest
 from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Seat, Table
-from bot.service import FAR_BEHIND, TableError, Tables
+from bot.tables import FAR_BEHIND, TableError, Tables
 
 
 class Behind:

@@ -1,4 +1,5 @@
-"""Texts of /help, /stats and /leaderboard, and the command menus, in both languages (/rules: test_rules.py)."""
+"""Texts of /help and /leaderboard, and the command menus, in both languages (/rules: test_rules.py; /stats and
+the league's other texts: test_league_texts.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +7,11 @@ import re
 
 import pytest
 
-from bot.commands import (
-    GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions, help_text, leaderboard_text, menu, stats_text,
-)
+from bot.command_texts import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions, help_text, menu
 from bot.i18n import translator
+from bot.league.standings import rank, table_text
 from engine.ruleset import RULESETS
-from storage import PartnershipStanding, PlayerStanding
+from storage import LeagueLine, PartnershipStanding
 from tests.bot.checks import assert_telegram_html
 
 LANGS = ("zh", "en")
@@ -28,7 +28,8 @@ def test_help_names_every_preset_and_command(lang: str) -> None:
     plain = assert_telegram_html(help_text(translator(lang)))
     for r in RULESETS.values():
         assert r.name in plain and r.zh_name in plain
-    for command in ("/newgame", "/join", "/leave", "/hand", "/rules", "/stats", "/leaderboard", "/lang", "/stop"):
+    for command in ("/newgame", "/join", "/leave", "/hand", "/rules", "/stats", "/leaderboard", "/history", "/season",
+                    "/lang", "/stop"):
         assert command in plain
 
 
@@ -47,11 +48,11 @@ def test_command_menus(lang: str) -> None:
     assert len(set(descriptions.values())) == len(descriptions)
 
 
-# --- /stats and /leaderboard ---------------------------------------------------------------------------
+# --- /leaderboard's caption ------------------------------------------------------------------------------
 
-def player(uid: int, name: str, jifen: int, hands: int = 10, won: int = 5) -> PlayerStanding:
-    return PlayerStanding(uid, name, hands, won, jifen, dealer_hands=4, dealer_won=3, dealer_jifen=jifen - 2,
-                          attacker_hands=hands - 4, attacker_won=won - 3, attacker_jifen=2)
+def player(uid: int, name: str, jifen: int, hands: int = 10, won: int = 5) -> LeagueLine:
+    return LeagueLine(uid, name, hands, won, jifen, matches_won=0, escapes=0, dealer_hands=4, dealer_won=3,
+                      dealer_jifen=jifen - 2, last_at=1000.0 + uid)
 
 
 PLAYERS = [
@@ -63,87 +64,27 @@ PLAYERS = [
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_stats_of_someone_with_hands(lang: str) -> None:
-    raw = stats_text(translator(lang), PLAYERS, 2)
-    text = lines_of(raw)
-    assert raw.split("\n")[0].startswith("<b>&lt;b&gt;Eve &amp; co&lt;/b&gt;</b> · ")
-    if lang == "zh":
-        assert text == [
-            "<b>Eve & co</b> · 第 2 名（共 4 人）",
-            "积分 +3 · 共 8 局 · 赢 4 局",
-            "做庄家方：4 局，赢 3 局，积分 +1",
-            "做抓分方：4 局，赢 1 局，积分 +2",
-        ]
-    else:
-        assert text == [
-            "<b>Eve & co</b> · place 2 of 4",
-            "积分 +3 · hands 8 · won 4",
-            "As dealer side: 4 hands, won 3, 积分 +1",
-            "As attackers: 4 hands, won 1, 积分 +2",
-        ]
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_stats_of_a_loser_and_of_a_stranger(lang: str) -> None:
-    text = lines_of(stats_text(translator(lang), PLAYERS, 4))
-    assert text[0] == ("李雷 · 第 4 名（共 4 人）" if lang == "zh" else "李雷 · place 4 of 4")
-    assert text[1].startswith("积分 −7 · ")
-    stranger = lines_of(stats_text(translator(lang), PLAYERS, 99))
-    assert stranger == (["你在本群还没有打完过一局。"] if lang == "zh"
-                        else ["You have not finished a hand in this group yet."])
-    assert lines_of(stats_text(translator(lang), [], 1)) == stranger
-
-
-@pytest.mark.parametrize("lang", LANGS)
 def test_leaderboard(lang: str) -> None:
     pairs = [
         PartnershipStanding((1, 2), ("Alice", "<b>Eve & co</b>"), 6, 4, 18, 3, 2, 10, 3, 2, 8),
         PartnershipStanding((3, 4), ("Bob <3", "李雷"), 6, 2, -18, 3, 1, -10, 3, 1, -8),
     ]
-    raw = leaderboard_text(translator(lang), PLAYERS, pairs)
+    raw = table_text(translator(lang), "<b>Heading</b>", rank(PLAYERS, pairs, 8))
     text = lines_of(raw)
     def hw(h: int, w: int) -> str:
         return f"{h} 局，赢 {w} 局" if lang == "zh" else f"{h} hands, {w} won"
 
     assert text == [
-        "排行榜" if lang == "zh" else "League table",
+        "Heading",
         f"1. Alice · +12 · {hw(10, 5)}",
         f"2. <b>Eve & co</b> · +3 · {hw(8, 4)}",
         f"3. Bob <3 · 0 · {hw(10, 5)}",
         f"4. 李雷 · −7 · {hw(12, 3)}",
-        "",
         "搭档排行" if lang == "zh" else "Partnerships",
         f"1. Alice & <b>Eve & co</b> · +18 · {hw(6, 4)}",
         f"2. Bob <3 & 李雷 · −18 · {hw(6, 2)}",
+        ("按积分排名，至少打满 8 局；同分依次比较赢的局数、胜场、逃跑次数（少者在前），再看谁先达到。" if lang == "zh"
+         else "Ranked by 积分 with at least 8 hands; ties: hands won, matches won, fewer escapes, then who got "
+              "there first."),
     ]
     assert "<b>Eve" not in raw and "Bob <3" not in raw
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_leaderboard_shows_the_top_ten_and_top_five(lang: str) -> None:
-    many = [player(i, f"P{i} & <x>", 100 - i) for i in range(1, 15)]
-    pairs = [PartnershipStanding((i, i + 1), (f"P{i}", f"P{i + 1}"), 2, 1, 10 - i, 1, 1, 5, 1, 0, 5)
-             for i in range(1, 9)]
-    text = lines_of(leaderboard_text(translator(lang), many, pairs))
-    ranked = [line for line in text if re.match(r"\d+\. ", line)]
-    assert len(ranked) == 10 + 5
-    assert ranked[9].startswith("10. P10 & <x> · +90")
-    assert ranked[-1].startswith("5. P5 & P6 · +5")
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_leaderboard_when_empty(lang: str) -> None:
-    assert lines_of(leaderboard_text(translator(lang), [], [])) == (
-        ["本群还没有打完的牌局。"] if lang == "zh" else ["No hands have been finished in this group yet."])
-    text = lines_of(leaderboard_text(translator(lang), PLAYERS[:1], []))
-    assert len(text) == 2
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_long_leaderboard_fits_one_message(lang: str) -> None:
-    """64-character names (Telegram's longest) full of characters to escape."""
-    name = "&<>" * 21 + "x"
-    many = [player(i, name, i) for i in range(30)]
-    pairs = [PartnershipStanding((i, i + 1), (name, name), 1, 1, 1, 1, 1, 1, 0, 0, 0) for i in range(10)]
-    assert_telegram_html(leaderboard_text(translator(lang), many, pairs))
-    assert_telegram_html(stats_text(translator(lang), many, 5))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from bot import links
 from bot.config import Settings
-from bot.handlers import _seat_request
+from bot.handlers.commands import _seat_request
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 
 SECRET = "123:secret"
 
@@ -15,7 +15,7 @@ def _tables() -> Tables:
     tables = Tables(db=None, config=Settings(token=SECRET))  # type: ignore[arg-type]
     table = Table(id=7, chat_id=-1, creator_id=1, lang="en")
     table.pending[42] = (2, "Bob")
-    tables._register(table)
+    tables.register(table)
     return tables
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import chaodipi_cli
+from bot import cli as chaodipi_cli
 from bot.health import Health, check_heartbeat, heartbeat_path, write_heartbeat
 from storage import Database
 

@@ -12,8 +12,8 @@ from collections.abc import Callable
 import pytest
 
 import storage
-from bot import seats
-from bot.commands import leaderboard_text, stats_text
+from bot.tables import hand_messages, seats
+from bot.league.standings import champions_text, rank, table_text
 from bot.i18n import translator
 from bot.model import Table
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
@@ -42,7 +42,7 @@ def _kinds(lang: str) -> dict[str, Callable[[], str]]:
     over, over_record = T.match_over()
     lobby = _hostile(T.make_table())
     lobby.status, lobby.match = "open", None
-    rows = [storage.PlayerStanding(100 + i, name, 3, 1, 2, 1, 1, 1, 2, 0, 1) for i, name in enumerate(HOSTILE)]
+    rows = [storage.LeagueLine(100 + i, name, 3 + i % 2, 1, 2, 0, 0, 1, 1, 1, 0.0) for i, name in enumerate(HOSTILE)]
     pairs = [storage.PartnershipStanding((100, 102), (HOSTILE[0], HOSTILE[2]), 2, 1, 4, 1, 1, 2, 1, 0, 2)]
     return {
         "lobby": lambda: render_lobby(tr, lobby, "https://t.me/b?start=t1__0123456789ab")[0],
@@ -52,11 +52,11 @@ def _kinds(lang: str) -> dict[str, Callable[[], str]]:
         "result": lambda: render_result(tr, _hostile(finished), record),
         "escape": lambda: render_result(tr, _hostile(escaped), escape_record, HOSTILE[2]),
         "match over": lambda: render_match_over(tr, _hostile(over)),
-        "frozen (left)": lambda: seats.frozen_text(tr, playing, HOSTILE[1], "left"),
-        "frozen (away)": lambda: seats.frozen_text(tr, playing, HOSTILE[3], "away"),
+        "frozen (left)": lambda: hand_messages.frozen_text(tr, playing, HOSTILE[1], "left"),
+        "frozen (away)": lambda: hand_messages.frozen_text(tr, playing, HOSTILE[3], "away"),
         "escape question": lambda: seats.escape_question(tr, _hostile(T.playing()), 0, 15)[0],
-        "stats": lambda: stats_text(tr, rows, 102),
-        "leaderboard": lambda: leaderboard_text(tr, rows, pairs),
+        "leaderboard": lambda: table_text(tr, "<b>League</b>", rank(rows, pairs, 4)),
+        "champions": lambda: champions_text(tr, rank(rows, pairs, 3)),
     }
 
 

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot import seats
-from bot.commands import leaderboard_text, stats_text
+from bot.tables import seats
+from bot.league.standings import rank, table_text
 from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 from engine.ai import choose_action
 from engine.hand import Action, Hand
 from engine.match import HandRecord
@@ -86,6 +86,7 @@ class League:
     def expected(self) -> tuple[list[storage.PlayerStanding], list[storage.PartnershipStanding]]:
         """The league lines worked out from the engine's records."""
         lines: dict[int, list[int]] = defaultdict(lambda: [0] * 9)
+        self.escapes: dict[int, int] = defaultdict(int)
         pairs: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0] * 9)
 
         def add(line: list[int], won: bool, score: int, dealer: bool) -> None:
@@ -105,6 +106,7 @@ class League:
                 who = present[result.escaped]
                 if who is not None and scores[result.escaped] < 0:
                     add(lines[who], False, scores[result.escaped], result.escaped % 2 == dealer_side)
+                    self.escapes[who] += 1
                 continue
             winner = max((0, 1), key=lambda side: scores[side])
             for seat, who in enumerate(present):
@@ -181,11 +183,20 @@ async def test_every_figure_of_stats_and_leaderboard_after_a_mixed_league(league
     players, pairs = league.expected()
     assert await storage.player_standings(tables.db, CHAT) == players
     assert await storage.partnership_standings(tables.db, CHAT) == pairs
+    # The league's own lines: the same figures, the escapes that cost, no match won (none was finished).
+    lines = await storage.league_lines(tables.db, CHAT)
+    assert [(l.user_id, l.hands, l.hands_won, l.jifen, l.dealer_hands, l.dealer_won, l.dealer_jifen,
+             l.attacker_hands, l.attacker_won, l.attacker_jifen, l.escapes, l.matches_won) for l in lines] == [
+        (p.user_id, p.hands, p.hands_won, p.jifen, p.dealer_hands, p.dealer_won, p.dealer_jifen,
+         p.attacker_hands, p.attacker_won, p.attacker_jifen, league.escapes.get(p.user_id, 0), 0) for p in players]
+    assert sum(l.escapes for l in lines) == 1
+    assert await storage.partnership_lines(tables.db, CHAT) == pairs
+    expected_lines = [storage.LeagueLine(p.user_id, p.display_name, p.hands, p.hands_won, p.jifen, 0,
+                                         league.escapes.get(p.user_id, 0), p.dealer_hands, p.dealer_won,
+                                         p.dealer_jifen, line.last_at)
+                      for p, line in zip(players, lines)]
     for lang in ("zh", "en"):
         tr = translator(lang)
-        stored_players = await storage.player_standings(tables.db, CHAT)
-        stored_pairs = await storage.partnership_standings(tables.db, CHAT)
-        assert leaderboard_text(tr, stored_players, stored_pairs) == leaderboard_text(tr, players, pairs)
-        for user_id in PEOPLE:
-            assert stats_text(tr, stored_players, user_id) == stats_text(tr, players, user_id)
-
+        for minimum in (0, 3, 100):
+            assert table_text(tr, "League", rank(lines, pairs, minimum)) == table_text(
+                tr, "League", rank(expected_lines, pairs, minimum))

@@ -32,7 +32,7 @@ def output() -> Iterator[io.StringIO]:
 
 async def test_each_task_logs_its_own_table_and_hand(output: io.StringIO) -> None:
     logs.setup_logging("DEBUG", "text", output)
-    log = logging.getLogger("bot.service")
+    log = logging.getLogger("bot.tables.play")
 
     async def work(table: int, hand: int) -> None:
         logs.bind(table=table, hand=hand)
@@ -47,8 +47,8 @@ async def test_each_task_logs_its_own_table_and_hand(output: io.StringIO) -> Non
     for line in lines[:6]:
         table = line.rsplit(" ", 1)[1]
         hand = {"12": "34", "13": "35"}[table]
-        assert f" INFO bot.service table={table} hand={hand}: working on {table}" in line
-    assert lines[6].endswith(" INFO bot.service table=- hand=-: outside any table")
+        assert f" INFO bot.tables.play table={table} hand={hand}: working on {table}" in line
+    assert lines[6].endswith(" INFO bot.tables.play table=- hand=-: outside any table")
     assert lines[0][:4].isdigit() and lines[0][10] == "T" and lines[0][19] == "Z"
 
 
@@ -82,7 +82,7 @@ def test_json_lines(output: io.StringIO) -> None:
 
 def test_anything_that_looks_like_a_card_is_masked(output: io.StringIO) -> None:
     logs.setup_logging("INFO", "text", output)
-    log = logging.getLogger("bot.handlers")
+    log = logging.getLogger("bot.handlers.errors")
     log.info("held ♠A♠A ♥10 大王 小王 and 10H QS BJ SJ")
     try:
         raise ValueError("You do not hold 10H QS.")
@@ -102,7 +102,7 @@ def test_chatty_libraries_stay_quiet_even_at_debug(output: io.StringIO) -> None:
     assert logging.getLogger("telegram.ext.ExtBot").getEffectiveLevel() == logging.INFO
     assert logging.getLogger("aiosqlite").getEffectiveLevel() == logging.INFO
     assert logging.getLogger("httpx").getEffectiveLevel() == logging.WARNING
-    assert logging.getLogger("bot.service").getEffectiveLevel() == logging.DEBUG
+    assert logging.getLogger("bot.tables.play").getEffectiveLevel() == logging.DEBUG
 
 
 def test_setting_up_twice_does_not_double_lines(output: io.StringIO) -> None:

@@ -13,6 +13,7 @@ from engine.hand import Action
 from engine.ruleset import RULESETS
 from engine.trump import trump_context
 from tests.bot import tables as T
+from tests.engine.rig import cards, full_deal, new_hand
 
 
 def follow_error(lead: str, hand: str, play: str, trump: str = "S") -> EngineError:
@@ -75,3 +76,19 @@ def test_anhui_joker_pairs_only_steal(joker: str) -> None:
     assert refusal(translator("zh"), err.value, ruleset) == "对大王、对小王不能直接亮主，只能抄底打无主。"
     assert refusal(translator("en"), err.value, ruleset) == (
         "A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
+
+
+@pytest.mark.parametrize("preset", ["yancheng", "anhui"])
+def test_a_single_card_steal_is_refused_for_want_of_a_pair(preset: str) -> None:
+    """Not 「本玩法不允许这样亮主。」: a steal needs a pair."""
+    hand = new_hand(preset, deal=full_deal({0: "2S 2S", 1: "2H 2D"}))
+    hand.bid(0, cards("2S 2S"))
+    hand.apply(Action("close"))
+    hand.apply(Action("bury", 0, tuple([c for c in hand.hands[0] if c.rank != 2][:8])))
+    with pytest.raises(IllegalActionError) as err:
+        hand.apply(Action("steal", 1, tuple(cards("2H"))))
+    ruleset = RULESETS[preset]
+    assert refusal(translator("zh"), err.value, ruleset) == "抄底要用一对：单张不能抄底。"
+    assert refusal(translator("en"), err.value, ruleset) == "A steal needs a pair: a single card cannot steal the kitty."
+    no_single = ruleset.replace(single_bid=False)  # where a single cannot bid either, the popup says both
+    assert refusal(translator("zh"), err.value, no_single) == "本玩法单张不能亮主：亮主、抄底都要用一对。"

@@ -11,7 +11,7 @@ import pytest
 import storage
 from bot.config import Settings
 from bot.model import TableSettings
-from bot.service import Tables
+from bot.tables import Tables
 
 
 @pytest.fixture

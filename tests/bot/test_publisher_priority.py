@@ -94,7 +94,8 @@ async def test_whoever_ended_the_hand_hears_the_result_first_as_their_press_s_ow
     line is what shows their last card was taken, so it goes first, before other messages."""
     from bot.config import Settings
     from bot.model import Seat
-    from bot.service import Tables
+    from bot.tables import Tables
+    from bot.tables.play import tell_players
     from tests.bot import tables as T
 
     class Sender:
@@ -109,7 +110,7 @@ async def test_whoever_ended_the_hand_hears_the_result_first_as_their_press_s_ow
     tables = Tables(db=None, config=Settings(token="x"))  # type: ignore[arg-type]
     sender = Sender()
     tables.publisher = sender  # type: ignore[assignment]
-    await tables._tell_players(table, record, 2)
+    await tell_players(tables, table, record, tuple(table.seats), 2)
     assert sender.sent == [(102, PRESSER), (100, None), (101, None), (103, None)]
     assert PRIORITY.get() is None  # the caller's context is left as it was
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 import time
 
-import pytest
-
 from bot.config import Settings
 from bot.model import Seat, Table
-from bot.service import Tables
-from engine.hand import Action
+from bot.tables import Tables
+from bot.tables.turns import remind
 from tests.bot import tables as T
 
 
@@ -29,7 +27,7 @@ def service(table: Table) -> tuple[Tables, Recorder]:
     tables = Tables(db=None, config=Settings(token="x"))  # type: ignore[arg-type]
     recorder = Recorder()
     tables.publisher = recorder  # type: ignore[assignment]
-    tables._register(table)
+    tables.register(table)
     return tables, recorder
 
 
@@ -37,32 +35,14 @@ def mentioned(text: str) -> set[int]:
     return {int(user) for user in re.findall(r'href="tg://user\?id=(\d+)"', text)}
 
 
-@pytest.mark.parametrize(("lang", "expected"), [
-    ("zh", "⏰ {a}、{c}，轮到你了，大家在等你（还剩 20 秒）。"),
-    ("en", "⏰ {a} and {c}: the table is waiting for your move (20 s left)."),
-])
-async def test_one_reminder_names_everyone_still_to_bid(lang: str, expected: str) -> None:
+async def test_in_the_bidding_nobody_must_act_so_nobody_is_pinged() -> None:
+    """The bidding window closes by itself at its deadline (a pass for whoever did not bid): a reminder
+    would ping everyone at the table for nothing."""
     table = T.make_table("nantong", 1, ai_seats=(1, 3))
-    table.lang = lang
     table.deadline = time.time() + 20.9
     tables, recorder = service(table)
-    await tables._remind(table)
-    assert len(recorder.sent) == 1  # one message, not one per person
-    chat, text = recorder.sent[0]
-    a = '<a href="tg://user?id=100">&lt;b&gt;Eve &amp; co&lt;/b&gt;</a>'
-    c = '<a href="tg://user?id=102">Carol</a>'
-    assert chat == table.chat_id and text == expected.format(a=a, c=c)
-
-
-async def test_who_has_passed_is_not_reminded() -> None:
-    table = T.make_table("nantong", 1, ai_seats=(1, 3))
-    assert table.match is not None
-    table.match.apply(Action("pass", 2))
-    table.deadline = time.time() + 15
-    tables, recorder = service(table)
-    await tables._remind(table)
-    assert [mentioned(text) for _chat, text in recorder.sent] == [{100}]
-    assert "0 分钟" not in recorder.sent[0][1] and "还剩 20 秒" in recorder.sent[0][1]
+    await remind(tables, table)
+    assert recorder.sent == []
 
 
 async def test_in_play_only_the_seat_to_move_is_reminded() -> None:
@@ -70,7 +50,7 @@ async def test_in_play_only_the_seat_to_move_is_reminded() -> None:
     table.seats[1] = Seat(101, "Bob", lang="zh")  # four people: whoever's turn it is, a person waits
     table.deadline = time.time() + 3 * 3600 + 30  # the daily pace: hours
     tables, recorder = service(table)
-    await tables._remind(table)
+    await remind(tables, table)
     hand = T.hand_of(table)
     assert hand.turn is not None
     assert [mentioned(text) for _chat, text in recorder.sent] == [{100 + hand.turn}]
@@ -80,5 +60,5 @@ async def test_in_play_only_the_seat_to_move_is_reminded() -> None:
 async def test_nobody_to_remind_sends_nothing() -> None:
     table = T.make_table("nantong", 1, ai_seats=(0, 1, 2, 3))
     tables, recorder = service(table)
-    await tables._remind(table)
+    await remind(tables, table)
     assert recorder.sent == []

@@ -276,7 +276,11 @@ def test_hidden_bids_are_seen_by_their_bidder_only(preset: str, hidden: bool | N
                 cards = cards_label(b.cards, lang)
                 t = trump_sym(b.trump, lang)
                 assert (f"{who} 亮 {cards} → 主 {t}。" if lang == "zh" else f"{who} bid {cards} → trump {t}.") in text
-                assert text[2] == (f"你亮的主：{cards}" if lang == "zh" else f"Your bid: {cards}")
+                if table.settings.hidden_bidding:  # what they bid, and that their keyboard sorts by it
+                    assert text[2] == (f"你亮的主：{cards} → 主 {t}（手牌按此排列）" if lang == "zh"
+                                       else f"Your bid: {cards} → trump {t} (your cards are sorted by it)")
+                else:
+                    assert text[2] == (f"你亮的主：{cards}" if lang == "zh" else f"Your bid: {cards}")
             else:
                 assert (f"{who} 亮主了。" if lang == "zh" else f"{who} made a bid.") in text
         if seat in (1, 3):

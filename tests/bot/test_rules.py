@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import rules_text
+from bot.command_texts import rules_text
 from bot.i18n import translator
 from bot.rules import rules_markdown
 from engine.ruleset import RULESETS
@@ -58,7 +58,9 @@ def test_every_preset_fits_in_messages_with_a_title(preset: str, lang: str) -> N
     ("yangzhou", "扬州/镇江（扛旗）· 规则", "Yangzhou/Zhenjiang (flag hand) · rules"),
     ("yangzhong", "扬中（扛旗）· 规则", "Yangzhong (flag hand) · rules"),
     ("nantong", "南通/连云港（明炒）· 规则", "Nantong/Lianyungang (open bids) · rules"),
-    ("anhui", "安徽（暗炒）· 规则", "Anhui (hidden bids) · rules"),
+    ("xin", "新炒地皮 · 规则", "New Chao Di Pi · rules"),  # 明炒/暗炒 name 南通's and 盐城's rooms, not these
+    ("chizhou", "池州 · 规则", "Chizhou · rules"),
+    ("anhui", "安徽 · 规则", "Anhui · rules"),
 ])
 def test_the_title_names_the_room(preset: str, zh: str, en: str) -> None:
     assert plain(preset, "zh").startswith(zh)
@@ -145,6 +147,9 @@ def test_kitty_and_level_table_in_words(preset: str) -> None:
     shutout = "0 分大光升 9 级" if table_b else "0 分大光升 8 级"
     assert says(preset, "zh", f"不到 80 分庄家方保庄，每少 10 分升一级：70 分升 1 级，5 分升 8 级，{shutout}")
     assert says(preset, "en", "0 (大光): +9" if table_b else "0 (大光): +8")
+    # Decision 18: 大光 is exactly 0; table B's extra level reaches below it.
+    assert says(preset, "zh", "抓分方 0 分（大光）或 0 分以下，庄家方多升一级；大光只指正好 0 分。") == table_b
+    assert not says(preset, "zh", "大光（抓分方 0 分或更少）")
     assert says(preset, "zh", "单张 ×2，对 ×4，拖拉机每张 ×2（两对 ×8，三对 ×12）")
     assert says(preset, "zh", "最多 ×8。") == (preset == "anhui")
     assert says(preset, "zh", "60 分就上台") == (preset in ("xin", "chizhou"))

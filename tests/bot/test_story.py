@@ -35,11 +35,11 @@ def test_a_jump_stopped_at_a_names_the_table_and_the_stop() -> None:
     case = C.stopped_at_a()
     assert case.record.moves[0].reason is MoveReason.MUST_PLAY
     zh, en = _lines(case, "zh"), _lines(case, "en")
-    assert "抓分方共得 0 分（其中出牌得 0 分）。大光！" in zh
+    assert "抓分方共得 0 分。大光！" in zh
     assert "南北保庄" in zh
     assert "南北按表升 9 级，A 必打，停在 A（K → A）" in zh
     assert "N–S: the table gives 9 levels, but A must be played: stop at A (K → A)" in en
-    assert "Attackers scored 0 points (0 from tricks). Shut out (大光)!" in en
+    assert "Attackers scored 0 points. Shut out (大光)!" in en
     assert zh[-1] == "南北 打 A  ·  东西 打 4"
 
 
@@ -56,7 +56,7 @@ def test_a_must_play_j_stop() -> None:
     assert _lines(case, "zh") == [
         "<b>第 1 局结束</b>",
         "最后一轮：北 ♣2 → 东 ♣A → 南 ♣3 → 西 ♣4 · 东家赢",
-        "抓分方共得 50 分（其中出牌得 0 分）。",
+        "抓分方出牌得 0 分，抠底 +50，合计 50 分。",
         "底牌 ♠10♥K♦5♥2♥3♥4♥6♠2：抠底 ×2 = 50 分。",
         "南北保庄",
         "南北按表升 3 级，J 必打，停在 J（10 → J）",
@@ -94,9 +94,9 @@ def test_chizhou_ace_pair_demotion() -> None:
     zh = _lines(case, "zh")
     assert zh[1:] == [
         "最后一轮：北 ♠3♠3 → 东 ♠A♠A → 南 ♠4♠4 → 西 ♠6♠6 · 东家赢",
-        "抓分方共得 80 分（其中出牌得 0 分）。",
+        "抓分方出牌得 0 分，抠底 +80，合计 80 分。",
         "底牌 ♥A♥K♥K♥4♥6♥7♥8♥9：抠底 ×4 = 80 分。",
-        "东西上台",
+        "东西上台（80 分换庄，不升级）",
         "对A抠底：南北退回打 2",
         "积分：北 −13  东 +13  南 −13  西 +13",
         "南北 打 2  ·  东西 打 7",
@@ -113,8 +113,9 @@ def test_heaven_and_earth_with_laps() -> None:
 
 def test_a_lap_wrap_shows_both_laps() -> None:
     case = C.lap_wrap()
-    assert "南北升 4 级，过A 进入第 2 圈：Q（第 1 圈） → 3（第 2 圈）" in _lines(case, "zh")
-    assert "N–S rise 4 levels, past A into lap 2: Q (lap 1) → 3 (lap 2)" in _lines(case, "en")
+    assert "南北升 4 级，越过 A 进入第 2 圈：Q（第 1 圈） → 3（第 2 圈）" in _lines(case, "zh")
+    assert "N–S rise 4 levels, across A into lap 2: Q (lap 1) → 3 (lap 2)" in _lines(case, "en")
+    assert not any("过A" in line for line in _lines(case, "zh"))  # decision 13: 过A is winning at A
 
 
 def test_a_plain_rise_is_the_tables_number() -> None:
@@ -144,7 +145,8 @@ def test_red_five_forced_notice_and_result_line() -> None:
     assert story.notice_text(EN, notice, 0) == (
         "Red five forced out (逼红5): S (dealer side) had to play ♥5 and lost the trick, attackers +50")
     assert "逼红5（南，庄家方）：抓分方 +50" in _lines(case, "zh")
-    assert "red five forced out (逼红5) by S (dealer side): attackers +50" in _lines(case, "en")
+    # Whose red five was forced out — never "by S", which reads as if S forced it.
+    assert "逼红5: the red five of S (dealer side) was forced out: attackers +50" in _lines(case, "en")
 
 
 def test_red_five_kept_notice_and_result_line() -> None:
@@ -155,7 +157,7 @@ def test_red_five_kept_notice_and_result_line() -> None:
         "Red five kept (保红5): N (dealer side) led ♥5♥5 in the last trick, attackers −100")
     zh = _lines(case, "zh")
     assert "保红5（北，庄家方）：抓分方 −100" in zh
-    assert "抓分方共得 −100 分（其中出牌得 0 分）。大光！" in zh
+    assert "保红5: the red five of N (dealer side) was kept to the last trick: attackers −100" in _lines(case, "en")
 
 
 # --- bids ---------------------------------------------------------------------------------------------

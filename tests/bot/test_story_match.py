@@ -128,9 +128,9 @@ def _happened(t: Told) -> set[str]:
         out.add("flag_failed")
     if MoveReason.FLAG_WON in reasons:
         out.add("flag_won")
-    if result.escaped is None and result.attacker_points <= 0:
-        out.add("shut_out")
-    if reasons & {MoveReason.PASSED_ACE, MoveReason.LAP_WRAP}:
+    if result.escaped is None and result.attacker_points == 0 and result.heaven_and_earth_side is None:
+        out.add("shut_out")  # decision 18: 大光 is a total of exactly 0, and never beside 上天入地
+    if MoveReason.PASSED_ACE in reasons:  # decision 13: 过A is winning at A; jumping across A (a lap) is not
         out.add("past_a")
     return out
 
@@ -143,7 +143,8 @@ def test_no_text_tells_what_did_not_happen_nor_leaves_out_a_score_change(played)
 
 
 RIGGED = ["must_play_j", "stopped_at_a", "climb_ends_at_a", "lap_wrap", "plain_rise", "flag_failed", "flag_won",
-          "passed_a_flag_owed", "chizhou_ace_pair", "heaven_and_earth", "red5_kept", "red5_forced", "throw_failed"]
+          "passed_a_flag_owed", "flag_owed_takeover", "change_of_dealer", "anhui_end_bonus", "chizhou_ace_pair",
+          "heaven_and_earth", "red5_kept", "red5_forced", "throw_failed"]
 
 
 @pytest.mark.parametrize("name", RIGGED)
@@ -177,8 +178,13 @@ def _check(preset: str, t: Told) -> None:
             continue
         result_text = TAGS.sub("", texts[-1])
         p = result.attacker_points
-        assert (f"抓分方共得 {signed(p) if p < 0 else p} 分" if lang == "zh"
-                else f"Attackers scored {signed(p) if p < 0 else p} points") in result_text
+        shown = signed(p) if p < 0 else p
+        if p == result.trick_points:  # the total alone, or with its parts (decision 18)
+            assert (f"抓分方共得 {shown} 分" if lang == "zh" else f"Attackers scored {shown} points") in result_text
+        else:
+            assert (f"抓分方出牌得 {result.trick_points} 分，" if lang == "zh"
+                    else f"Attackers scored {result.trick_points} from tricks, ") in result_text
+            assert (f"合计 {shown} 分" if lang == "zh" else f": {shown} points in all") in result_text
         for adj in result.adjustments:  # each adjustment, with its sign from the attackers' side
             assert ("抓分方 " if lang == "zh" else "attackers ") + signed(adj.points) in result_text
         if result.kitty_multiplier:
@@ -202,8 +208,24 @@ def _check_levels(t: Told, lang: str, text: str) -> None:
     moves = t.record.moves
     climbed = sorted(m.moved for m in moves if m.reason in (None, MoveReason.LAP_WRAP) and m.moved > 0)
     assert sorted(_numbers(ROSE, text)) == climbed, (moves, text)
-    by_table = sorted(m.table for m in moves if m.reason in (MoveReason.MUST_PLAY, MoveReason.STOPPED_AT_ACE))
+    by_table = sorted(m.table for m in moves if m.reason in (MoveReason.MUST_PLAY, MoveReason.STOPPED_AT_ACE)
+                      and not m.before.at_flag)  # a side past A taking the deal: 「已过 A，仍要扛旗」, no climb
     assert sorted(_numbers(BY_TABLE, text)) == by_table, (moves, text)
+    result = t.record.result
+    assert result is not None and result.outcome is not None
+    outcome = result.outcome
+    parts = re.findall(r"（上台 (\d+) \+ 按表 (\d+) 级）|\(上台 (\d+) \+ (\d+) levels? by the table\)", text)
+    attackers = 1 - (result.dealer_side or 0)
+    table_scores = result.heaven_and_earth_side is None and result.scores[attackers] == outcome.attacker_score
+    assert bool(parts) == (not outcome.dealer_keeps and outcome.levels > 0 and table_scores), text
+    if parts:  # the 积分 of a takeover, in the table's parts: the deal, and the levels the table gives
+        (numbers,) = parts
+        base, levels = (int(n) for n in numbers if n)
+        assert not outcome.dealer_keeps and levels == outcome.levels > 0
+        assert base + levels == outcome.attacker_score == result.scores[attackers]
+    if any(t.record.bonus):  # 安徽's end bonus is named with its amount
+        amount = t.record.bonus[t.record.winner_side or 0]
+        assert (f"按级别另扣 {amount} 积分" if lang == "zh" else f"pay {amount} 积分 more each") in text
     standing = story.standing(translator(lang), t.record.after, t.record.setup.ruleset.laps)
     assert text.endswith(standing)
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.config import Settings
-from bot.service import Tables
+from bot.tables import Tables
 from bot.thinking import LEAST_BUDGET, Thinking, default_workers, search_budget
 from engine.ai import DEFAULT_BUDGET, casual_action, heuristic_action
 from engine.hand import Hand, HandSetup

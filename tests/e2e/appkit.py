@@ -12,8 +12,9 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -100,17 +101,37 @@ class AppClient:
         return body["cards"]  # type: ignore[no-any-return]
 
 
+@dataclass(frozen=True)
+class Frame:
+    """One event of a stream as it arrived: its name, its data, ``time.monotonic()`` on arrival (the clock
+    the leak scanner's timeline and the fake server's message versions use)."""
+
+    event: str
+    data: Any
+    at: float
+
+
 class Stream:
-    """An open event stream: every ``state`` event received, in order."""
+    """An open event stream: every event received, in order, and whether the server ended it."""
 
     def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
         self.session = session
         self.url = url
         self.states: list[dict[str, Any]] = []
+        self.frames: list[Frame] = []
+        """Every event (``state``, ``closed``, ``left``), as it arrived."""
         self.arrivals: list[tuple[int, float]] = []
         """(revision, ``time.perf_counter()``) of every state received."""
         self.closed = False
+        """A ``closed`` event came (the table closed)."""
+        self.left: dict[str, Any] | None = None
+        """The data of the ``left`` event, once one came (the person no longer holds the seat, is away, or
+        their ``initData`` expired)."""
+        self.ended = False
+        """The server ended the response."""
         self.status: int | None = None
+        self.headers: Mapping[str, str] | None = None
+        """The answer's headers."""
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Stream:
@@ -122,9 +143,13 @@ class Stream:
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
 
+    def frames_after(self, moment: float) -> list[Frame]:
+        """The events that arrived at or after ``moment`` (``time.monotonic()``)."""
+        return [frame for frame in self.frames if frame.at >= moment]
+
     async def _read(self) -> None:
         async with self.session.get(self.url) as response:
-            self.status = response.status
+            self.status, self.headers = response.status, response.headers
             if response.status != 200:
                 return
             event = ""
@@ -132,19 +157,41 @@ class Stream:
                 line = raw.decode().rstrip("\n")
                 if line.startswith("event: "):
                     event = line[7:]
-                elif line.startswith("data: ") and event == "state":
-                    self.states.append(json.loads(line[6:]))
-                    self.arrivals.append((self.states[-1]["rev"], time.perf_counter()))
-                elif line.startswith("data: ") and event == "closed":
-                    self.closed = True
+                elif line.startswith("data: "):
+                    data = json.loads(line[6:])
+                    self.frames.append(Frame(event, data, time.monotonic()))
+                    if event == "state":
+                        self.states.append(data)
+                        self.arrivals.append((data["rev"], time.perf_counter()))
+                    elif event == "closed":
+                        self.closed = True
+                    elif event == "left":
+                        self.left = data
+            self.ended = True
 
 
-def stream(client: AppClient, table_id: int, init_data: str | None = None) -> Stream:
-    """The seat's event stream (``initData`` in ``?auth=``, as the page's EventSource sends it)."""
-    from urllib.parse import quote
+class TicketStream(Stream):
+    """A stream opened as the page opens it: a ticket from an authenticated POST, then the stream's URL
+    with the ticket (``initData`` never in a URL)."""
 
-    auth = quote(client.init_data if init_data is None else init_data)
-    return Stream(client.session, f"{client.base}/app/api/tables/{table_id}/events?auth={auth}")
+    def __init__(self, client: AppClient, table_id: int) -> None:
+        super().__init__(client.session, f"{client.base}/app/api/tables/{table_id}/events")
+        self.client = client
+        self.table_id = table_id
+        self.ticket_answer: tuple[int, Any] | None = None
+
+    async def _read(self) -> None:
+        self.ticket_answer = status, answer = await self.client.post(f"/app/api/tables/{self.table_id}/ticket", {})
+        if status != 200:
+            self.status = status
+            return
+        self.url = f"{self.client.base}/app/api/tables/{self.table_id}/events?ticket={answer['ticket']}"
+        await super()._read()
+
+
+def stream(client: AppClient, table_id: int) -> Stream:
+    """The seat's event stream, opened with a fresh ticket as the page does."""
+    return TicketStream(client, table_id)
 
 
 async def _body(response: aiohttp.ClientResponse) -> Any:

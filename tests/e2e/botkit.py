@@ -11,7 +11,7 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.config import Settings
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.people import Group, MessageView, Person
@@ -20,10 +20,11 @@ HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
 
 
 def settings_for(server: FakeTelegram, db_path: Path, **changes: object) -> Settings:
-    """Bot settings pointing at the fake server, with no AI delay, a short group interval and no pause
-    between hands at the real-time pace; the bot paces its calls when the server has flood limits."""
+    """Bot settings pointing at the fake server, with no AI delay, a short group interval, no pause
+    between hands at the real-time pace and no wait between a hand message's edits (a test taps at
+    once; the budget tests keep the real gap); the bot paces its calls when the server has flood limits."""
     values: dict[str, object] = dict(token=server.token, base_url=server.base_url, db_path=db_path,
-                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0,
+                                     ai_delay=0.0, group_interval=0.3, hand_pause=0.0, tap_gap=0.0,
                                      flood_pacing=server.flood.limits.enabled)
     values.update(changes)
     return Settings(**values)  # type: ignore[arg-type]
@@ -38,7 +39,10 @@ async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) ->
         assert app.post_init is not None and app.post_shutdown is not None and app.updater is not None
         await app.post_init(app)
         await app.start()
-        await app.updater.start_polling(timeout=1)
+
+        def polling_failed(exc: Exception) -> None:  # as run_polling passes it: to the bot's error handler
+            app.create_task(app.process_error(error=exc, update=None))
+        await app.updater.start_polling(timeout=1, error_callback=polling_failed)
         try:
             yield app
         finally:

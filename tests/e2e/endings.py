@@ -4,7 +4,7 @@
 whose first hand, played by the AI at every seat, ends with seat 0 playing
 its last card (and, if asked, that card ends the match).
 :func:`store_table` then plays every move but that last one through the
-bot's own :class:`~bot.service.Tables` (no Telegram) into a database file:
+bot's own :class:`~bot.tables.Tables` (no Telegram) into a database file:
 a bot started on it shows seat 0 the one card left to play.
 """
 
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot import service
+from bot.tables import lobby as service
 from bot.config import Settings
-from bot.service import Tables
+from bot.tables import Tables
 from engine.ai import choose_action
 from engine.hand import Action
 from engine.match import Match, MatchStart, SideLevel

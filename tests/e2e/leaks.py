@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -222,72 +223,146 @@ def _deal_of(version_markup: dict[str, object] | None) -> int | None:
     return None
 
 
-def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[int, list[Tenure]],
-                    seed_of_deal: Callable[[int], int]) -> tuple[int, list[Leak]]:
-    """Every card a person's private chat showed that they could not know then, as seats changed hands.
+@dataclass
+class Scan:
+    """What :func:`find_seat_leaks` read, and the leaks it found."""
 
-    ``tenures``: chat id → the seats that person held, and when.  While they
-    hold a seat, a version may show what that seat could know in the deal it
-    shows (its keyboard names the deal; else the deals under way then).  After
-    a tenure ends, a version may show only what they knew when it ended and
-    what the group sees: a later deal's hand, or the new occupant's cards,
-    are leaks.  Returns the number
-    of message versions read and the leaks.
+    versions: int = 0
+    """Message versions read."""
+    popups: int = 0
+    frames: int = 0
+    """Web app stream events read (``state`` frames)."""
+    leaks: list[Leak] = field(default_factory=list)
+
+
+class SeatPermits:
+    """What a person may see at a moment, given the seats they held and when.
+
+    While they hold a seat, what that seat could know in the deal shown (a
+    keyboard or a stream frame names its deal; else the deals under way
+    then).  After a tenure ends, only what they knew when it ended and what
+    the group sees: a later deal's hand, or the new occupant's cards, are
+    leaks.
     """
-    scanned = 0
-    leaks: list[Leak] = []
-    starts: dict[int, float] = {}
-    seeds: dict[int, int] = {}
-    for snap in timeline.snapshots:
-        starts.setdefault(snap.hand, snap.at)
-        seeds[snap.hand] = snap.seed
 
-    def hands_at(at: float) -> list[int]:
+    def __init__(self, timeline: Timeline, seed_of_deal: Callable[[int], int]) -> None:
+        self.timeline = timeline
+        self.seed_of_deal = seed_of_deal
+        self.starts: dict[int, float] = {}
+        self.seeds: dict[int, int] = {}
+        for snap in timeline.snapshots:
+            self.starts.setdefault(snap.hand, snap.at)
+            self.seeds[snap.hand] = snap.seed
+
+    def _hands_at(self, at: float) -> list[int]:
         """The two newest hand objects dealt by ``at`` (a render of the last deal may arrive after the next)."""
-        dealt = sorted((start, hand) for hand, start in starts.items() if start <= at)
+        dealt = sorted((start, hand) for hand, start in self.starts.items() if start <= at)
         return [hand for _start, hand in dealt[-2:]]
 
-    def candidates(moment: float, deal: int | None) -> list[int]:
-        found = hands_at(moment)
+    def _candidates(self, moment: float, deal: int | None) -> list[int]:
+        found = self._hands_at(moment)
         if deal is not None:
-            wanted = seed_of_deal(deal)
-            found = [h for h in found if seeds[h] == wanted]
+            wanted = self.seed_of_deal(deal)
+            found = [h for h in found if self.seeds[h] == wanted]
         return found
 
-    def allowed(chat_id: int, at: float, deal: int | None) -> Counter[Card] | None:
-        held = [t for t in tenures.get(chat_id, []) if t.start <= at]
+    def allowed(self, tenures: Sequence[Tenure], at: float, deal: int | None) -> Counter[Card] | None:
+        """How many of each card a reader with these tenures may see at ``at`` (None: everything, the
+        hand is over)."""
+        held = [t for t in tenures if t.start <= at]
         if not held:
             return Counter()
         tenure = held[-1]
         out: Counter[Card] = Counter()
         if tenure.end is not None and at >= tenure.end:
             # After leaving: what they knew when they left, and what the whole group sees now.
-            for hand in candidates(at, deal):
-                public = timeline.allowed(hand, None, at)
+            for hand in self._candidates(at, deal):
+                public = self.timeline.allowed(hand, None, at)
                 if public is None:
                     return None
                 out |= public
             moment = tenure.end
         else:
             moment = at
-        for hand in candidates(moment, deal):
-            known = timeline.allowed(hand, tenure.seat, moment)
+        for hand in self._candidates(moment, deal):
+            known = self.timeline.allowed(hand, tenure.seat, moment)
             if known is None:
                 return None
             out |= known
         return out
 
-    for chat_id in tenures:
+
+def frame_deal(state: Mapping[str, Any]) -> int | None:
+    """The deal a web app state shows (its keyboard version starts with it; ``0``: no match yet)."""
+    version = str(state.get("version") or "0")
+    return int(version.split(".")[0]) if "." in version else None
+
+
+def _notation_cards(text: str) -> Counter[Card]:
+    found: Counter[Card] = Counter()
+    for token in text.split():
+        try:
+            found[Card.parse(token)] += 1
+        except ValueError:
+            pass
+    return found
+
+
+def frame_pieces(state: Mapping[str, Any]) -> list[tuple[str, Counter[Card]]]:
+    """Each part of a web app state that can name cards, with the cards it names: the hand, every card
+    list of the engine's view, every line of the status text.  The last hand's result is left out: it is
+    the group's announcement of a hand that is over."""
+    pieces: list[tuple[str, Counter[Card]]] = [("hand", Counter(Card.parse(c) for c in state.get("hand") or []))]
+
+    def walk(where: str, value: Any) -> None:
+        if isinstance(value, str):
+            shown = _notation_cards(value)
+            if shown:
+                pieces.append((f"{where}: {value}", shown))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(f"{where}.{key}", item)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(f"{where}[{index}]", item)
+
+    walk("view", state.get("view"))
+    for line in str(state.get("info") or "").split("\n"):
+        pieces.append((line, cards_in(line)))
+    return pieces
+
+
+StreamFrames = tuple[Sequence[Tenure], Sequence[tuple[float, Mapping[str, Any]]]]
+"""One web app stream: the tenure of the seat it was opened for, and its ``state`` frames (arrival time,
+data)."""
+
+
+def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[int, list[Tenure]],
+                    seed_of_deal: Callable[[int], int], streams: Sequence[StreamFrames] = ()) -> Scan:
+    """Every card a person was shown that they could not know then, as seats changed hands (see
+    :class:`SeatPermits`): every version of every message and every popup in each person's private chat
+    (``tenures``: chat id → the seats that person held, and when), and every frame of the web app streams
+    given (each with the tenure of the seat it was opened for)."""
+    permits = SeatPermits(timeline, seed_of_deal)
+    scan = Scan()
+
+    def check(name: str, at: float, where: str, permitted: Counter[Card] | None,
+              pieces: Sequence[tuple[str, Counter[Card]]]) -> None:
+        if permitted is None:
+            return
+        for text, shown in pieces:
+            extra = shown - permitted
+            if extra:
+                scan.leaks.append(Leak(name, at, where, text, extra))
+
+    for chat_id, held in tenures.items():
         name = f"chat {chat_id}"
         for message in server.state.messages.get(chat_id, {}).values():
             if not message.from_bot:
                 continue
             for index, version in enumerate(message.history):
-                scanned += 1
+                scan.versions += 1
                 where = f"message {message.message_id} version {index}"
-                permitted = allowed(chat_id, version.at, _deal_of(version.reply_markup))
-                if permitted is None:
-                    continue
                 pieces = [(line, cards_in(line)) for line in (version.text or "").split("\n")]
                 keyboard: Counter[Card] = Counter()
                 for row in inline_buttons(version.reply_markup):
@@ -297,8 +372,16 @@ def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[i
                         if ":sel:" in (button.get("callback_data") or ""):
                             keyboard.update(shown)
                 pieces.append(("(all card buttons)", keyboard))
-                for text, shown in pieces:
-                    extra = shown - permitted
-                    if extra:
-                        leaks.append(Leak(name, version.at, where, text, extra))
-    return scanned, leaks
+                check(name, version.at, where, permits.allowed(held, version.at, _deal_of(version.reply_markup)),
+                      pieces)
+        for query in server.state.callback_queries.values():
+            if query.from_id == chat_id and query.answered and query.answer_text and query.answered_at is not None:
+                scan.popups += 1
+                check(name, query.answered_at, "a popup", permits.allowed(held, query.answered_at, None),
+                      [(query.answer_text, cards_in(query.answer_text))])
+    for number, (held, frames) in enumerate(streams):
+        for index, (at, state) in enumerate(frames):
+            scan.frames += 1
+            check(f"stream {number} (seat {held[0].seat})", at, f"frame {index}",
+                  permits.allowed(held, at, frame_deal(state)), frame_pieces(state))
+    return scan

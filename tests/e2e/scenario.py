@@ -341,8 +341,8 @@ async def press_back(server: FakeTelegram, person: Person) -> CallbackAnswer:
 
 
 def announced(group: Group, *needles: str) -> bool:
-    """True if a bot message in the group contains any of these texts."""
-    return any(any(n in (m.text or "") for n in needles) for m in group.bot_messages())
+    """True if a bot message in the group (or a picture's caption) contains any of these texts."""
+    return any(any(n in (m.text or m.caption or "") for n in needles) for m in group.bot_messages())
 
 
 # --- a player who knows only what the screen shows (the bot may run in another process) -----------

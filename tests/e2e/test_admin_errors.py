@@ -23,7 +23,7 @@ REFUSED = "7000000001:AAHrefusedSecretPartOfTheTokenXyz123"
 async def _run(server: FakeTelegram, tmp_path: Path, *args: str, **env: str) -> tuple[int, str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "CHAODIPI_"))}
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "chaodipi_cli", "run", *args, cwd=ROOT,
+        sys.executable, "-m", "bot.cli", "run", *args, cwd=ROOT,
         env={**base, "PYTHONPATH": str(ROOT), "TELEGRAM_BOT_TOKEN": REFUSED, "TELEGRAM_BASE_URL": server.base_url,
              "CHAODIPI_DB": str(tmp_path / "chaodipi.db"), **env},
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

@@ -85,7 +85,7 @@ async def test_a_four_person_hand_at_human_pace_stays_within_its_budget(fake_tel
     people = {0: alice, 1: bob, 2: carol, 3: dave}
 
     # The pause between hands as in production: the hand ends with its result, not with the next deal.
-    async with bot_running(server, tmp_path / "t.db", group_interval=0.5, hand_pause=600.0) as app:
+    async with bot_running(server, tmp_path / "t.db", group_interval=0.5, hand_pause=600.0, tap_gap=1.0) as app:
         async def human_pace() -> None:
             await settled(server, app)
 
@@ -118,7 +118,7 @@ async def test_a_tap_edits_the_tappers_message_and_a_play_the_movers_and_the_nex
     server = fake_telegram
     people, group = four_people(server, "Taps")
     plan = find_plan("yancheng", bidders=2)
-    async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+    async with bot_running(server, tmp_path / "t.db", group_interval=0.5, tap_gap=1.0) as app:
         table = await seat_four_and_start(server, app, people, group, plan.seed_index)
         assert table.match is not None
         hand = table.match.hand
@@ -156,7 +156,7 @@ async def test_a_person_thinking_at_human_pace_gets_no_your_turn_message_one_awa
     server = fake_telegram
     people, group = four_people(server, "Nudges")
     plan = find_plan("yancheng", bidders=2)
-    async with bot_running(server, tmp_path / "t.db", group_interval=0.5) as app:
+    async with bot_running(server, tmp_path / "t.db", group_interval=0.5, tap_gap=1.0) as app:
         table = await seat_four_and_start(server, app, people, group, plan.seed_index)
         assert table.match is not None and table.settings.pace == "realtime"
         hand = table.match.hand

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import service
+from bot.tables import turns as service
 from bot.model import Pace
 from bot.ratelimit import ChatRateLimiter
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import Table
-from bot.service import Tables
+from bot.tables import Tables
 
 from . import scenario
 from .botkit import bot_running, current_hand_message, tables
@@ -95,7 +95,7 @@ async def test_real_limits_a_whole_match_at_ai_speed(fake_telegram: FakeTelegram
     caplog.set_level(logging.WARNING, logger="bot")
     alice = server.person("Alice", "alice", language_code="en", started=True)
     group = server.group("Rush hour", [alice])
-    async with bot_running(server, tmp_path / "t.db", group_interval=3.5) as app:  # the production interval
+    async with bot_running(server, tmp_path / "t.db", group_interval=3.5, tap_gap=1.0) as app:  # the production intervals
         await alice.command(group, "newgame", "xin")
         await wait_seated(server, app, group, alice)
         await fill_with_ai(server, alice, group, 3)

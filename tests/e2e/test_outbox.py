@@ -200,7 +200,7 @@ async def _chaodipi_run(server: FakeTelegram, db_path: Path) -> asyncio.subproce
            "TELEGRAM_BASE_URL": server.base_url, "CHAODIPI_DB": str(db_path), "CHAODIPI_AI_DELAY": "3600"}
     calls = server.calls.count("deleteWebhook")
     with db_path.with_suffix(".log").open("ab") as log:  # the child keeps its own copy of the file
-        process = await asyncio.create_subprocess_exec(sys.executable, "-m", "chaodipi_cli", "run", cwd=ROOT,
+        process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "run", cwd=ROOT,
                                                        env=env, stderr=log)
     await server.wait_for(lambda: server.calls.count("deleteWebhook") > calls, timeout=30, what="the bot polling")
     return process

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import storage
-from bot import handlers
+from bot.handlers import hand_buttons as handlers
 from bot.i18n import translator
 from bot.model import Table
 

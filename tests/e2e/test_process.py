@@ -32,7 +32,7 @@ async def chaodipi_run(server: FakeTelegram, db_path: Path, log: list[str]) -> A
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TELEGRAM_BOT_TOKEN": server.token,
            "TELEGRAM_BASE_URL": server.base_url, "CHAODIPI_DB": str(db_path), "CHAODIPI_AI_DELAY": "0",
            "CHAODIPI_GROUP_INTERVAL": "3.5"}
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "chaodipi_cli", "run", cwd=ROOT, env=env,
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "run", cwd=ROOT, env=env,
                                                    stderr=asyncio.subprocess.PIPE)
     calls = server.calls.count("deleteWebhook")
     try:  # run_polling deletes the webhook right before it polls (a long poll is logged only when it returns)

@@ -147,7 +147,8 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
         # --- commands in the wrong chat, or by the wrong person ---------------------------------
         await _replied(server, alice, None, "newgame",
                        EN("Open a table in a group chat: add me to a group and send /newgame there."), table)
-        await _replied(server, alice, None, "stats", EN("Send /stats in the group whose league you want to see."), table)
+        await _replied(server, alice, None, "leaderboard", EN("Send /leaderboard in a group."), table)
+        await _replied(server, alice, None, "history", EN("Send /history in a group."), table)
         await _replied(server, eve, empty, "join", EN("There is no table here. Start one with /newgame."), table)
         await _replied(server, eve, group, "newgame", EN("This group already has a table. Use /stop to close it first."),
                        table)

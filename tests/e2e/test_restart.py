@@ -3,7 +3,8 @@
 Nothing a player was told is lost: the hand's state after the restart is the
 one before (engine fingerprints), the same table and hand messages go on
 being edited, and stored deadlines are armed again (one that passed while
-the bot was down fires at once).  The drill backs the database up while the
+the bot was down is not a timeout yet: the group is reminded, and the turn
+gets the reminder's time more).  The drill backs the database up while the
 bot runs (``chaodipi backup``), stops the bot, deletes the database, restores
 it (``chaodipi restore``) and plays on.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot.model import Table
+from bot.model import PACES, Pace, Table
 from engine.hand import Hand
 
 from .botkit import bot_running, hand_message, table_message, tables
@@ -53,7 +54,7 @@ async def _chaodipi(*args: str) -> int:
     """Run the ``chaodipi`` command (from this checkout) in its own process, as an operator would."""
     root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "chaodipi_cli", *args, cwd=root, env=env)
+    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", *args, cwd=root, env=env)
     return await process.wait()
 
 
@@ -113,7 +114,7 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         assert table.match.hand.fingerprint() == before
         assert table.lang == "en", "the group's language is the creator's, after a restart too"
         assert table.deadline == pytest.approx(deadline)
-        timer = tables(app)._timer_tasks.get(table.id)
+        timer = tables(app).tasks.get(f"timer {table.id}")
         assert timer is not None and not timer.done(), "the stored deadline was not armed again"
         assert table.message_id == table_message_id
         assert {s: table.seats[s].hand_message_id for s in people} == messages  # type: ignore[union-attr]
@@ -122,6 +123,10 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         for call in server.calls.since(calls_at_stop):
             if call.method == "sendMessage":
                 assert "inline_keyboard" not in str(call.params.get("reply_markup")), call
+        # Only what changed is edited: the bot knows what each message shows (no "message is not modified").
+        unchanged = [c for c in server.calls.since(calls_at_stop)
+                     if c.method == "editMessageText" and c.status == 400 and "not modified" in (c.description or "")]
+        assert unchanged == [], unchanged
         # Alice still plays from her hand message, and the hand goes on to its end.
         hand = table.match.hand
         await play_hand(server, table, people)
@@ -138,8 +143,11 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
 
 @pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake_telegram: FakeTelegram,
-                                                                             tmp_path: Path) -> None:
+async def test_a_deadline_that_passed_while_the_bot_was_down_gets_a_grace_period_at_start(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that was down could not take Alice's move: at start the group is reminded, and the timeout comes
+    only after the grace (the reminder's time; a few seconds here)."""
+    monkeypatch.setitem(PACES, "relaxed", Pace(turn=3600, bidding=3600, reminder=6))
     server = fake_telegram
     alice = server.person("Alice", "alice", language_code="en", started=True)
     bob = server.person("Bob", "bob", language_code="en", started=True)
@@ -165,7 +173,10 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(fake
         table = _reloaded(app, group)
         assert table.match is not None
         hand: Hand = table.match.hand
-        await server.wait_for(lambda: announced(group, "Alice ran out of time"), what="the timeout")
+        await server.wait_for(lambda: announced(group, "⏰"), what="the reminder at start")
+        assert not announced(group, "Alice ran out of time") and not table.seats[0].timed_out  # type: ignore[union-attr]
+        await server.wait_for(lambda: announced(group, "Alice ran out of time"), timeout=20,
+                              what="the timeout after the grace")
         await server.wait_for(lambda: len(hand.events) > events, what="the AI's move for Alice")
         assert hand.events[events].action.seat == 0
         # Her hand message is frozen; she is back as soon as she taps 「I'm back」; both play on to the end.

@@ -1,10 +1,15 @@
-"""Seats change hands at random moments and no private chat ever shows a card its reader may not see.
+"""Seats change hands at random moments and no private chat or web app stream shows a card its reader may not.
 
 A CI-sized run of ``seat_changes.seat_change_run`` (``bench/bench_seat_leaks.py``
 runs hundreds of hands): leaves (free and confirmed escapes, one right after
-the leaver's own move), timeouts with 「我回来了」, restarts; then every version
-of every message in each person's private chat is read against the seat they
-held at that moment.
+the leaver's own move), timeouts and blocks with the way back, restarts, the
+web app opened and closed at random (moves made in it while open); then every
+version of every message and every popup in each person's private chat, and
+every frame of every stream, is read against the seat they held at that moment.
+With seed 3 a stream that did not end at its seat's loss is caught (the scan
+found a leaver's stream showing the seat's next hand when the per-frame check
+was taken out).  One run has the AI search (「高手」, the default), one plays
+it at once (「轻松」: a table nobody is left at plays its hand out quickly).
 """
 
 from __future__ import annotations
@@ -20,11 +25,12 @@ from .seat_changes import seat_change_run
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize(("seed", "strength"), [(3, "strong"), (11, "casual")])
 async def test_no_private_chat_sees_cards_it_may_not_as_seats_change(fake_telegram: FakeTelegram, tmp_path: Path,
-                                                                    seed: int) -> None:
-    figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(seed), hands=3)
-    assert figures.hands >= 1 and figures.scanned > 10, figures
+                                                                    seed: int, strength: str) -> None:
+    figures = await seat_change_run(fake_telegram, tmp_path / "t.db", random.Random(seed), hands=3,
+                                    strength=strength)
+    assert figures.hands >= 1 and figures.scanned > 10 and figures.streams >= 1 and figures.frames >= 1, figures
     assert not figures.leaks, "\n".join(map(str, figures.leaks[:10]))
 
 

@@ -21,6 +21,7 @@ import pytest
 
 import storage
 from bot.i18n import translator
+from bot.tables.turns import set_timer
 
 from .botkit import bot_running, hand_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
@@ -63,7 +64,7 @@ async def _time_out(app: App, group: Group) -> None:
     assert table is not None
     async with table.lock:
         table.deadline = time.time() - 1
-        service._set_timer(table)
+        set_timer(service, table)
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
@@ -127,8 +128,8 @@ async def test_leaving_is_free_before_any_card_and_asked_first_after(fake_telegr
         assert [(r.user_id, r.hands, r.hands_won, r.jifen) for r in rows] == [(ann.id, 1, 0, cost)]
         # /stats says so too: Ann lost one hand; Bo has none.
         await ann.command(group, "stats")
-        await server.wait_for(lambda: announced(group, tr("积分 {j} · hands {h} · won {w}", j=f"−{-cost}", h=1, w=0)),
-                              what="Ann's /stats")
+        await server.wait_for(lambda: announced(group, tr("积分 {j} · hands {h} · won {w} · matches won {m} · escapes {e}",
+                                                          j=f"−{-cost}", h=1, w=0, m=0, e=1)), what="Ann's /stats")
         await bo.command(group, "stats")
         await server.wait_for(lambda: announced(group, tr("You have not finished a hand in this group yet.")),
                               what="Bo's /stats")

@@ -1,7 +1,7 @@
 """``chaodipi run`` as its own process: SIGTERM stops it cleanly, in polling and webhook mode.
 
 The fake Telegram runs in this test's process; the bot is started exactly as
-an operator would start it (``python -m chaodipi_cli run`` with the settings
+an operator would start it (``python -m bot.cli run`` with the settings
 in the environment), plays, and is stopped with SIGTERM as systemd or Docker
 stop it.  It must exit 0 promptly, having stored every move it made: the
 database passes ``integrity_check``, every hand's log is contiguous, and a
@@ -52,7 +52,7 @@ class BotProcess:
     async def start(self) -> None:
         with open(self.log_path, "wb") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "chaodipi_cli", "run", cwd=REPO, env=self.env,
+                sys.executable, "-m", "bot.cli", "run", cwd=REPO, env=self.env,
                 stdout=log, stderr=subprocess.STDOUT,
             )
 
@@ -105,7 +105,7 @@ def process_state(pid: int) -> str:
 
 async def health(db: Path) -> subprocess.CompletedProcess[str]:
     return await asyncio.to_thread(
-        subprocess.run, [sys.executable, "-m", "chaodipi_cli", "health", "--db", str(db)], cwd=REPO,
+        subprocess.run, [sys.executable, "-m", "bot.cli", "health", "--db", str(db)], cwd=REPO,
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
     )
 
@@ -230,7 +230,7 @@ async def test_sigusr1_writes_every_threads_stack_to_the_log_and_the_bot_runs_on
         if "Current thread" in bot.log:
             break
         await asyncio.sleep(0.1)
-    assert "Current thread" in bot.log and "chaodipi_cli.py" in bot.log, bot.log
+    assert "Current thread" in bot.log and "bot/cli.py" in bot.log, bot.log
     assert bot.process.returncode is None
     assert (await health(bot.db)).returncode == 0
     assert_stopped_cleanly(bot, await bot.terminate())

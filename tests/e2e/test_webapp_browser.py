@@ -5,7 +5,11 @@ page the bot serves, with a stand-in for ``window.Telegram.WebApp`` that
 hands it valid ``initData`` (Telegram's own script is blocked: no network).
 Alice plays with three AI seats by tapping cards and buttons only; screenshots
 of the lobby, a trick in progress, the result and the replay are saved to
-``build/webapp-screenshots/`` (or ``$CHAODIPI_SCREENSHOTS``).
+``build/webapp-screenshots/`` (or ``$CHAODIPI_SCREENSHOTS``).  The page runs
+under the server's Content-Security-Policy: any violation fails the test.
+The page also reconnects after a restart, shows no card while the AI plays
+for Alice and brings her back with 「我回来了」, and shows only why once the
+table is closed.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from .appkit import PUBLIC_URL, app_base, init_data_for, webapp_running
 from .botkit import tables
 from .chromium import Browser, chromium_path
 from .fake_telegram import FakeTelegram, FloodLimits
-from .scenario import fill_with_ai, start_match, wait_seated
+from .scenario import fill_with_ai, play_hand, start_match, wait_seated
+from .seat_changes import force_timeout
 
 pytestmark = [
     pytest.mark.fake_telegram(limits=FloodLimits.unlimited()),
@@ -44,7 +49,9 @@ def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]
     return f"""window.Telegram = {{ WebApp: {{
         initData: {json.dumps(init_data)}, initDataUnsafe: {{ user: {json.dumps(user)} }},
         themeParams: {json.dumps(theme)}, colorScheme: "dark",
-        ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }} }} }};"""
+        ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }} }} }};
+        document.addEventListener("securitypolicyviolation",
+            (e) => console.log("csp: " + e.violatedDirective + " " + e.blockedURI));"""
 
 
 OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
@@ -153,13 +160,13 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             assert await browser.evaluate(click("🎞"))
             await browser.wait_for("document.querySelector('#title').textContent.includes('回放')", "the replay")
             for _ in range(4):
-                assert await browser.evaluate(click("下一墩"))
-            await browser.wait_for("document.querySelector('#facts').textContent.startsWith('第 5 墩')", "trick 5")
+                assert await browser.evaluate(click("下一轮"))
+            await browser.wait_for("document.querySelector('#facts').textContent.startsWith('第 5 轮')", "trick 5")
             cards = await browser.evaluate("document.querySelectorAll('#table .played .card').length")
             assert cards >= 4
             await browser.screenshot(SHOTS / "4-replay.png")
             await browser.call("Page.navigate", url=app_base(app) + replay_path)
-            await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 墩')",
+            await browser.wait_for("document.querySelector('#facts')?.textContent.startsWith('第 1 轮')",
                                    "the replay opened from the result message")
 
             # Telegram's light theme: the page takes its colours from themeParams.
@@ -170,7 +177,7 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             background = await browser.evaluate("getComputedStyle(document.body).backgroundColor")
             assert background == "rgb(255, 255, 255)", background
             await browser.screenshot(SHOTS / "5-light.png")
-            assert not [line for line in browser.console if line.startswith("exception")], browser.console
+            assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console
 
 
 def _moved(table, hand, events):  # type: ignore[no-untyped-def]
@@ -225,3 +232,48 @@ async def test_the_page_reconnects_after_a_restart(fake_telegram: FakeTelegram, 
 
 ENGLISH_OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
                  ".map(b => b.textContent); return t.some(x => /^(Pass|Don't steal|Hint)/.test(x)) ? t : null; })()")
+
+
+async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    group = server.group("Away", [alice])
+    user = {"id": alice.id, "first_name": "Alice", "language_code": "zh-hans"}
+    async with webapp_running(server, tmp_path / "t.db") as app, Browser.launch(tmp_path / "profile") as browser:
+        await alice.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        await wait_seated(server, app, group, alice)
+        await fill_with_ai(server, alice, group, 3)
+        table = await start_match(server, app, alice, group)
+        await play_hand(server, table, {0: alice}, until=lambda h: h.phase == "playing" and h.turn == 0)
+        await browser.call("Network.enable")
+        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+        await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                           source=telegram_stub(init_data_for(server, alice), user, DARK))
+        await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+        await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "Alice's cards")
+        await force_timeout(app, group)  # the AI plays for her
+        await browser.wait_for("document.querySelector('#info').textContent.includes('AI 替你出牌')", "the away line")
+        assert await browser.evaluate("document.querySelectorAll('#hand .card').length") == 0
+        await browser.screenshot(SHOTS / "6-away.png")
+        assert await browser.evaluate(click("我回来了"))
+        await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "Alice's cards again")
+        info = table.seats[0]
+        assert info is not None and not info.timed_out
+        # The stream is open again: the AI seats' moves show up without a reload.
+        assert table.match is not None
+        played = len(table.match.hand.tricks)
+        await browser.wait_for(OFFER, "Alice's buttons")
+        assert await browser.evaluate(click("提示"))
+        await browser.wait_for("document.querySelectorAll('#hand .card.selected').length > 0", "the hint")
+        await browser.wait_for(click("出牌"), "出牌")
+        await server.wait_for(lambda: len(table.match.hand.tricks) > played or table.match.hand.over,  # type: ignore[union-attr]
+                              timeout=20, what="the trick played out")
+        if not table.match.hand.over:  # the AI seats' plays after hers reach the page through the stream
+            await browser.wait_for(f"document.querySelector('#centre').textContent === '第 {played + 2} 轮'",
+                                   "the next trick in the page")
+        # The table closes: the page shows why, and nothing of the seat.
+        await alice.command(group, "stop")
+        await browser.wait_for("document.querySelector('#info').textContent === '牌桌已关闭。'", "the closed table")
+        assert await browser.evaluate("document.querySelectorAll('#hand .card').length") == 0
+        assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console

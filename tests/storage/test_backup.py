@@ -112,7 +112,7 @@ async def test_restore_refuses_to_mix_with_old_files(db: Database, tmp_path: Pat
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "chaodipi_cli", *args], cwd=REPO, capture_output=True, text=True,
+        [sys.executable, "-m", "bot.cli", *args], cwd=REPO, capture_output=True, text=True,
         env={**os.environ, "PYTHONPATH": str(REPO), **(env or {})}, timeout=60,
     )
 
@@ -139,7 +139,7 @@ async def test_the_command_line_backs_up_a_running_database(db: Database, tmp_pa
 
 def test_run_without_a_token_says_how_to_get_one() -> None:
     env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
-    done = subprocess.run([sys.executable, "-m", "chaodipi_cli", "run"], cwd=REPO, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], cwd=REPO, capture_output=True, text=True,
                           env={**env, "PYTHONPATH": str(REPO)}, timeout=60)
     assert done.returncode == 2
     assert "TELEGRAM_BOT_TOKEN is not set" in done.stderr

@@ -23,6 +23,9 @@
   let choosing = null;    // {op, cards, choices} while the trump choice is asked
   let replay = null;      // {data, trick}
   let busy = false;
+  let source = null;      // the open EventSource
+  let opening = 0;        // counts calls of listen(): only the latest may open a stream
+  let retries = 0;        // failed openings in a row (the next waits longer)
 
   const $ = (id) => document.getElementById(id);
 
@@ -55,7 +58,9 @@
     if (card === "BJ" || card === "SJ") {
       el.classList.add("joker");
       if (card === "BJ") el.classList.add("red");
-      el.innerHTML = `<span class="r">JOKER</span><span class="big">★</span>`;
+      // 大王/小王 as players say it; in English the joker's colour tells big (red) from small.
+      const name = state && state.lang === "zh" ? label(card) : "JOKER";
+      el.innerHTML = `<span class="r">${name}</span><span class="big">★</span>`;
     } else {
       const suit = card.slice(-1);
       if (suit === "H" || suit === "D") el.classList.add("red");
@@ -161,6 +166,7 @@
         () => act("play", cards, null)));
       bar.appendChild(button(w("Hint"), hint, true));
     }
+    if (state.away) bar.appendChild(button(w("I'm back"), comeBack));
     if (cards.length) bar.appendChild(button(w("Clear"), () => { selected = []; choosing = null; draw(); }, true));
     if (state.last_hand_id) bar.appendChild(button("🎞 " + w("Replay"), () => openReplay(state.last_hand_id), true));
   }
@@ -169,9 +175,10 @@
     if (replay) return drawReplay();
     const view = state.view;
     $("title").textContent = state.title || "炒地皮";
+    $("facts").textContent = "";
     if (view) {
       const trump = view.trump_known ? (view.trump ? SUITS[view.trump] : w("no-trump")) : "?";
-      $("facts").textContent = `${view.level ? "Lv " + levelName(view.level) : ""} · ${trump} · ${view.trick_points}`;
+      $("facts").textContent = `${view.level ? w("level {level}", { level: levelName(view.level) }) : ""} · ${trump} · ${view.trick_points}`;
     }
     drawSeats(view);
     $("centre").textContent = view && view.phase === "playing" ? w("Trick {n}", { n: view.tricks.length + 1 }) : "";
@@ -274,13 +281,101 @@
     if (tableId) bar.appendChild(button(w("Close"), () => { replay = null; draw(); }, true));
   }
 
+  // 「我回来了」: the AI stops playing for this person; the table is live again.
+  async function comeBack() {
+    if (busy) return;
+    busy = true;
+    drawActions();
+    try {
+      const { status, data } = await api(`tables/${tableId}/back`, { nonce: nonce() });
+      if (data.state) show(data.state);
+      if (data.refusal) toast(data.refusal);
+      else if (!data.ok) toast(`HTTP ${status}`);
+      if (data.state && !data.state.away) listen();
+    } finally {
+      busy = false;
+      drawActions();
+    }
+  }
+
   // --- live updates ------------------------------------------------------------------------------------
-  function listen() {
-    const source = new EventSource(`api/tables/${tableId}/events?auth=${encodeURIComponent(tg.initData)}`);
-    source.addEventListener("state", (event) => { $("banner").hidden = true; show(JSON.parse(event.data)); });
-    source.addEventListener("closed", () => { source.close(); });
-    // EventSource reconnects by itself (after a restart too); the banner says we are waiting for it.
-    source.onerror = () => { $("banner").textContent = w("Reconnecting…"); $("banner").hidden = false; };
+  // The stream is opened with a one-use ticket from an authenticated POST: initData never goes in a URL
+  // (EventSource cannot send headers).  So the page reconnects itself, with a fresh ticket each time.
+  function banner(text) {
+    $("banner").textContent = text;
+    $("banner").hidden = false;
+  }
+
+  function later() {
+    retries = Math.min(retries + 1, 5);
+    setTimeout(listen, 1000 * retries);
+  }
+
+  async function listen() {
+    const mine = ++opening;
+    if (source) { source.close(); source = null; }
+    let answer;
+    try {
+      answer = await api(`tables/${tableId}/ticket`, {});
+    } catch (e) {
+      if (mine !== opening) return;
+      banner(w("Reconnecting…"));  // the bot is not reachable (a restart): try again shortly
+      later();
+      return;
+    }
+    if (mine !== opening) return;  // a later call took over (「我回来了」 during a retry)
+    const { status, data } = answer;
+    if (status === 401) { stopped(w("This page has expired: open it again from Telegram.")); return; }
+    if (status === 403) { stopped(w("You no longer hold this seat.")); return; }
+    if (status !== 200) {
+      banner(data.refusal || w("Reconnecting…"));
+      later();
+      return;
+    }
+    const es = new EventSource(`api/tables/${tableId}/events?ticket=${encodeURIComponent(data.ticket)}`);
+    source = es;
+    es.addEventListener("state", (event) => {
+      retries = 0;
+      $("banner").hidden = true;
+      show(JSON.parse(event.data));
+    });
+    // The stream ends saying why: the table closed, the seat is not this person's any more, the AI plays
+    // for them (the state then offers 「我回来了」), or initData is too old.
+    for (const name of ["closed", "left"]) {
+      es.addEventListener(name, (event) => {
+        es.close();
+        source = null;
+        const why = JSON.parse(event.data);
+        if (why.reason === "away") refresh(); else stopped(why.text);
+      });
+    }
+    es.onerror = () => {
+      if (source !== es) return;
+      es.close();
+      source = null;
+      banner(w("Reconnecting…"));
+      later();
+    };
+  }
+
+  async function refresh() {
+    const { status, data } = await api(`tables/${tableId}`);
+    if (status !== 200) { stopped(w("You no longer hold this seat.")); return; }
+    show(data.state);
+    if (!data.state.away) listen();  // back already (a press on the keyboard meanwhile)
+  }
+
+  // Nothing of the seat stays on screen once the page may not show it: only why.
+  function stopped(text) {
+    $("banner").hidden = true;
+    selected = [];
+    choosing = null;
+    if (state) {
+      state = Object.assign({}, state, { view: null, hand: [], groups: [], mode: null, away: false,
+                                         last_result: null, info: "" });
+      draw();
+    }
+    $("info").textContent = text;
   }
 
   async function start() {
@@ -292,7 +387,7 @@
       const { status, data } = await api(`tables/${tableId}`);
       if (status !== 200) { $("info").textContent = `HTTP ${status}`; return; }
       show(data.state);
-      listen();
+      if (!data.state.away) listen();
     }
     if (replayId) await openReplay(replayId);
   }

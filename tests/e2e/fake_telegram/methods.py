@@ -4,6 +4,12 @@ Each method takes decoded :class:`Params` and returns the ``result`` of a
 successful answer or raises :class:`~.errors.ApiError`. Validation comes first,
 flood control next, and only then is anything changed, so a refused request
 leaves no trace but its entry in the call log.
+
+Photos (``sendPhoto``, ``editMessageMedia``) are an upload (a PNG or JPEG of
+at most 10 MB, width + height at most 10,000, sides at most 20 to 1, as
+Telegram checks) or the ``file_id`` of one sent before; a URL is refused (the
+fake fetches nothing). A caption has at most 1024 characters after parsing.
+The server keeps every upload by its ``file_id`` (``State.files``).
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from .markup import parse_reply_markup
 from .state import DEFAULT_ALLOWED_UPDATES, Chat, Message, MessageVersion, State, unix_now
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
 MAX_ANSWER_TEXT = 200
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
 # Parameters whose form value is the raw string (PTB does not JSON-encode strings);
 # every other form value is JSON, e.g. chat_id "123" or reply_markup "{...}".
 STRING_PARAMS = frozenset(
@@ -42,6 +50,8 @@ class Params:
 
     def __init__(self, values: dict[str, Any]) -> None:
         self.values = values
+        self.files: dict[str, bytes] = {}
+        """Uploaded files by form field name (a multipart request)."""
 
     @classmethod
     def from_form(cls, form: dict[str, str]) -> Params:
@@ -138,6 +148,9 @@ class BotApi:
             "deletewebhook": self.delete_webhook,
             "getwebhookinfo": self.get_webhook_info,
             "sendmessage": self.send_message,
+            "sendphoto": self.send_photo,
+            "editmessagemedia": self.edit_message_media,
+            "editmessagecaption": self.edit_message_caption,
             "editmessagetext": self.edit_message_text,
             "editmessagereplymarkup": self.edit_message_reply_markup,
             "answercallbackquery": self.answer_callback_query,
@@ -305,6 +318,114 @@ class BotApi:
             },
             self.clock(),
         )
+        return message.to_api(self.state)
+
+    def _caption(self, p: Params, caption: str | None, parse_mode: str | None,
+                 entities: list[dict[str, Any]] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
+        if not caption:
+            return None, []
+        text, parsed = render_text(caption, parse_mode, entities)
+        if len(text) > MAX_CAPTION:
+            raise bad_request(errors.CAPTION_TOO_LONG)
+        return text, parsed
+
+    def _photo(self, p: Params, value: object) -> tuple[list[dict[str, Any]], bytes]:
+        """The PhotoSize list of a photo given as an upload (a field, or ``attach://<field>``) or a file_id."""
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = p.files.get(value[len("attach://"):])
+        elif isinstance(value, str) and value.startswith("<file "):
+            value = p.files.get(value[len("<file "):-1])
+        if isinstance(value, str):
+            if value not in self.state.files:
+                raise bad_request(errors.WRONG_FILE)
+            data, file_id = self.state.files[value], value
+        elif isinstance(value, bytes):
+            data, file_id = value, None
+        else:
+            raise bad_request(errors.required("photo"))
+        if len(data) > MAX_PHOTO_BYTES:
+            raise bad_request(errors.PHOTO_TOO_BIG)
+        size = image_size(data)
+        if size is None:
+            raise bad_request(errors.PHOTO_INVALID)
+        width, height = size
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise bad_request(errors.PHOTO_DIMENSIONS)
+        if file_id is None:
+            file_id = f"AgACAgQAAxkDAAI{len(self.state.files) + 1:06d}fake"
+        return [{"file_id": file_id, "file_unique_id": f"u{file_id[-12:]}", "width": width, "height": height,
+                 "file_size": len(data)}], data
+
+    async def send_photo(self, p: Params) -> dict[str, Any]:
+        """sendPhoto."""
+        chat = self.writable_chat(p)
+        photo, data = self._photo(p, p.get("photo"))
+        caption, entities = self._caption(p, p.get_str("caption"), p.get_str("parse_mode"),
+                                          p.get_json("caption_entities"))
+        markup = parse_reply_markup(p.get("reply_markup"))
+        reply_to = None
+        reply_parameters = p.get_json("reply_parameters")
+        if isinstance(reply_parameters, dict):
+            reply_to = reply_parameters.get("message_id")
+        if reply_to is not None and self.state.find_message(chat.id, int(reply_to)) is None:
+            raise bad_request(errors.REPLY_NOT_FOUND)
+        self._flood(chat, is_edit=False)
+        self.state.files[photo[-1]["file_id"]] = data
+        message = self.state.add_message(
+            {
+                "chat_id": chat.id,
+                "from_id": self.state.bot.id,
+                "photo": photo,
+                "caption": caption,
+                "caption_entities": entities,
+                "reply_markup": markup,
+                "reply_to_message_id": None if reply_to is None else int(reply_to),
+                "silent": p.get_bool("disable_notification"),
+            },
+            self.clock(),
+        )
+        return message.to_api(self.state)
+
+    async def edit_message_media(self, p: Params) -> dict[str, Any]:
+        """editMessageMedia (photos only): a new picture and caption; omitting reply_markup removes it."""
+        chat, message = self._editable(p)
+        if message.photo is None:
+            raise bad_request(errors.NO_MEDIA)
+        media = p.get_json("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise bad_request("Bad Request: can't parse InputMedia: media type not supported here")
+        photo, data = self._photo(p, media.get("media"))
+        caption, entities = self._caption(p, media.get("caption"), media.get("parse_mode"),
+                                          media.get("caption_entities"))
+        markup = parse_reply_markup(p.get("reply_markup"), inline_only=True)
+        if (photo[-1]["file_id"], caption, _plain(entities), _plain(markup)) == (
+                message.photo_id, message.caption, _plain(message.caption_entities), _plain(message.reply_markup)):
+            raise bad_request(errors.NOT_MODIFIED)
+        self._flood(chat, is_edit=True)
+        self.state.files[photo[-1]["file_id"]] = data
+        message.photo, message.caption, message.caption_entities = photo, caption, entities
+        return self._edited(message, markup)
+
+    async def edit_message_caption(self, p: Params) -> dict[str, Any]:
+        """editMessageCaption; omitting reply_markup removes the keyboard."""
+        chat, message = self._editable(p)
+        if message.photo is None:
+            raise bad_request(errors.NO_CAPTION)
+        caption, entities = self._caption(p, p.get_str("caption"), p.get_str("parse_mode"),
+                                          p.get_json("caption_entities"))
+        markup = parse_reply_markup(p.get("reply_markup"), inline_only=True)
+        if (caption, _plain(entities), _plain(markup)) == (
+                message.caption, _plain(message.caption_entities), _plain(message.reply_markup)):
+            raise bad_request(errors.NOT_MODIFIED)
+        self._flood(chat, is_edit=True)
+        message.caption, message.caption_entities = caption, entities
+        return self._edited(message, markup)
+
+    def _edited(self, message: Message, markup: dict[str, Any] | None) -> dict[str, Any]:
+        message.reply_markup = markup
+        message.edit_date = unix_now()
+        message.history.append(MessageVersion(message.caption, tuple(message.caption_entities), markup,
+                                              self.clock()))
         return message.to_api(self.state)
 
     async def edit_message_text(self, p: Params) -> dict[str, Any]:
@@ -540,6 +661,27 @@ _ADMIN_RIGHTS = {
     "can_delete_stories": False,
     "can_pin_messages": True,
 }
+
+
+def _plain(value: object) -> str:
+    """A comparable form of a JSON value."""
+    return json.dumps(value, sort_keys=True)
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height of a PNG or a baseline/progressive JPEG; None for anything else."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        at = 2
+        while at + 9 < len(data):
+            if data[at] != 0xFF:
+                return None
+            marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
+            if marker in (0xC0, 0xC1, 0xC2):
+                return int.from_bytes(data[at + 7:at + 9], "big"), int.from_bytes(data[at + 5:at + 7], "big")
+            at += 2 + length
+    return None
 
 
 def chat_member(user: dict[str, Any], status: str) -> dict[str, Any]:

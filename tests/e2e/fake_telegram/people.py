@@ -55,6 +55,9 @@ class MessageView:
     edited: bool
     deleted: bool
     reply_to_message_id: int | None
+    photo_id: str | None = None
+    """A photo message's picture (its bytes: ``State.files[photo_id]``)."""
+    caption: str | None = None
 
     @classmethod
     def of(cls, message: Message) -> MessageView:
@@ -78,6 +81,8 @@ class MessageView:
             edited=message.edit_date is not None,
             deleted=message.deleted,
             reply_to_message_id=message.reply_to_message_id,
+            photo_id=message.photo_id,
+            caption=message.caption,
         )
 
     @property
@@ -166,6 +171,17 @@ class Group:
     def remove_bot(self, *, kicked: bool = True) -> None:
         """Take the bot out of the group (Telegram then answers 403 to it)."""
         self.chat.bot_status = "kicked" if kicked else "left"
+
+    def add_bot(self, by: Person) -> None:
+        """``by`` adds the bot to the group: Telegram sends the bot a ``my_chat_member`` update."""
+        old = self.chat.bot_status
+        self.chat.bot_status = "member"
+        state = self.server.state
+        bot = state.bot.to_api()
+        state.updates.push("my_chat_member", {
+            "chat": self.chat.to_api(state.users), "from": by.user.to_api(), "date": unix_now(),
+            "old_chat_member": {"status": old, "user": bot}, "new_chat_member": {"status": "member", "user": bot},
+        })
 
     async def migrate_to_supergroup(self, by: Person) -> int:
         """Upgrade to a supergroup as Telegram does; returns the new chat id.

@@ -84,7 +84,12 @@ class FakeTelegram:
         self._in_flight = 0
         self._last_activity = time.monotonic()
         self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
         self._port: int | None = None
+        self.outage: str | None = None
+        """While set, Telegram is down as the bot would see it: ``"502"`` answers Bad Gateway, ``"hang"``
+        never answers, ``"refuse"`` refuses connections (see :meth:`set_outage`)."""
+        self._outage_over = asyncio.Event()
 
     # --- life cycle ---------------------------------------------------------
 
@@ -106,6 +111,26 @@ class FakeTelegram:
         sockets = getattr(server, "sockets", None) or []
         self._port = sockets[0].getsockname()[1]
         self._host = host
+        self._site = site
+
+    async def set_outage(self, mode: str | None) -> None:
+        """Make Telegram unreachable as a network or Telegram itself fails: ``"502"`` (every call answered
+        502 Bad Gateway, nothing done), ``"hang"`` (calls are held, unanswered, until the outage ends; the
+        bot's own timeouts give up on them), ``"refuse"`` (the port is closed: connections are refused);
+        ``None`` ends the outage (the port listens again, held calls are answered 502)."""
+        assert self._runner is not None
+        if self.outage == "refuse" and mode != "refuse":
+            self._site = web.TCPSite(self._runner, self._host, self._port)
+            await self._site.start()
+        elif mode == "refuse" and self.outage != "refuse" and self._site is not None:
+            await self._site.stop()
+            server = self._runner.server
+            for connection in list(server.connections if server is not None else ()):
+                connection.force_close()  # kept-alive connections go too: nothing gets through
+        if mode != "hang":
+            self._outage_over.set()
+            self._outage_over = asyncio.Event()
+        self.outage = mode
 
     async def stop(self) -> None:
         """Stop listening; waiting long polls return at once."""
@@ -190,8 +215,9 @@ class FakeTelegram:
 
     # --- waiting --------------------------------------------------------------
 
-    def _notify(self) -> None:
-        self._last_activity = time.monotonic()
+    def _notify(self, activity: bool = True) -> None:
+        if activity:  # an empty long poll is the bot waiting, not the bot doing something
+            self._last_activity = time.monotonic()
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -279,6 +305,10 @@ class FakeTelegram:
         return web.json_response(ApiError(404, errors.NOT_FOUND).to_json(), status=404)
 
     async def _handle(self, request: web.Request) -> web.Response:
+        if self.outage == "hang":
+            await self._outage_over.wait()
+        if self.outage is not None:  # a gateway in front of Telegram answers, Telegram does nothing
+            return web.Response(status=502, text="Bad Gateway")
         method = request.match_info["method"]
         if request.match_info["token"] != self.token:
             return web.json_response(ApiError(401, errors.UNAUTHORIZED).to_json(), status=401)
@@ -321,9 +351,16 @@ class FakeTelegram:
                     values.update(payload)
                 return Params(values)
             posted = await request.post()
+            files: dict[str, bytes] = {}
             for key, value in posted.items():
-                # Uploaded files are not kept: only their field name is recorded.
-                form[key] = value if isinstance(value, str) else f"<file {key}>"
+                if isinstance(value, str):
+                    form[key] = value
+                else:  # an upload: the call log records its field name, the method gets its bytes
+                    form[key] = f"<file {key}>"
+                    files[key] = value.file.read()
+            params = Params.from_form(form)
+            params.files = files
+            return params
         return Params.from_form(form)
 
     def _record(
@@ -354,4 +391,4 @@ class FakeTelegram:
         )
         if chat_id is not None and (event := self._chat_changes.pop(chat_id, None)) is not None:
             event.set()
-        self._notify()
+        self._notify(activity=not (method.lower() == "getupdates" and not body.get("result")))

@@ -130,6 +130,10 @@ class Message:
     """Sent with ``disable_notification``: arrives without a sound or push."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Service fields such as ``migrate_to_chat_id``, copied into the API object as is."""
+    photo: list[dict[str, Any]] | None = None
+    """A photo message's sizes (Bot API ``PhotoSize`` objects; one here, as sent); None for text."""
+    caption: str | None = None
+    caption_entities: list[dict[str, Any]] = field(default_factory=list)
     history: list[MessageVersion] = field(default_factory=list)
     """Every version including the current one, oldest first."""
 
@@ -143,9 +147,15 @@ class Message:
         """The inline keyboard rows, [] when there is none."""
         return inline_buttons(self.reply_markup)
 
+    @property
+    def photo_id(self) -> str | None:
+        """The ``file_id`` of a photo message's picture."""
+        return self.photo[-1]["file_id"] if self.photo else None
+
     def content(self) -> tuple[object, ...]:
         """What "message is not modified" compares."""
-        return (self.text, _frozen(self.entities), _frozen(self.reply_markup))
+        return (self.text, _frozen(self.entities), _frozen(self.reply_markup), self.photo_id, self.caption,
+                _frozen(self.caption_entities))
 
     def to_api(self, state: State, *, with_reply: bool = True) -> dict[str, Any]:
         """The Bot API ``Message`` object as the bot receives it."""
@@ -162,6 +172,12 @@ class Message:
             data["text"] = self.text
             if self.entities:
                 data["entities"] = [dict(e) for e in self.entities]
+        if self.photo is not None:
+            data["photo"] = [dict(size) for size in self.photo]
+            if self.caption:
+                data["caption"] = self.caption
+                if self.caption_entities:
+                    data["caption_entities"] = [dict(e) for e in self.caption_entities]
         if self.reply_markup and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
@@ -259,6 +275,8 @@ class State:
     menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     """setChatMenuButton: per private chat id, None for the default of all of them."""
     """(scope as canonical JSON, language code or "") -> the command list."""
+    files: dict[str, bytes] = field(default_factory=dict)
+    """Every file the bot uploaded (a photo), by the ``file_id`` it was given."""
     updates: UpdateQueue = field(default_factory=UpdateQueue)
     on_change: Callable[[], None] = lambda: None
     """Called after every change, so waiters can re-check their conditions."""

@@ -13,9 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from storage.backup import backup_file, restore
-from storage.config import DB_ENV_VAR, default_db_path
-from storage.errors import StorageError
+from storage import DB_ENV_VAR, StorageError, backup_file, default_db_path, restore
 
 
 RUN_SETTINGS = """\
@@ -35,6 +33,7 @@ settings (environment variables):
   CHAODIPI_AI_WORKERS       processes for the strong AI's searches (default: the cores less one, at least 1)
   CHAODIPI_GROUP_INTERVAL   minimum seconds between edits of a group's table message (default 3.5)
   CHAODIPI_HAND_PAUSE       seconds between a hand's result and the next hand at real-time pace (default 4)
+  CHAODIPI_TAP_GAP          seconds a hand message waits after its last edit before showing another tap (default 1)
   CHAODIPI_FLOOD_PACING     on: pace calls by Telegram's flood limits (default); off: only for a test server
   CHAODIPI_LOG_LEVEL        DEBUG (or --verbose: with library tracebacks), INFO (default), WARNING, ERROR
   CHAODIPI_LOG_FORMAT       text (default) or json (one JSON object a line)
@@ -47,10 +46,15 @@ Without a token, try `chaodipi demo`.
 
 DEMO_EXAMPLES = """\
 examples:
-  chaodipi demo                         one hand of 盐城 (暗炒), in Chinese
+  chaodipi demo                         one hand of 盐城 (暗炒), in Chinese, the strong AI
   chaodipi demo --seed 1 --lang en      the same deal every time, in English
   chaodipi demo --preset nantong --hands 3 --pause 0.5
-  chaodipi demo --preset 安徽 --match   a whole match to its end
+  chaodipi demo --preset 安徽 --match --ai casual   a whole match to its end, quickly
+
+The strong AI (a new table's default) searches before each play, so a hand
+takes a few seconds; its search is timed, so on a busy machine a seed may
+now and then give another play. The casual AI answers at once and repeats
+a seed exactly.
 """
 
 BACKUP_NOTES = """\
@@ -104,7 +108,8 @@ def _parser() -> argparse.ArgumentParser:
         "demo", formatter_class=raw,
         help="watch four AI seats play in the terminal, as a group would see it (no token needed)",
         description="Four AI seats play in the terminal; you see the table and each trick as the group\n"
-                    "would, and the hand's result. No token, no network, no database.",
+                    "would, what the bot announces as it happens (甩牌失败, 逼红5 …), and the hand's\n"
+                    "result. No token, no network, no database.",
         epilog=DEMO_EXAMPLES,
     )
     demo.add_argument("--preset", default="yancheng",
@@ -113,8 +118,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the messages (default zh)")
     demo.add_argument("--hands", type=int, default=1, help="how many hands to play (default 1)")
     demo.add_argument("--match", action="store_true", help="play a whole match to its end instead")
-    demo.add_argument("--seed", type=int, help="seed of the deal, to see the same game again")
+    demo.add_argument("--seed", type=int, help="seed of the deals, to see the same game again")
     demo.add_argument("--pause", type=float, default=0.0, help="seconds to pause after each trick")
+    demo.add_argument("--ai", choices=("strong", "casual"), default="strong",
+                      help="how well the AI seats play: strong (default, as a new table) or casual (instant)")
 
     backup = commands.add_parser(
         "backup", formatter_class=raw,
@@ -179,7 +186,7 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"chaodipi demo: {exc}", file=sys.stderr)
         return 2
     play(preset=preset, lang=args.lang, hands=max(1, args.hands), seed=args.seed, pause=args.pause,
-         whole_match=args.match)
+         whole_match=args.match, strength=args.ai)
     return 0
 
 
@@ -229,5 +236,5 @@ def _run(*, verbose: bool = False) -> int:
     return 0
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m bot.cli
     sys.exit(main())

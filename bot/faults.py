@@ -1,0 +1,102 @@
+"""Faults that can pass: Telegram unreachable, the database locked by another process, storage full, disk
+errors.  One log line when a fault starts and one when it ends, with counts; their state for ``/health``.
+
+A fault is *open* from its first failure until something shows it is over:
+for Telegram, any answer from the Bot API (:mod:`bot.reachability` watches
+every request, ``getUpdates`` included); for storage, a write transaction
+that commits (:class:`storage.Database` tells its observer).  In between,
+failures are only counted: under a fault the log stays readable, and the
+callers (the supervisor, the publisher, the handlers) need not log again.
+Listeners hear when a fault ends (the publisher then retries at once what
+waited for Telegram).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from telegram.error import BadRequest, NetworkError, RetryAfter
+
+from storage import StorageFault
+
+log = logging.getLogger(__name__)
+
+LABELS: Final = {
+    "telegram": "Telegram is unreachable",
+    "locked": "the database is locked by another process",
+    "full": "storage is full",
+    "io": "storage fails to read or write",
+}
+"""What each kind of fault means, for the log and ``/health``."""
+
+FAMILIES: Final = {"telegram": "telegram", "locked": "storage", "full": "storage", "io": "storage"}
+"""Which evidence ends a fault: an answer from Telegram, or a write that commits."""
+
+
+def passes(exc: BaseException) -> bool:
+    """True for a failure that can pass by itself, so that trying again later is right: a storage fault,
+    Telegram unreachable or answering 5xx or timing out, or flood control that outlasted the rate limiter's
+    retries.  (A ``BadRequest`` is a ``NetworkError`` in python-telegram-bot, but Telegram refused it: it
+    does not pass.)"""
+    if isinstance(exc, BadRequest):
+        return False
+    return isinstance(exc, StorageFault | NetworkError | RetryAfter)
+
+
+@dataclass(slots=True)
+class Fault:
+    """One open fault: since when, how many failures, the last one's detail."""
+
+    kind: str
+    since: float
+    failures: int = 1
+    detail: str = ""
+
+
+class Faults:
+    """The open faults of the bot, logged once when they start and once when they end."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        self.open: dict[str, Fault] = {}
+        self.listeners: list[Callable[[str], None]] = []
+        """Called with the family (``"telegram"``, ``"storage"``) whenever a fault of it has ended."""
+        self.seen: dict[str, int] = {}
+        """Faults started since the bot started, by kind."""
+
+    def failed(self, kind: str, detail: str = "") -> None:
+        """A call failed with a fault of ``kind``: the fault starts (one WARNING line) or goes on (counted)."""
+        fault = self.open.get(kind)
+        if fault is not None:
+            fault.failures += 1
+            fault.detail = detail
+            return
+        self.open[kind] = Fault(kind, self.clock(), 1, detail)
+        self.seen[kind] = self.seen.get(kind, 0) + 1
+        log.warning("fault: %s (%s); retrying quietly until it passes", LABELS.get(kind, kind), detail or kind)
+
+    def passed(self, family: str) -> None:
+        """Something of ``family`` worked: its open faults end (one WARNING line each, with counts)."""
+        ended = [kind for kind in self.open if FAMILIES.get(kind, kind) == family]
+        for kind in ended:
+            fault = self.open.pop(kind)
+            log.warning("fault over: %s for %.0f s (%d failure%s)", LABELS.get(kind, kind),
+                        self.clock() - fault.since, fault.failures, "" if fault.failures == 1 else "s")
+        if ended:
+            for listener in list(self.listeners):
+                listener(family)
+
+    def since(self, kind: str) -> float | None:
+        """When the open fault of ``kind`` started (None: it is not open)."""
+        fault = self.open.get(kind)
+        return fault.since if fault is not None else None
+
+    def status(self) -> dict[str, Any]:
+        """For ``/health``: per open fault, how long it has lasted and how many calls failed."""
+        now = self.clock()
+        return {kind: {"for": round(now - fault.since, 1), "failures": fault.failures, "what": LABELS.get(kind, kind)}
+                for kind, fault in self.open.items()}

@@ -1,0 +1,118 @@
+"""What every handler needs: the service, who asks and in which language, and a paced reply.
+
+A reply in a group is in the group's language (everyone there reads it);
+in a private chat, in the person's (:func:`chat_translator`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import cast
+
+from telegram import Chat, InlineKeyboardMarkup, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+import storage
+from bot.budget import Pacer
+from bot.i18n import Translator, pick_language, translator
+from bot.messages import storage_refusal
+from bot.tables import Tables
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+def tables_of(context: Context) -> Tables:
+    """The service kept in ``bot_data``."""
+    return cast(Tables, context.bot_data["tables"])
+
+
+async def user_translator(context: Context, user: User) -> Translator:
+    """A person's language: their /lang choice, else Telegram's language code."""
+    record = await storage.get_user(tables_of(context).db, user.id)
+    if record is not None and record.language:
+        return translator(record.language)
+    return translator(pick_language(user.language_code))
+
+
+async def remember_user(context: Context, user: User) -> storage.UserRecord:
+    """Store the person's name (and language code, if they have none chosen)."""
+    db = tables_of(context).db
+    record = await storage.get_user(db, user.id)
+    language = record.language if record is not None and record.language else pick_language(user.language_code)
+    return await storage.upsert_user(db, user.id, display_name(user), language=language)
+
+
+def display_name(user: User) -> str:
+    """The name shown at the table."""
+    return user.first_name or user.full_name or str(user.id)
+
+
+async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
+    """True for the group's creator and administrators."""
+    try:
+        member = await context.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+async def reply(update: Update, context: Context, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    """Reply to the message that carried a command, one reply a second per chat (see
+    :class:`bot.budget.Pacer`); a reply Telegram refuses is logged, never raised."""
+    message = update.effective_message
+    if message is None:
+        return
+    pacer: Pacer = context.bot_data.setdefault("reply_pacer", Pacer())
+    delay = pacer.delay(message.chat_id)
+    if delay > 0:
+        await asyncio.sleep(delay)
+    try:
+        await message.reply_html(text, disable_web_page_preview=True, reply_markup=markup)
+    except TelegramError as exc:
+        log.warning("reply failed in chat %s: %s", message.chat_id, type(exc).__name__)
+
+
+def in_group(chat: Chat | None) -> bool:
+    """True for groups and supergroups."""
+    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+
+
+async def chat_translator(context: Context, user: User, chat: Chat | None) -> Translator:
+    """The language of a reply in ``chat``: a group's (its table's, else its /lang), else the person's.
+
+    Everyone in a group reads the reply, so it follows the group's choice, not the caller's.
+    """
+    if in_group(chat):
+        assert chat is not None
+        tables = tables_of(context)
+        table = tables.in_chat(chat.id)
+        if table is not None:
+            return translator(table.lang)
+        record = await storage.get_chat(tables.db, chat.id)
+        if record is not None and record.language:
+            return translator(record.language)
+    return await user_translator(context, user)
+
+
+async def who_asks(update: Update, context: Context) -> tuple[User, Chat, Translator] | None:
+    """The person and chat behind a command, and the translator of the reply (None for channel posts)."""
+    user, chat = update.effective_user, update.effective_chat
+    if user is None or chat is None:
+        return None
+    return user, chat, await chat_translator(context, user, chat)
+
+
+def storage_trouble(tr: Translator, exc: storage.StorageError, *, move: bool = True) -> str:
+    """The answer to a press whose write failed (call it while handling ``exc``): a fault that can pass is
+    said as what it is (logged once where it happened); anything else is a bug, logged with its traceback."""
+    if isinstance(exc, storage.StorageFault):
+        return storage_refusal(tr, exc)
+    log.exception("storage error")
+    if move:
+        return tr("I could not save your move; nothing changed. Please try again.")
+    return tr("I could not save that; nothing changed. Please try again.")

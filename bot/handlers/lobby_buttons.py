@@ -1,0 +1,75 @@
+"""The lobby's buttons on the group's table message: seats, AI seats, the settings panel, Start."""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery
+
+import storage
+from bot import callbacks
+from bot.handlers.common import Context, is_admin, storage_trouble, tables_of
+from bot.handlers.seating import seat_person
+from bot.i18n import Translator
+from bot.model import Table
+from bot.render_group import setting_label
+from bot.tables import TableError
+from engine.ruleset import RULESETS
+
+CHOICES = ("preset", "hidden", "pace", "timeout", "strength", "returns")
+"""The settings a table's creator may choose (each button names its choice)."""
+SETTINGS = ("set", *CHOICES)
+"""The buttons of the settings panel (the table's creator and the group's admins only)."""
+
+
+async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
+                          tr: Translator) -> None:
+    """Seat, leave, AI seats, settings, start."""
+    tables = tables_of(context)
+    user = query.from_user
+    if query.message is None or query.message.chat.id != table.chat_id:
+        await query.answer(tr("That button is not valid."), show_alert=True)
+        return
+    op = data.op
+    if op in SETTINGS and user.id != table.creator_id and not await is_admin(context, table.chat_id, user.id):
+        await query.answer(tr("Only the table's creator or a group admin can change the settings."), show_alert=True)
+        return
+    if op in ("ai", "rmai") and table.seat_of(user.id) is None and user.id != table.creator_id \
+            and not await is_admin(context, table.chat_id, user.id):
+        await query.answer(tr("Only someone seated at the table, its creator or a group admin can add or remove AI seats."),
+                           show_alert=True)
+        return
+    popup: str | None = None
+    toast: str | None = None
+    async with table.lock:
+        try:
+            if op == "sit":
+                seat = int(data.arg) if data.arg.isdigit() and int(data.arg) < 4 else None
+                popup = await seat_person(context, table, user, seat, query)
+                if popup == "":
+                    return  # answered with the deep link
+            elif op == "leave":
+                await tables.leave(table, user.id)
+            elif op == "ai":
+                await tables.add_ai(table)
+            elif op == "rmai":
+                await tables.remove_ai(table)
+            elif op == "set":
+                tables.lobby_panels.add(table.id)
+            elif op in ("back", "cancel"):
+                tables.lobby_panels.discard(table.id)
+            elif op in CHOICES:
+                if op == "preset" and data.arg not in RULESETS:
+                    raise TableError("That button is out of date.")
+                await tables.change_setting(table, op, data.arg)
+                toast = "✓ " + setting_label(tr, op, data.arg)  # at once: the panel's ✓ follows with its edit
+            elif op == "start":
+                if table.seat_of(user.id) is None and user.id != table.creator_id:
+                    raise TableError("Only someone seated at the table can start it.")
+                await tables.start(table)
+                table.pending.clear()
+                tables.after_change(table)
+        except TableError as exc:
+            popup = exc.text(tr)
+        except storage.StorageError as exc:
+            popup = storage_trouble(tr, exc, move=False)
+        tables.refresh(table)
+    await query.answer(popup or toast, show_alert=bool(popup))

@@ -1,0 +1,70 @@
+"""Whether Telegram answers: every Bot API request, ``getUpdates`` included, tells :class:`bot.faults.Faults`.
+
+python-telegram-bot sends each request through an :class:`HTTPXRequest`;
+this one notes the outcome: a network error, a timeout or a 5xx answer is
+a fault of kind ``"telegram"`` (it may pass: the callers retry), any other
+answer from Telegram (a 4xx included: Telegram is there) ends it.  The
+library still raises what it raised: only the bookkeeping is added, and a
+5xx page that is not JSON (a proxy's "Bad Gateway") is given to it as the
+JSON error it stands for, so that it does not log a traceback per call.
+
+``getUpdates``' own request (``polling=True``) is the exception: the
+library's polling loop waits longer after each failure (1, 1.5, 2.25 … up
+to 30 s) unless it is a timeout, so after a long outage the bot would not
+poll for up to 30 s while Telegram is back (``bench/bench_faults.py``
+measured 25 s).  An unreachable Telegram is given to it as a timeout after
+a pause of :data:`POLL_AGAIN`: it polls again once a second throughout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from http import HTTPStatus
+from typing import Any, Final, NoReturn
+
+from telegram.error import NetworkError, TimedOut
+from telegram.request import HTTPXRequest
+
+from bot.faults import Faults
+
+POLL_AGAIN: Final = 1.0
+"""Seconds between two polls while Telegram cannot be reached."""
+
+
+class WatchedRequest(HTTPXRequest):
+    """:class:`HTTPXRequest` that tells ``faults`` when Telegram stops and starts answering; with ``polling``,
+    the request of ``getUpdates``, which turns an unreachable Telegram into a timeout a second later."""
+
+    def __init__(self, faults: Faults, *, polling: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.faults = faults
+        self.polling = polling
+
+    async def do_request(self, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        """Make the request as usual, and note whether Telegram answered."""
+        try:
+            code, payload = await super().do_request(*args, **kwargs)
+        except NetworkError as exc:  # TimedOut included
+            self.faults.failed("telegram", type(exc).__name__)
+            if self.polling and not isinstance(exc, TimedOut):
+                await self._poll_again(exc)
+            raise
+        if code < 500:
+            self.faults.passed("telegram")
+            return code, payload
+        self.faults.failed("telegram", f"HTTP {code}")
+        if self.polling:
+            await self._poll_again(None)
+        try:
+            json.loads(payload)
+        except ValueError:
+            phrase = HTTPStatus(code).phrase if code in HTTPStatus._value2member_map_ else "Server error"
+            payload = json.dumps({"ok": False, "error_code": code, "description": f"{phrase} ({code})"}).encode()
+        return code, payload
+
+    async def _poll_again(self, cause: NetworkError | None) -> NoReturn:
+        """Telegram cannot be reached: a timeout, after :data:`POLL_AGAIN`, which the polling loop retries at
+        once (the fault is counted already)."""
+        await asyncio.sleep(POLL_AGAIN)
+        raise TimedOut("Telegram cannot be reached; polling again") from cause

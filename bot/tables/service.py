@@ -1,0 +1,232 @@
+"""The tables service: the one set of calls both front ends make, the keyboard and the Mini App.
+
+:class:`Tables` is the :class:`~bot.tables.house.House` with the calls
+below; each is a line or two over the rooms.  Who may see or do what is
+decided here (and in the rooms), never in a front end: the seat a person
+holds (:meth:`Tables.seat_of`), a move and its refusal (:meth:`Tables.move`),
+the hint (:meth:`Tables.hint`), who may replay a hand (:meth:`Tables.replay`).
+The caller holds the table's lock for every call that takes a table, unless
+the call says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from telegram import InlineKeyboardMarkup
+
+from bot.model import Table
+from bot.tables import lobby, play, replays, seats, showing, startup, turns, watch
+from bot.tables.hand_messages import holds, slot_key
+from bot.tables.house import House
+from engine.ai import choose_action
+from engine.bidding import needs_choice, read_step
+from engine.cards import Card
+from engine.hand import Action
+from engine.views import view_for
+
+MoveKind = Literal["bid", "pass", "bury", "steal", "pass_steal", "play"]
+"""A player's move, as the keyboard and the web app name it."""
+
+TRUMP_CHOICES = ("S", "H", "D", "C")
+"""The suits a bid that does not name its trump may choose (plus ``NT`` for a red-five pair)."""
+
+
+class Tables(House):
+    """All tables of all chats, and the calls that change or show them."""
+
+    # --- the lobby ---------------------------------------------------------------------------------------
+    async def new_table(self, chat_id: int, title: str, creator_id: int, creator_lang: str,
+                        preset: str | None) -> Table:
+        """Open a table in a group (one active table per group); no lock needed."""
+        return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset)
+
+    def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
+        """The seat this person would get; raises TableError if they cannot sit."""
+        return lobby.check_sit(table, user_id, seat)
+
+    async def sit(self, table: Table, user_id: int, name: str, lang: str, seat: int | None) -> int:
+        """Seat a person who can be reached privately; returns the seat."""
+        return await lobby.sit(self, table, user_id, name, lang, seat)
+
+    async def leave(self, table: Table, user_id: int) -> None:
+        """Give up a seat in the lobby."""
+        await lobby.leave(self, table, user_id)
+
+    async def add_ai(self, table: Table) -> None:
+        """Fill the first empty seat with the AI."""
+        await lobby.add_ai(self, table)
+
+    async def remove_ai(self, table: Table) -> None:
+        """Empty the last AI seat."""
+        await lobby.remove_ai(self, table)
+
+    async def change_setting(self, table: Table, key: str, value: str) -> None:
+        """Change one table setting in the lobby."""
+        await lobby.change_setting(self, table, key, value)
+
+    async def start(self, table: Table) -> None:
+        """Start the match (then :meth:`after_change` shows it)."""
+        await lobby.start(self, table)
+
+    async def stop(self, table: Table) -> None:
+        """Stop a table (its creator or a chat admin asked)."""
+        await lobby.stop(self, table)
+
+    # --- seats ---------------------------------------------------------------------------------------------
+    def seat_of(self, table_id: int, user_id: int) -> tuple[Table, int] | None:
+        """The live table ``table_id`` and the seat this person holds there now (present or away); None if
+        they hold none.  Read it again under the table's lock: a seat may change hands while a request waits."""
+        table = self.get(table_id)
+        seat = table.seat_of(user_id) if table is not None else None
+        return (table, seat) if table is not None and seat is not None else None
+
+    @staticmethod
+    def holds(table: Table, seat: int, user_id: int) -> bool:
+        """True while this person holds this seat (present or away)."""
+        return holds(table, seat, user_id)
+
+    async def come_back(self, table: Table, seat: int) -> bool:
+        """An away person plays their seat again (a press of theirs, /hand, 「我回来了」); False if they
+        were not away."""
+        if not await seats.take_back(self, table, seat):
+            return False
+        turns.after_change(self, table, actor=seat)
+        return True
+
+    @staticmethod
+    def left_seat(table: Table, user_id: int) -> int | None:
+        """The seat this person escaped from in this match (the AI plays it), which they may take back."""
+        return seats.left_seat(table, user_id)
+
+    async def take_seat_back(self, table: Table, seat: int) -> bool:
+        """The person who left ``seat`` wants it back: True if it is theirs at once, False if from the next
+        hand (see :func:`seats.ask_back`); the table is told."""
+        if not await seats.ask_back(self, table, seat):
+            return False
+        seats.resume(self, table)
+        turns.after_change(self, table)
+        return True
+
+    async def show_hand_again(self, table: Table, seat: int) -> None:
+        """/hand: the person's hand message again, as a new message (the old one goes); someone away is
+        back."""
+        info = table.seats[seat]
+        if info is None or info.user_id is None:
+            return
+        old = info.hand_message_id
+        info.hand_message_id = None
+        if self.publisher is not None:
+            self.publisher.forget(slot_key(table.id, seat, info.user_id))
+            await self.publisher.delete(info.user_id, old)
+        if not await self.come_back(table, seat):
+            self.refresh(table, urgent=[seat])
+
+    def resume(self, table: Table) -> None:
+        """A paused table goes on once someone is present again."""
+        if table.paused:
+            seats.resume(self, table)
+            if not table.paused:
+                turns.after_change(self, table)
+
+    # --- play ------------------------------------------------------------------------------------------------
+    async def act(self, table: Table, action: Action) -> list[Any]:
+        """Check, store, then apply one action; returns the engine's outputs (see :func:`play.act`)."""
+        return await play.act(self, table, action)
+
+    async def move(self, table: Table, seat: int, kind: MoveKind, cards: Sequence[Card],
+                   trump: str | None) -> list[Any]:
+        """A player's move, from a button or the web app: check, store and apply it, clear the player's
+        selection, then the deadline, the AI seats and every message follow.  Raises the engine's or the
+        service's refusal (nothing changed then).  Returns the engine's outputs (its event first: a failed
+        throw's notice is in its ``info``)."""
+        outputs = await play.act(self, table, Action(kind, seat, tuple(cards), trump))
+        table.selected(seat).clear()
+        table.ticked.pop(seat, None)
+        turns.after_change(self, table, actor=seat)
+        return outputs
+
+    async def escape(self, table: Table, seat: int) -> None:
+        """A player leaves mid-match (the escape rule; the AI takes the seat)."""
+        await play.escape(self, table, seat)
+
+    def next_hand(self, table: Table) -> None:
+        """End the pause between hands (a 「下一局」 press); raises TableError if there is none."""
+        turns.next_hand(self, table)
+
+    def hint(self, table: Table, seat: int) -> tuple[Card, ...]:
+        """The cards the casual player would choose for this seat now (the strong one would hold the event
+        loop for its search); empty when there is nothing to suggest."""
+        assert table.match is not None
+        hand = table.match.hand
+        return choose_action(view_for(hand, seat), hand.ruleset, self.rng, "casual").cards
+
+    def trump_choices(self, table: Table, cards: Sequence[Card]) -> list[str] | None:
+        """The trumps a bid or steal of these cards must choose between (a joker or red-five pair names
+        none), or None when the cards name their trump (or are no bid)."""
+        assert table.match is not None
+        hand = table.match.hand
+        step = read_step(hand.ruleset, hand.level, list(cards))
+        if step is None or not needs_choice(hand.ruleset, step):
+            return None
+        return list(TRUMP_CHOICES) + (["NT"] if step == "R52" else [])
+
+    # --- messages and turns ----------------------------------------------------------------------------
+    def refresh(self, table: Table, *, urgent: Sequence[int] = (), pressed: int | None = None) -> None:
+        """Schedule the table's messages for an update (see :func:`showing.refresh`)."""
+        showing.refresh(self, table, urgent=urgent, pressed=pressed)
+
+    def after_change(self, table: Table, *, actor: int | None = None) -> None:
+        """After any change: the deadline, the AI seats, nudges and the messages."""
+        turns.after_change(self, table, actor=actor)
+
+    def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
+        """The group's table message as it should look now."""
+        return showing.render_group_message(self, table)
+
+    @staticmethod
+    def waiting_humans(table: Table) -> list[int]:
+        """Seats of people whose move the table waits for now."""
+        return turns.waiting_humans(table)
+
+    def watch(self) -> list[int]:
+        """The heartbeat's look at every table: what should move can (repaired if not); the stuck ones."""
+        return watch.watch(self)
+
+    def kick_ai(self, table: Table) -> None:
+        """Make sure AI seats move when it is their turn."""
+        turns.kick_ai(self, table)
+
+    async def cannot_reach(self, user_id: int) -> None:
+        """A person blocked the bot (or never started it): the AI plays for them where the table lets it,
+        else the table waits; each group is told."""
+        for table, seat in self.tables_of(user_id):
+            await seats.unreachable(self, table, seat)
+            turns.kick_ai(self, table)
+
+    # --- start-up and shut-down ------------------------------------------------------------------------------
+    async def load_tables(self) -> None:
+        """Bring back every live table from storage."""
+        await startup.load_tables(self)
+
+    def restore_timers(self) -> None:
+        """Re-arm every stored deadline after a restart, and start the AI seats and pauses."""
+        turns.restore_timers(self)
+
+    async def reload(self, table: Table) -> None:
+        """Rebuild a table's match from storage (after a conflict)."""
+        await play.reload(self, table)
+
+    async def close(self) -> None:
+        """Shut-down: let each move in progress be stored, then stop every AI loop and timer."""
+        await turns.close(self)
+
+    # --- replays ------------------------------------------------------------------------------------------------
+    async def replay(self, hand_id: int, user_id: int) -> replays.Replay | None:
+        """A finished hand for someone who played it; None for anyone else, or a hand still in play."""
+        return await replays.replay_for(self.db, hand_id, user_id)
+
+    async def replay_number(self, hand_id: int, user_id: int) -> int | None:
+        """The number of a finished hand this person played (to offer its replay); None otherwise."""
+        return await replays.number_for(self.db, hand_id, user_id)

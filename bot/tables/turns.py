@@ -1,0 +1,366 @@
+"""Whose move it is, and what happens while the table waits: AI seats, deadlines, reminders, timeouts.
+
+After every change of a table, :func:`after_change` runs (the caller holds
+the table's lock): it arms the deadline when the table starts waiting for
+someone new, schedules the messages, nudges whoever's turn just began, makes
+the AI seats move, and ends the pause between two hands on time.  Each of
+those runs as a supervised task named after its table (``ai 12``,
+``timer 12``, ``next-hand 12``; :mod:`bot.tasks`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from functools import partial
+from typing import Any, Final
+
+import storage
+from bot import logs
+from bot.labels import and_list, name_html
+from bot.model import PACES, THINKING, Table
+from bot.render_group import time_left
+from bot.tables.hand_messages import send_away_notice, slot_key
+from bot.tables.house import House, TableError
+from bot.tables.play import act, escape
+from bot.tables.seats import set_away
+from bot.tables.nudges import nudge
+from bot.tables.showing import refresh
+from engine.ai import choose_action
+from engine.errors import EngineError
+from engine.hand import Action
+from engine.views import view_for
+
+log = logging.getLogger(__name__)
+
+NEWS_FIRST: Final = 30.0
+"""Seconds the next hand may wait for the last hand's announcements to go out (the group's flood limit)."""
+STALL: Final = 5.0
+"""Seconds past its time a timer may wake before the bot counts as having stalled (frozen, far behind, or
+down): a deadline that passed meanwhile is not a timeout, the turn gets :func:`grace` more."""
+def after_change(house: House, table: Table, *, actor: int | None = None) -> None:
+    """After any change: the deadline, the AI seats, nudges, the messages, the end of a pause."""
+    started = arm_deadline(house, table)
+    refresh(house, table, urgent=waiting_humans(table), pressed=actor)
+    for seat in started:
+        info = table.seats[seat]
+        # A hand message not sent yet goes out as a new message, which notifies by itself.
+        if seat != actor and info is not None and info.hand_message_id is not None:
+            house.spawn("nudge", partial(nudge, house, table, seat), table, restart=False)
+    kick_ai(house, table)
+    wait_for_next_hand(house, table)
+
+
+# --- who is to move ---------------------------------------------------------------------------
+def human(table: Table, seat: int) -> bool:
+    """True if a person plays this seat now (not the AI, not the AI standing in for someone away)."""
+    info = table.seats[seat]
+    return info is not None and not info.is_ai and not info.timed_out
+
+
+def waiting_humans(table: Table) -> list[int]:
+    """Seats of people whose move the table waits for now (nobody's between hands)."""
+    if not table.playing or table.between_hands is not None:
+        return []
+    assert table.match is not None
+    return [s for s in table.match.hand.awaiting() if human(table, s)]
+
+
+def turn_key(table: Table) -> tuple[Any, ...] | None:
+    """What the current deadline is for: the bidding window of a deal, or one seat's turn."""
+    if not table.playing:
+        return None
+    assert table.match is not None
+    hand = table.match.hand
+    if hand.phase == "bidding":
+        return (table.match.deals, "bidding")
+    return (table.match.deals, hand.phase, len(hand.events), hand.turn)
+
+
+# --- deadlines ----------------------------------------------------------------------------------
+def arm_deadline(house: House, table: Table) -> list[int]:
+    """Set a new deadline when the table starts waiting for something new.
+
+    Returns the seats whose turn has just begun (to nudge them).
+    """
+    key = turn_key(table)
+    if key != table.turn_key:
+        table.turn_since = time.time()  # a new turn: nobody has been thinking yet
+    waiting = waiting_humans(table)
+    if not waiting:
+        if table.deadline is not None:
+            table.deadline = None
+            house.spawn("deadline", partial(store_deadline, house, table), table)
+            set_timer(house, table)
+        table.turn_key = key
+        return []
+    if key == table.turn_key and table.deadline is not None:
+        return []
+    assert table.match is not None
+    pace = PACES[table.settings.pace]
+    span = pace.bidding if table.match.hand.phase == "bidding" else pace.turn
+    table.deadline = time.time() + span
+    table.turn_key = key
+    table.reminded = False
+    house.spawn("deadline", partial(store_deadline, house, table), table)
+    set_timer(house, table)
+    return waiting
+
+
+async def store_deadline(house: House, table: Table) -> None:
+    """Store the table's deadline as it is when this runs (a retry never writes an older one), so that a
+    restart re-arms it.  A storage fault goes to the supervisor, which runs this again in a moment."""
+    await storage.update_table(house.db, table.id, turn_deadline=table.deadline)
+
+
+def grace(table: Table) -> float:
+    """The time a turn gets after the bot stalled past its deadline: the reminder's time (20 s in real
+    time, 10 minutes relaxed, 3 hours daily)."""
+    return PACES[table.settings.pace].reminder
+
+
+def set_timer(house: House, table: Table) -> None:
+    """(Re)start the table's timer for its deadline (none when there is no deadline)."""
+    name = f"timer {table.id}"
+    house.tasks.cancel(name)
+    if table.deadline is not None and not house.closing:
+        deadline = table.deadline
+        house.tasks.start(name, lambda: _timer(house, table, deadline), table=table.id)
+
+
+async def _timer(house: House, table: Table, deadline: float) -> None:
+    logs.bind(table=table.id, hand=table.hand_id)
+    pace = PACES[table.settings.pace]
+    remind_at = deadline - pace.reminder
+    think_at = table.turn_since + THINKING[table.settings.pace]
+    if not table.reminded and time.time() < think_at < remind_at:
+        # Someone has been thinking for a while: the whole table is shown whose turn it is.
+        await asyncio.sleep(think_at - time.time())
+        async with table.lock:
+            if table.deadline != deadline:
+                return
+            refresh(house, table)
+    if not table.reminded and remind_at > time.time():
+        await asyncio.sleep(remind_at - time.time())
+        async with table.lock:
+            if table.deadline != deadline:
+                return
+            table.reminded = True
+            if not house.far_behind():  # else the turn itself may not be shown yet
+                await remind(house, table)
+            refresh(house, table)
+    await asyncio.sleep(max(0.0, deadline - time.time()))
+    async with table.lock:
+        if table.deadline != deadline or not table.playing:
+            return
+        late = time.time() - deadline
+        if late > STALL:
+            # The bot was frozen, far behind or down when the turn ran out: the person could not play, or
+            # not see that they should.  Not a timeout: a reminder now, and a little more time.
+            log.warning("table %s: the deadline passed %.0f s ago while the bot stalled; %.0f s more",
+                        table.id, late, grace(table))
+            table.deadline = time.time() + grace(table)
+            table.reminded = True
+            await remind(house, table)
+        elif _cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
+            # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
+            # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or
+            # Telegram cannot be reached (nobody can play): the clock starts again, not the timeout.
+            assert table.match is not None
+            table.deadline = time.time() + (pace.bidding if table.match.hand.phase == "bidding" else pace.turn)
+        else:
+            await time_out(house, table)
+            after_change(house, table)
+            return
+        house.spawn("deadline", partial(store_deadline, house, table), table)
+        set_timer(house, table)
+
+
+def _cards_not_sent(house: House, table: Table) -> bool:
+    """True if someone the table waits for has a hand message still to be sent (the hand's first)."""
+    if house.publisher is None:
+        return False
+    for seat in waiting_humans(table):
+        info = table.seats[seat]
+        if info is not None and info.user_id is not None and info.reachable \
+                and not house.app_open(table, seat) \
+                and house.publisher.unsent(slot_key(table.id, seat, info.user_id)):
+            return True
+    return False
+
+
+async def remind(house: House, table: Table) -> None:
+    """One reminder in the group, mentioning only the people who must act now (in the bidding nobody must:
+    the window closes by itself, so it pings nobody)."""
+    assert table.match is not None
+    if table.match.hand.phase == "bidding":
+        return
+    tr = house.tr(table)
+    mentions = []
+    for seat in waiting_humans(table):
+        info = table.seats[seat]
+        assert info is not None and info.user_id is not None
+        mentions.append(f'<a href="tg://user?id={info.user_id}">{name_html(info.name)}</a>')
+    if not mentions:
+        return
+    left = time_left(tr, (table.deadline or 0) - time.time())
+    house.announce(table, tr("⏰ {who}: the table is waiting for your move {left}.",
+                             who=and_list(tr, mentions), left=left))
+
+
+async def time_out(house: House, table: Table) -> None:
+    """The deadline passed: close the bidding, or let the AI move, or apply the escape rule."""
+    assert table.match is not None
+    hand = table.match.hand
+    tr = house.tr(table)
+    if hand.phase == "bidding":
+        await act(house, table, Action("close"))
+        return
+    for seat in waiting_humans(table):
+        info = table.seats[seat]
+        assert info is not None
+        if table.settings.on_timeout == "escape":
+            house.announce(table, tr("{who} ran out of time: the escape rule applies.", who=name_html(info.name)))
+            await escape(house, table, seat)
+            return
+        await set_away(house, table, seat, info, True)
+        house.announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
+                                 who=name_html(info.name)))
+        send_away_notice(house, table, info)
+
+
+def restore_timers(house: House) -> None:
+    """Re-arm every stored deadline after a restart (a past one fires at once), and start the AI seats."""
+    for table in house.by_id.values():
+        if table.playing and table.deadline is not None:
+            set_timer(house, table)
+        elif table.playing:  # stopped between hands (the pause is not stored): the next hand's clock starts
+            arm_deadline(house, table)
+        if table.playing:
+            kick_ai(house, table)
+            wait_for_next_hand(house, table)
+
+
+# --- the pause between hands ---------------------------------------------------------------------
+def wait_for_next_hand(house: House, table: Table) -> None:
+    """While the table reads a hand's result, a task ends the pause on time (if none runs yet)."""
+    name = f"next-hand {table.id}"
+    if table.between_hands is not None and not house.closing and house.tasks.get(name) is None:
+        house.tasks.start(name, lambda: _next_hand_later(house, table), table=table.id)
+
+
+async def _next_hand_later(house: House, table: Table) -> None:
+    while (until := table.between_hands) is not None:
+        await asyncio.sleep(max(0.0, until - time.time()))
+        # The hand's result and notices go out before the next deal is shown (a little longer, at most).
+        waited = 0.0
+        while house.outbox is not None and house.outbox.sending(table.chat_id) and waited < NEWS_FIRST:
+            await asyncio.sleep(0.5)
+            waited += 0.5
+        async with table.lock:
+            if house.closing:
+                return
+            if table.between_hands is not None and table.between_hands <= time.time():
+                next_hand(house, table)
+
+
+def next_hand(house: House, table: Table) -> None:
+    """End the pause between hands: the next hand is shown and its clock starts.
+
+    The caller holds ``table.lock``.
+    """
+    if table.between_hands is None:
+        raise TableError("That button is out of date.")
+    table.between_hands = None
+    table.progress = time.time()
+    after_change(house, table)
+
+
+# --- AI seats ----------------------------------------------------------------------------------------
+def ai_action(house: House, table: Table) -> Action | None:
+    """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
+    if not table.playing or table.paused or table.between_hands is not None:
+        return None
+    assert table.match is not None
+    hand = table.match.hand
+    if hand.over:
+        return None
+    for seat in hand.awaiting():
+        if human(table, seat):
+            continue
+        action = choose_action(view_for(hand, seat), hand.ruleset, house.rng, table.settings.ai_strength)
+        if hand.can(action):
+            return action
+        return Action("pass", seat) if hand.phase == "bidding" else None
+    return None
+
+
+async def ai_move(house: House, table: Table) -> Action | None:
+    """:func:`ai_action`, with the strong AI's search run in a worker process (:mod:`bot.thinking`).
+
+    A search takes up to half a second of CPU: in the event loop it would
+    hold every other table and message back (and in a thread it would
+    fight the loop for the GIL).  Only the seat's view goes to the worker,
+    and its time budget shrinks while other tables' searches wait.  The
+    caller holds the table's lock, so the hand cannot move meanwhile.
+    """
+    if not table.playing or table.paused or table.between_hands is not None:
+        return None  # the same guards as ai_action's, before any search
+    assert table.match is not None
+    hand = table.match.hand
+    if table.settings.ai_strength != "strong" or hand.over or hand.phase != "playing":
+        return ai_action(house, table)
+    seat = hand.turn
+    if seat is None or human(table, seat):
+        return None
+    action = await house.thinking.play(view_for(hand, seat), hand.ruleset)
+    if hand.can(action):
+        return action
+    log.error("table %s: the strong AI chose an illegal play; the casual player moves instead", table.id)
+    return ai_action(house, table)
+
+
+def kick_ai(house: House, table: Table) -> None:
+    """Make sure AI seats move when it is their turn."""
+    name = f"ai {table.id}"
+    if not house.closing and house.tasks.get(name) is None:
+        house.tasks.start(name, lambda: _ai_loop(house, table), table=table.id)
+
+
+async def _ai_loop(house: House, table: Table) -> None:
+    while True:
+        await asyncio.sleep(house.config.ai_delay)
+        if house.closing:
+            return
+        async with table.lock:
+            logs.bind(table=table.id, hand=table.hand_id)
+            action = await ai_move(house, table)
+            if action is None:
+                return
+            try:
+                await act(house, table, action)
+            except storage.StorageFault:
+                raise  # nothing was applied: the supervisor runs the loop again in a moment
+            except (EngineError, TableError, storage.StorageError) as exc:
+                log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
+                return
+            after_change(house, table)
+
+
+# --- shut-down ----------------------------------------------------------------------------------------------
+async def close(house: House) -> None:
+    """Shut-down: let each move in progress be stored, then stop every AI loop and timer.
+
+    Each table's lock is taken in turn, so a move being checked and stored
+    completes; after that no AI move or timer starts (stored deadlines are
+    re-armed at the next start).  Waits for the tables' background writes too.
+    """
+    house.closing = True
+    for table in list(house.by_id.values()):
+        async with table.lock:
+            tasks = [task for kind in ("ai", "timer", "next-hand")
+                     if (task := house.tasks.cancel(f"{kind} {table.id}")) is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*house.tasks.running(of_tables=True), return_exceptions=True)
+    house.thinking.close()

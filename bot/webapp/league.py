@@ -1,0 +1,131 @@
+"""The league page of the web app: a group's table and chart, drawn in the page (SVG), from the bot's own data.
+
+=====================================================  ========================================================
+``GET  /app/league.html``, ``league.js``, ``league.css``  the page (package data, no third-party assets)
+``GET  /app/api/league``                               the groups whose league the person may see
+``GET  /app/api/league/{chat}?stretch=cur|all|<id>``   a stretch's table and lines (what the picture shows)
+=====================================================  ========================================================
+
+Every answer carries the web app's security headers (its Content-Security-Policy: nothing inline, so the
+page's styles are a file of their own).  Every API request carries Telegram's ``initData`` (``Authorization: tma
+<initData>``), checked by :mod:`bot.webapp.initdata` as it is: 401 when it
+does not prove who asks.  A person sees the league of a group they played
+in (held a seat in one of its scored hands): 403 for any other.  The page's
+data is the picture's (:func:`bot.league.pictures.chart_data`), so the page
+and the picture the bot sends never disagree.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict
+from importlib import resources
+from typing import Any, Final
+
+from aiohttp import web
+from telegram.ext import Application
+
+import storage
+from bot.i18n import Translator, pick_language, translator
+from bot.league.board import CURRENT, League
+from bot.league.chart import ChartData
+from bot.league.pictures import chart_data
+from bot.webapp.initdata import InitDataError, WebAppUser, validate
+
+log = logging.getLogger(__name__)
+
+PREFIX: Final = "/app"
+STATIC: Final = {"league.html": "text/html", "league.js": "text/javascript", "league.css": "text/css"}
+POINTS: Final = 400
+"""Points per line sent to the page at most (a long stretch is sampled, the last point kept)."""
+
+
+class LeagueRoutes:
+    """The league page's handlers, bound to the running bot."""
+
+    def __init__(self, application: Application) -> None:  # type: ignore[type-arg]
+        self.application = application
+
+    def install(self, web_app: web.Application) -> None:
+        """Add the page and its API to an aiohttp application."""
+        for name in STATIC:
+            web_app.router.add_get(f"{PREFIX}/{name}", self._static)
+        web_app.router.add_get(f"{PREFIX}/api/league", self._groups)
+        web_app.router.add_get(PREFIX + "/api/league/{chat}", self._league)
+
+    @property
+    def league(self) -> League:
+        """The bot's league (there once ``post_init`` ran)."""
+        league = self.application.bot_data.get("league")
+        if league is None:
+            raise web.HTTPServiceUnavailable(text="starting")
+        return league  # type: ignore[no-any-return]
+
+    def _user(self, request: web.Request) -> WebAppUser:
+        header = request.headers.get("Authorization", "")
+        config = self.application.bot_data["config"]
+        try:
+            return validate(header[4:] if header.startswith("tma ") else "", config.token,
+                            max_age=config.webapp_max_age)
+        except InitDataError as exc:
+            log.warning("league page request refused: %s (from %s)", exc, request.remote)
+            raise web.HTTPUnauthorized(text=_dumps({"ok": False, "error": str(exc)}),
+                                       content_type="application/json") from None
+
+    async def _translator(self, user: WebAppUser) -> Translator:
+        record = await storage.get_user(self.league.db, user.id)
+        if record is not None and record.language:
+            return translator(record.language)
+        return translator(pick_language(user.language_code))
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.path[len(PREFIX) + 1:]
+        body = resources.files("bot.webapp").joinpath("static").joinpath(name).read_bytes()
+        return web.Response(body=body, content_type=STATIC[name], charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def _groups(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        chats = await storage.league_chats(self.league.db, user.id)
+        return web.json_response({"ok": True, "groups": [{"chat": chat_id, "title": title}
+                                                         for chat_id, title in chats]}, dumps=_dumps)
+
+    async def _league(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        raw = request.match_info["chat"]
+        league = self.league
+        chat_id = int(raw) if raw.lstrip("-").isdigit() and len(raw) <= 20 else None
+        if chat_id is None or not await storage.played_in(league.db, chat_id, user.id):
+            raise web.HTTPForbidden(text=_dumps({"ok": False, "error": "not a group of yours"}),
+                                    content_type="application/json")
+        tr = await self._translator(user)
+        stretch = await league.stretch(chat_id, request.query.get("stretch", CURRENT))
+        if stretch is None:
+            raise web.HTTPNotFound(text=_dumps({"ok": False, "error": "no such season"}),
+                                   content_type="application/json")
+        board = await league.board(tr, chat_id, stretch)
+        series = await storage.jifen_series(league.db, chat_id, since=stretch.since, until=stretch.until)
+        data = chart_data(tr, board.title, board.subtitle, board.standings, series)
+        return web.json_response({"ok": True, "chat": chat_id, "stretch": stretch.key, "lang": tr.lang,
+                                  "chart": page_data(data),
+                                  "buttons": [{"label": label, "stretch": k} for label, k in board.buttons]},
+                                 dumps=_dumps)
+
+
+def page_data(data: ChartData) -> dict[str, Any]:
+    """The picture's data for the page: every line sampled to at most :data:`POINTS` points."""
+    out = asdict(data)
+    for line in out["lines"]:
+        points = line["points"]
+        if len(points) > POINTS:
+            step = len(points) / POINTS
+            keep = sorted({int(i * step) for i in range(POINTS)} | {len(points) - 1})
+            line["points"] = [[i + 1, points[i]] for i in keep]
+        else:
+            line["points"] = [[i + 1, value] for i, value in enumerate(points)]
+    return out
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

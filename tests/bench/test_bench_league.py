@@ -1,0 +1,23 @@
+"""bench/bench_league.py runs, on a small league (its figures are printed, never asserted)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+
+from bench_league import main  # noqa: E402
+
+
+async def test_the_league_bench_runs_and_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    await main(argparse.Namespace(hands=300, others=1, other_hands=100, repeat=1))
+    out = capsys.readouterr().out
+    assert "built: 300 hands in the group" in out
+    for line in ("storage, the season's lines and partnerships", "table counted, picture kept",
+                 "table and picture kept", "table counted, picture drawn"):
+        assert line in out, line
+    assert "PNG " in out and "1200×" in out

@@ -1,0 +1,103 @@
+"""The supervisor: a task that fails is logged once with its table, runs again with backoff, and says so
+when it works again; a cancelled task stays cancelled; the heartbeat's summary lists what runs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.tasks import Supervisor, came_through
+
+
+async def test_failing_work_is_logged_once_with_its_table_and_runs_again_until_it_works(
+        caplog: pytest.LogCaptureFixture) -> None:
+    tasks = Supervisor(first_backoff=0.01, last_backoff=0.04)
+    runs = 0
+
+    async def flaky() -> None:
+        nonlocal runs
+        runs += 1
+        if runs <= 4:
+            raise RuntimeError("database is locked")
+
+    with caplog.at_level(logging.INFO, logger="bot.tasks"):
+        task = tasks.start("ai 12", flaky, table=12)
+        await asyncio.wait_for(task, 5)
+    assert runs == 5
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and "'ai 12' of table 12 failed: RuntimeError" in errors[0].getMessage()
+    assert errors[0].exc_info is not None  # the traceback, once
+    recovered = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(recovered) == 1 and "works again after 4 failures" in recovered[0]
+    assert tasks.failed == 4 and tasks.summary()["failing"] == []
+
+
+async def test_work_that_must_not_run_twice_is_logged_and_not_restarted(caplog: pytest.LogCaptureFixture) -> None:
+    tasks = Supervisor(first_backoff=0.01)
+    runs = 0
+
+    async def send_once() -> None:
+        nonlocal runs
+        runs += 1
+        raise ValueError("boom")
+
+    with caplog.at_level(logging.ERROR, logger="bot.tasks"):
+        await asyncio.wait_for(tasks.start("nudge 3", send_once, table=3, restart=False), 5)
+    assert runs == 1 and len(caplog.records) == 1
+
+
+async def test_a_loop_that_never_ends_says_when_it_came_through(caplog: pytest.LogCaptureFixture) -> None:
+    tasks = Supervisor(first_backoff=0.01)
+    rounds = 0
+    done = asyncio.Event()
+
+    async def heartbeat() -> None:
+        nonlocal rounds
+        while True:
+            rounds += 1
+            if rounds == 1:
+                raise OSError("disk full")
+            came_through()
+            if rounds == 3:
+                done.set()
+            await asyncio.sleep(0.01)
+
+    with caplog.at_level(logging.WARNING, logger="bot.tasks"):
+        task = tasks.start("heartbeat", heartbeat)
+        await asyncio.wait_for(done.wait(), 5)
+        assert tasks.summary()["failing"] == []
+        assert tasks.summary()["running"] == {"heartbeat": 1}
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert [r.getMessage().split(" works")[0] for r in caplog.records if r.levelno == logging.WARNING] == \
+        ["task 'heartbeat'"]
+    assert tasks.running() == []
+
+
+async def test_the_summary_names_work_that_keeps_failing() -> None:
+    tasks = Supervisor(first_backoff=0.01, last_backoff=0.01)
+
+    async def broken() -> None:
+        raise KeyError("x")
+
+    task = tasks.start("timer 7", broken, table=7)
+    await asyncio.sleep(0.1)
+    failing = tasks.summary()["failing"]
+    assert failing and failing[0]["name"] == "timer 7" and failing[0]["table"] == 7
+    assert failing[0]["error"] == "KeyError" and failing[0]["failures"] >= 2
+    assert tasks.get("timer 7") is task and tasks.of_table(7) == [task]
+    await tasks.close(timeout=1)
+    assert task.cancelled() and tasks.get("timer 7") is None
+
+
+async def test_cancel_by_name_stops_the_last_task_started_under_it() -> None:
+    tasks = Supervisor()
+    first = tasks.start("timer 1", lambda: asyncio.sleep(10), table=1)
+    second = tasks.start("timer 1", lambda: asyncio.sleep(10), table=1)
+    assert tasks.cancel("timer 1") is second
+    await asyncio.gather(second, return_exceptions=True)
+    assert second.cancelled() and not first.done()
+    first.cancel()
+    await asyncio.gather(first, return_exceptions=True)

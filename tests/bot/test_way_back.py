@@ -1,0 +1,82 @@
+"""Taking a seat back from the AI: at once when the hand has not started (or the table says so), else from
+the next hand; the table is told; a restart keeps who may come back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.config import Settings
+from bot.model import Table
+from bot.tables import Tables
+from bot.tables.startup import load_tables
+from engine.hand import Action
+
+CHAT = -100800
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[Tables]:
+    db = await storage.open_database(tmp_path / "back.db")
+    await storage.upsert_chat(db, CHAT, "Back")
+    for user, name in ((1, "Ann"), (2, "Dave")):
+        await storage.upsert_user(db, user, name)
+    tables = Tables(db, Settings(token="1:back", hand_pause=0.0))
+    try:
+        yield tables
+    finally:
+        await tables.close()
+        await tables.tasks.close(timeout=5)
+        await db.close()
+
+
+async def _started(tables: Tables, returns: str = "next") -> Table:
+    table = await tables.new_table(CHAT, "Back", 1, "en", "yancheng")
+    await tables.change_setting(table, "strength", "casual")
+    await tables.change_setting(table, "returns", returns)
+    await tables.sit(table, 1, "Ann", "en", 0)
+    await tables.sit(table, 2, "Dave", "en", 2)
+    while not table.full:
+        await tables.add_ai(table)
+    await tables.start(table)
+    return table
+
+
+async def test_before_the_hand_has_started_the_seat_is_back_at_once(service: Tables) -> None:
+    table = await _started(service)
+    await service.escape(table, 2)  # before any card: free, and the next hand is dealt
+    assert table.seat_of(2) is None and service.left_seat(table, 2) == 2
+    assert table.match is not None and not table.match.hand.events
+    assert await service.take_seat_back(table, 2) is True
+    assert table.seat_of(2) == 2 and not table.left
+    seats = await storage.get_seats(service.db, table.id)
+    assert {s.seat: s.user_id for s in seats}[2] == 2
+
+
+async def test_mid_hand_the_seat_is_back_from_the_next_hand_and_a_restart_keeps_it(service: Tables,
+                                                                                  tmp_path: Path) -> None:
+    table = await _started(service)
+    await service.escape(table, 2)
+    assert table.match is not None
+    hand = table.match.hand
+    await service.act(table, Action("pass", 0))  # the hand has begun: Ann passed
+    assert await service.take_seat_back(table, 2) is False
+    assert table.seat_of(2) is None and table.coming_back == {2}
+    # A restart remembers who comes back.
+    again = Tables(service.db, service.config)
+    await load_tables(again)
+    reloaded = again.get(table.id)
+    assert reloaded is not None and reloaded.coming_back == {2} and reloaded.left[2].user_id == 2
+    # The next hand: the seat is his.
+    await service.escape(table, 0)  # ends this hand at once (Ann leaves, free before any card)
+    assert hand.over and table.seat_of(2) == 2 and not table.coming_back
+
+
+async def test_at_a_table_that_says_so_the_seat_is_back_at_once_mid_hand(service: Tables) -> None:
+    table = await _started(service, returns="now")
+    await service.escape(table, 2)
+    await service.act(table, Action("pass", 0))
+    assert await service.take_seat_back(table, 2) is True and table.seat_of(2) == 2

@@ -1,0 +1,73 @@
+"""Everyone at the table knows where the game stands: whose turn it is, and which hand message is live.
+
+Two people and two AI seats play a hand through their keyboards.  Whenever
+a person has been at their turn for a while (the real-time pace's
+:data:`~bot.model.THINKING`, shortened here), the group's table message and
+the waiting person's own message both name the person to move; at the
+hand's end the old hand messages lose their buttons and say the hand is
+over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.model import THINKING
+
+from .botkit import bot_running, hand_message, table_message
+from .fake_telegram import FakeTelegram, FloodLimits
+from .fake_telegram.people import MessageView, Person
+from .scenario import choose_setting, fill_with_ai, play_hand, play_until, press_lobby, start_match, wait_seated
+
+THINK = 1.0
+
+
+def _names(text: str | None, who: str) -> bool:
+    """True if the message says that ``who`` is to play."""
+    return re.search(rf"{who}\b[^\n]* to play", text or "") is not None
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_group_and_a_waiting_player_see_whose_turn_it_is_while_someone_thinks(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(THINKING, "realtime", THINK)
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    bo = server.person("Bo", None, language_code="en", started=True)
+    group = server.group("Slow thinkers", [ann, bo])
+    people: dict[int, Person] = {0: ann, 2: bo}
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        assert not (await press_lobby(server, bo, group, "sit", "2")).show_alert
+        await wait_seated(server, app, group, bo)
+        await fill_with_ai(server, ann, group, 2)
+        await choose_setting(server, ann, group, "strength", "casual")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        assert table.match is not None
+        for trick in (1, 4, 7, 10):
+            hand = await play_until(server, table, people, lambda h, k=trick: h.phase == "playing"  # type: ignore[misc]
+                                    and len(h.tricks) >= k and h.turn in people)
+            assert hand.turn is not None
+            name, waiting = people[hand.turn].user.first_name, people[2 - hand.turn]
+            # The mover thinks: the group and the other person are told whose turn it is.
+            await server.wait_for(lambda: _names(table_message(group).text, name), timeout=THINK + 10,
+                                  what="the group told whose turn it is")
+            await server.wait_for(lambda: (m := hand_message(waiting)) is not None and _names(m.text, name),
+                                  timeout=THINK + 10, what="the waiting player told whose turn it is")
+        number = hand.setup.number
+        await play_hand(server, table, people)
+        # The hand is over: each person's hand message has lost its buttons and says so.
+        for person in people.values():
+            await server.wait_for(lambda p=person: _retired(p, number), what="a retired hand message")  # type: ignore[misc]
+
+
+def _retired(person: Person, number: int) -> MessageView | None:
+    for message in person.bot_private_messages():
+        if f"Hand {number} is over" in (message.text or "") and not message.buttons:
+            return message
+    return None

@@ -1,0 +1,70 @@
+"""Who may replay a hand in the web app: the people who held its seats when it was played, nobody else.
+
+Alice plays a hand with three AI seats, escapes from the next one (the AI
+takes her seat; nobody is left, so the table pauses) and Carol then takes
+a seat at the paused table.  Alice may still replay both hands she played
+(the escaped one too); Carol, who sits there now, may replay neither; the
+hand in play is nobody's to replay; a stranger gets 403 throughout.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from .appkit import AppClient, app_base, init_data_for, webapp_running
+from .fake_telegram import FakeTelegram, FloodLimits
+from .leaks import Tenure
+from .scenario import fill_with_ai, play_hand, start_match, wait_seated
+from .seat_changes import leave
+
+pytestmark = pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+
+
+async def test_the_people_who_played_a_hand_replay_it_and_nobody_else(fake_telegram: FakeTelegram,
+                                                                       tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    carol = server.person("Carol", "carol", language_code="en", started=True)
+    mallory = server.person("Mallory", "mallory", language_code="en", started=True)
+    group = server.group("Replays", [alice, carol, mallory])
+    async with webapp_running(server, tmp_path / "t.db") as app, aiohttp.ClientSession() as session:
+        await alice.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        await wait_seated(server, app, group, alice)
+        await fill_with_ai(server, alice, group, 3)
+        table = await start_match(server, app, alice, group)
+        assert table.match is not None
+        first = table.hand_id
+        await play_hand(server, table, {0: alice})
+        await server.wait_for(lambda: table.hand_id != first and table.match is not None
+                              and not table.match.hand.over, what="the second hand")
+        second = table.hand_id
+        assert first is not None and second is not None
+        clients = {p.name: AppClient(session, app_base(app), init_data_for(server, p)) for p in (alice, carol, mallory)}
+
+        async def status(person: str, hand_id: int) -> int:
+            return (await clients[person].get(f"/app/api/hands/{hand_id}"))[0]
+
+        assert await status("Alice", second) == 403, "a hand in play is nobody's to replay"
+        assert await leave(server, app, group, alice, [Tenure(0, 0.0)])  # an escape: the AI takes her seat
+        await server.wait_for(lambda: table.paused, what="the table to pause (nobody left)")
+        await carol.command(group, "join")
+        await server.wait_for(lambda: table.seat_of(carol.id) is not None, what="Carol seated")
+        await server.wait_for(lambda: not table.paused and table.hand_id not in (first, second),
+                              what="the next hand under way")
+        third = table.hand_id
+        assert third is not None
+
+        assert await status("Alice", first) == 200, "played it and left"
+        assert await status("Alice", second) == 200, "escaped from it"
+        assert await status("Carol", first) == 403, "joined later"
+        assert await status("Carol", second) == 403, "joined later"
+        for person in ("Alice", "Carol", "Mallory"):
+            assert await status(person, third) == 403, f"{person}: a hand in play"
+        for hand_id in (first, second):
+            assert await status("Mallory", hand_id) == 403, "never at the table"
+        _status, body = await clients["Alice"].get(f"/app/api/hands/{first}")
+        assert body["replay"]["hand_id"] == first and body["replay"]["seats"][0]["name"] == "Alice"
