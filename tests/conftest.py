@@ -1,9 +1,10 @@
-"""Suite-wide: the tests marked ``long`` run first, and a test that seems stuck says where.
+"""Suite-wide: the tests marked ``long`` run first, spread over the workers, and a test that seems stuck says where.
 
 A ``long`` test takes ten seconds or more of wall clock, most of it usually
 spent waiting on a real clock (a hand at human pace, Telegram's flood windows,
-a process starting).  Started first, they wait while the many short tests use
-the cores; started last, the whole run would wait for them at the end.
+a process starting); the other end-to-end tests take seconds.  Started first,
+they wait while the many short tests use the cores; started last, the whole
+run would wait for them at the end.
 
 A test still running after ``faulthandler_timeout`` seconds (pyproject.toml;
 the longest test takes about two minutes on a loaded machine) has pytest
@@ -47,7 +48,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: otherwise in file order
+    long = [item for item in items if item.get_closest_marker("long") is not None]
+    rest = [item for item in items if item.get_closest_marker("long") is None]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    # pytest-xdist's work stealing hands each worker one contiguous share of this order at the start, and
+    # later moves the ends of the longest queues.  Each share is dealt out like cards and begins with its
+    # part of the long tests; the rest of it starts at a different point of the suite in each share, so that
+    # the end-to-end tests (mostly waiting) run beside the engine's (mostly computing), not all at once.
+    shares = []
+    for first in range(workers):
+        mine = rest[first::workers]
+        cut = first * len(mine) // workers
+        shares.append(long[first::workers] + mine[cut:] + mine[:cut])
+    items[:] = [item for share in shares for item in share]
 
 
 @pytest.hookimpl(hookwrapper=True)
