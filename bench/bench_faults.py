@@ -77,7 +77,6 @@ import random
 import re
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile

@@ -14,7 +14,6 @@ from bench_blunders import table  # noqa: E402
 from blunders import judge_bury, judge_hand, judge_play, judge_steal, legal_plays  # noqa: E402
 from engine.cards import parse_cards  # noqa: E402
 from engine.hand import Hand  # noqa: E402
-from engine.ruleset import RULESETS  # noqa: E402
 from engine.selfplay import main as selfplay  # noqa: E402
 from tests.engine.rig import cards, full_deal, mini_hand, new_hand, play_tricks  # noqa: E402
 
