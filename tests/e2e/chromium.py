@@ -141,8 +141,9 @@ class Browser:
             await asyncio.sleep(0.05)
 
     async def screenshot(self, path: Path) -> Path:
-        """Save what the page shows now as a PNG."""
+        """Save what the page shows now as a PNG (its folder made if missing: any test may be the first)."""
         result = await self.call("Page.captureScreenshot", format="png")
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(result["data"]))
         return path
 

@@ -55,7 +55,6 @@ async def test_the_league_page_draws_the_chart_in_the_browser(fake_telegram: Fak
     people = [server.person(name, language_code="zh-hans", started=True) for name in ("张伟", "王芳", "李娜", "刘洋")]
     group = server.group("牌友群", people[1:], admins=people[:1])
     await past_hands(tmp_path / "t.db", group, people)
-    SHOTS.mkdir(parents=True, exist_ok=True)
     async with webapp_running(server, tmp_path / "t.db") as app:
         await people[0].command(group, "season", "min", "3")  # everyone ranked: a line each
         user = {"id": people[0].id, "first_name": "张伟", "language_code": "zh-hans"}

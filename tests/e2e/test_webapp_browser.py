@@ -74,7 +74,6 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
     server = fake_telegram
     alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
     group = server.group("周五牌局", [alice])
-    SHOTS.mkdir(parents=True, exist_ok=True)
     async with webapp_running(server, tmp_path / "t.db", group_interval=0.5) as app:
         await alice.command(group, "newgame", "yancheng")
         await server.wait_for(lambda: group.bot_messages(), what="the table message")
