@@ -141,7 +141,7 @@ class Publisher:
         """
         slot.render = render
         slot.dirty = True
-        if now:  # a private message: at once, but not sooner than a second after its last edit
+        if now:  # a private message: at once, but not sooner than the tap gap after its last edit
             slot.next_at = slot.sent_at + self.tap_gap if slot.chat_id > 0 else 0.0
             wanted = PRESSER if pressed else MOVER
             slot.priority = wanted if slot.priority is None else min(slot.priority, wanted)

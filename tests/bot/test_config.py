@@ -24,6 +24,13 @@ def test_flood_pacing_is_on_unless_turned_off() -> None:
     assert not Settings.from_env(TOKEN | {"CHAODIPI_FLOOD_PACING": "OFF"}).flood_pacing
 
 
+def test_the_tap_gap_is_a_second_unless_set() -> None:
+    assert Settings.from_env(TOKEN).tap_gap == 1.0
+    assert Settings.from_env(TOKEN | {"CHAODIPI_TAP_GAP": "0.25"}).tap_gap == 0.25
+    with pytest.raises(ConfigError, match="CHAODIPI_TAP_GAP"):
+        Settings.from_env(TOKEN | {"CHAODIPI_TAP_GAP": "soon"})
+
+
 def test_ai_workers_default_to_the_cores_less_one_unless_set() -> None:
     assert Settings.from_env(TOKEN).ai_workers is None
     assert Settings.from_env(TOKEN | {"CHAODIPI_AI_WORKERS": "0"}).ai_workers is None
