@@ -61,16 +61,22 @@ async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
+async def reply_turn(context: Context, chat_id: int) -> None:
+    """Wait for the chat's next reply slot: replies to commands go out one a second per chat (see
+    :class:`bot.budget.Pacer`)."""
+    pacer: Pacer = context.bot_data.setdefault("reply_pacer", Pacer())
+    delay = pacer.delay(chat_id)
+    if delay > 0:
+        await asyncio.sleep(delay)
+
+
 async def reply(update: Update, context: Context, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
     """Reply to the message that carried a command, one reply a second per chat (see
     :class:`bot.budget.Pacer`); a reply Telegram refuses is logged, never raised."""
     message = update.effective_message
     if message is None:
         return
-    pacer: Pacer = context.bot_data.setdefault("reply_pacer", Pacer())
-    delay = pacer.delay(message.chat_id)
-    if delay > 0:
-        await asyncio.sleep(delay)
+    await reply_turn(context, message.chat_id)
     try:
         await message.reply_html(text, disable_web_page_preview=True, reply_markup=markup)
     except TelegramError as exc:

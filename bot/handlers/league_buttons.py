@@ -10,7 +10,6 @@ Telegram has it (:meth:`bot.league.board.League.sent`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable
 from typing import cast
@@ -23,8 +22,7 @@ from telegram.error import BadRequest, TelegramError
 
 import storage
 from bot import callbacks
-from bot.budget import Pacer
-from bot.handlers.common import Context, reply
+from bot.handlers.common import Context, reply, reply_turn
 from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.league.board import Answer, League, leaderboard
@@ -67,10 +65,7 @@ async def send_board(update: Update, context: Context, answer: Answer, lang: str
     if picture is None:
         await reply(update, context, answer.text, markup)
         return
-    pacer: Pacer = context.bot_data.setdefault("reply_pacer", Pacer())
-    delay = pacer.delay(message.chat_id)
-    if delay > 0:
-        await asyncio.sleep(delay)
+    await reply_turn(context, message.chat_id)
     try:
         sent = await message.reply_photo(picture, caption=answer.text, parse_mode=ParseMode.HTML, reply_markup=markup)
     except TelegramError as exc:
