@@ -147,6 +147,10 @@ async def press_hand(server: FakeTelegram, person: Person, table: Table, seat: i
     return await (await person.press(message, lambda b: b.callback_data == button.callback_data)).answer(ANSWER_TIMEOUT)
 
 
+RESHOWN = frozenset(translator(lang)("That button is out of date; your hand is shown again.") for lang in ("zh", "en"))
+"""The answer to a tap on a keyboard the bot had just replaced, in either language."""
+
+
 async def select_cards(server: FakeTelegram, person: Person, table: Table, seat: int,
                        cards: tuple[Card, ...], settle: Settle | None = None) -> None:
     """Tap card buttons until exactly ``cards`` are selected (and the keyboard shows it); ``settle`` before each tap."""
@@ -158,6 +162,8 @@ async def select_cards(server: FakeTelegram, person: Person, table: Table, seat:
         copy = copies.get(card, 0)
         copies[card] = copy + 1
         answer = await press_hand(server, person, table, seat, "sel", f"{card}{copy}")
+        if answer.show_alert and answer.text in RESHOWN:  # the hand changed under the tap: tap the one shown now
+            answer = await press_hand(server, person, table, seat, "sel", f"{card}{copy}")
         assert not answer.show_alert, answer.text
 
     def shown() -> bool:
