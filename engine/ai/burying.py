@@ -9,8 +9,8 @@ took the kitty: it buries them gladly, since the kitty's points count only
 for the attackers, two or more times over when they win the last trick.
 For that reason the dealer side buries no points where anything else can
 go, not even to empty a suit, and seldom an ace (which a steal would give
-away).  Never a red five or a
-joker while anything else can go.
+away): with few low plain cards, a low trump goes first.  Never a red
+five or a joker while anything else can go.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def keep_value(ctx: TrumpContext, card: Card, counts: Counter[Card], in_tractor:
     order = ctx.order(card)
     value = float(order)
     if ctx.group(card) == TRUMP:
-        value += 40.0 + (100.0 if order >= 22 else 0.0)  # jokers and the red five above all
+        # Jokers and the red five above every plain card, point cards too; level cards above a plain ace.
+        value += 40.0 + (300.0 if order >= 22 else 20.0 if order >= 20 else 0.0)
     elif card.rank == 14:
         value += 8.0
     if card.points:
@@ -129,11 +130,8 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card], attacker: bool = False)
                 continue
             rest = sorted((c for s in suits if s not in voided for c in by_suit[s]),
                           key=lambda c: (filling[c], c.sort_key))
-            need = KITTY_SIZE - len(gone)
-            fill = rest[:need]
-            if len(fill) < need:
-                spare = sorted(trumps, key=lambda c: (filling[c], c.sort_key))
-                fill += spare[: need - len(fill)]
+            # Low trumps go before the dealer side's aces and points (with few low plain cards left).
+            fill = sorted(rest + trumps, key=lambda c: (filling[c], c.sort_key))[:KITTY_SIZE - len(gone)]
             cost = sum(filling[c] for c in gone + fill) - void_bonus * len(voided)
             cost += _exposure(ctx, by_suit, voided, fill)
             if best is None or cost < best[0]:

@@ -102,6 +102,36 @@ def test_the_dealer_side_keeps_its_aces_and_points_out_of_the_kitty(monkeypatch:
     assert Card.parse("AH") not in new and not any(c.points for c in new)
 
 
+def test_with_few_low_plain_cards_the_dealer_side_buries_low_trumps_before_its_aces() -> None:
+    """新炒地皮 at level J, ♣ trump (self-play of the strong player, seed 47, ``xin`` piece 3, hand 5): twenty trumps.
+
+    Its plain cards without points were exactly eight, both aces among
+    them, and it buried them all (2♠ 3♠ 4♦ 4♦ 6♠ 6♠ ♠A ♦A): trumps went only
+    when no plain card was left.  Now its lowest single trumps go before
+    an ace or a point card; its jokers, level cards and pairs stay.
+    """
+    ctx = trump_context(RULESETS["xin"], 11, "C")
+    hand = parse_cards("4D 4D 10D KD AD 10H 2S 3S 5S 6S 6S KS AS 3C 3C 4C 4C 5C 6C 7C 7C 8C 9C 10C 10C QC QC "
+                       "KC AC JC SJ BJ BJ")
+    bury = burying.choose_bury(ctx, hand)
+    assert Counter(bury) == Counter(parse_cards("2S 3S 4D 4D 6S 6S 6C 8C"))
+    assert not any(c.rank == 14 or c.points for c in bury)
+
+
+def test_jokers_and_red_fives_stay_while_anything_else_can_go() -> None:
+    """盐城, ♠ trump: jokers, red fives and trump points, and plain cards that are all aces and points.
+
+    The six aces go first, then the two cheapest plain point cards; not a
+    joker, a red five or a trump with points.
+    """
+    ctx = trump_context(RULESETS["yancheng"], 3, "S")
+    hand = parse_cards("SJ SJ BJ BJ 5H 5H 5S 5S 10S 10S KS AH AH AD AD AC AC 10H 10H KH KH "
+                       "5D 5D 10D 10D KD KD 5C 5C 10C 10C KC KC")
+    bury = burying.choose_bury(ctx, hand)
+    assert all(ctx.group(c) != "T" for c in bury)
+    assert Counter(c for c in bury if c.rank == 14) == Counter(parse_cards("AH AH AD AD AC AC"))
+
+
 def test_no_steal_of_the_partners_kitty_under_its_own_trump() -> None:
     """南通 (open bids), level 2: the dealer declared ♦ with 2♦2♦ and buried; its partner holds both red fives and
     eleven diamonds (the issue's 南通 and 扬州 seed 21 hand 1).
