@@ -43,7 +43,9 @@ from engine.ai.bidding import bid_options, choose_bid, choose_steal
 from engine.ai.burying import choose_bury
 from engine.ai.dominance import prune_follows
 from engine.ai.memory import Memory, build_memory, context
-from engine.ai.playing import distinct, every_play, follow_candidates, lead_candidates, power
+from engine.ai.following import every_play, follow_candidates
+from engine.ai.leading import lead_candidates
+from engine.ai.prices import distinct, power
 from engine.ai.search import best_play
 
 __all__ = ["STRENGTHS", "Player", "Strength", "StrongPlayer", "casual_action", "choose_action",

@@ -34,7 +34,8 @@ from engine.tricks import trick_winner_in
 from engine.trump import TRUMP, TrumpContext
 
 from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
-from engine.ai.playing import beatable, distinct, power, winning_follows
+from engine.ai.following import beatable, winning_follows
+from engine.ai.prices import distinct, power
 
 _Wins = Callable[[Sequence[Card]], bool]
 """Whether a follow takes the trick as it stands."""

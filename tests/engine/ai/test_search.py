@@ -10,7 +10,8 @@ import pytest
 
 from engine.ai import StrongPlayer, _candidates, heuristic_action
 from engine.ai.memory import build_memory, context
-from engine.ai.playing import every_play, lead_candidates
+from engine.ai.following import every_play
+from engine.ai.leading import lead_candidates
 from engine.ai.search import forced_play
 from engine.cards import Card, format_cards, parse_cards
 from engine.combos import classify

@@ -1,0 +1,78 @@
+"""What cards and plays are worth to the AI: the prices that leading and following weigh plays by."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from engine.cards import RED_FIVE, Card
+from engine.trump import TRUMP, TrumpContext
+
+from engine.ai.memory import BIG_TRUMP, Memory
+
+
+def power(ctx: TrumpContext, card: Card) -> float:
+    """What a card is worth keeping for its strength: trumps above every plain card."""
+    order = ctx.order(card)
+    if ctx.group(card) == TRUMP:
+        return 30.0 + order + (10.0 if order >= BIG_TRUMP else 0.0)
+    return float(order)
+
+
+def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
+    """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
+    def cost(card: Card) -> float:
+        value = power(ctx, card) + 4.0 * card.points
+        if hand_counts[card] >= 2:
+            value += 6.0
+        return value
+    return cost
+
+
+def feed_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
+    """Price for playing to a partner's sure win: point cards are wanted, big trumps are not."""
+    def cost(card: Card) -> float:
+        value = power(ctx, card) - 4.5 * card.points
+        if hand_counts[card] >= 2 and not card.points:
+            value += 6.0
+        return value
+    return cost
+
+
+def play_cost(ctx: TrumpContext, cards: Sequence[Card]) -> float:
+    """What a play spends: the strength of its cards."""
+    return sum(power(ctx, c) for c in cards)
+
+
+
+def distinct(plays: list[list[Card]]) -> list[list[Card]]:
+    """The plays with repeats (the same cards in any order) left out, first occurrences kept in order."""
+    seen: set[tuple[Card, ...]] = set()
+    out: list[list[Card]] = []
+    for p in plays:
+        key = tuple(sorted(p, key=lambda c: c.sort_key))
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+ENDGAME = 8
+"""Cards in hand from which the last trick (and the kitty) is near: top trumps may be spent."""
+
+
+def keeping_red_five(mem: Memory) -> bool:
+    """Keep the red five for the last card (保红5), once the other red five can no longer take it?
+
+    Where 保红5 and 逼红5 score, a red five kept to the end wins the last
+    trick whatever is led (the kitty), and led alone after the side's seat
+    won the trick before it earns its 50.  Kept while the other red five is
+    still out, it would fall to that one led first (逼红5); then the older
+    rules stand (cash it when few trumps guard it).  Kept means kept out of
+    leads, throws, 5-10-Ks and winning follows alike.
+    """
+    ctx = mem.ctx
+    if not ctx.ruleset.red5_bonus or mem.unseen.get(RED_FIVE, 0):
+        return False
+    fives = sum(1 for c in mem.hand if ctx.is_red_five(c))
+    return 0 < fives < len(mem.hand)
