@@ -26,6 +26,7 @@ WORDS: Final = (
     "Replay", "Trick {n}", "Previous", "Next", "Close", "Waiting for the match to start.", "The table is closed.",
     "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points", "I'm back",
     "You no longer hold this seat.", "This page has expired: open it again from Telegram.", "level {level}",
+    "📈 League page",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 
@@ -54,7 +55,7 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
     seats = [{"label": seat_label(tr, s), "name": seat_name(tr, table, s),
               "ai": info is not None and info.is_ai} for s, info in enumerate(table.seats)]
     state: dict[str, Any] = {
-        "table": table.id, "seat": seat, "lang": tr.lang, "status": table.status, "title": group_title,
+        "table": table.id, "chat": table.chat_id, "seat": seat, "lang": tr.lang, "status": table.status, "title": group_title,
         "seats": seats, "words": words(tr), "deadline": table.deadline, "last_hand_id": last_hand_id,
         "view": None, "hand": [], "groups": [], "mode": None, "version": table.version(seat), "info": "",
         "last_result": None, "seq": 0, "away": False,

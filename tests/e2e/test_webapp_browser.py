@@ -49,7 +49,8 @@ def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]
     return f"""window.Telegram = {{ WebApp: {{
         initData: {json.dumps(init_data)}, initDataUnsafe: {{ user: {json.dumps(user)} }},
         themeParams: {json.dumps(theme)}, colorScheme: "dark",
-        ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }} }} }};
+        ready() {{}}, expand() {{}}, onEvent() {{}}, HapticFeedback: {{ notificationOccurred() {{}} }},
+        BackButton: {{ show() {{ window.backShown = true; }}, onClick(f) {{ window.pressBack = f; }} }} }} }};
         document.addEventListener("securitypolicyviolation",
             (e) => console.log("csp: " + e.violatedDirective + " " + e.blockedURI));"""
 
@@ -139,6 +140,17 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             assert hand is not None and hand.result is not None
             await browser.wait_for("document.querySelector('#info').textContent.includes('局结束')", "the result")
             await browser.screenshot(SHOTS / "3-result.png")
+
+            # From the table to its group's league (Alice played a scored hand there), and back.
+            assert await browser.evaluate(click("📈"))
+            await browser.wait_for("document.body.dataset.ready === '1' && location.pathname.endsWith('league.html')",
+                                   "the league page")
+            assert await browser.evaluate("document.querySelector('#title').textContent.startsWith('联赛')")
+            assert await browser.evaluate("window.backShown === true")
+            await browser.evaluate("window.pressBack()")
+            await browser.wait_for(f"location.search === '?t={table.id}' && document.querySelector('#seat-me') !== null"
+                                   " && [...document.querySelectorAll('#actions button')].some("
+                                   "b => b.textContent.startsWith('🎞'))", "the table again")
 
             # The finished hand replays trick by trick: from the app's button, and from the result message's
             # link, which brings a private message whose button opens the replay.

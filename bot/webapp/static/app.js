@@ -168,7 +168,13 @@
     }
     if (state.away) bar.appendChild(button(w("I'm back"), comeBack));
     if (cards.length) bar.appendChild(button(w("Clear"), () => { selected = []; choosing = null; draw(); }, true));
-    if (state.last_hand_id) bar.appendChild(button("🎞 " + w("Replay"), () => openReplay(state.last_hand_id), true));
+    if (state.last_hand_id) {
+      bar.appendChild(button("🎞 " + w("Replay"), () => openReplay(state.last_hand_id), true));
+      // The group's league, with Telegram's back button to come back to this table.
+      bar.appendChild(button(w("📈 League page"), () => {
+        location.href = `league.html?chat=${encodeURIComponent(state.chat)}&t=${encodeURIComponent(state.table)}`;
+      }, true));
+    }
   }
 
   function draw() {

@@ -11,6 +11,12 @@
     return;
   }
   tg.ready();
+  const params = new URLSearchParams(location.search);
+  const table = params.get("t");  // opened from a table's page: Telegram's back button goes back to it
+  if (table && /^\d+$/.test(table) && tg.BackButton) {
+    tg.BackButton.onClick(() => { location.href = "./?t=" + table; });
+    tg.BackButton.show();
+  }
   const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
                    "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5"];
@@ -135,8 +141,7 @@
   }
 
   async function start() {
-    const wanted = new URLSearchParams(location.search).get("chat");
-    if (wanted) return show(wanted, "cur");
+    const wanted = params.get("chat");
     const data = await api("api/league").catch((error) => { say("😕 " + error.message); return null; });
     if (!data) return;
     if (!data.groups.length) { say("还没有打完过一局。 You have not finished a hand in any group yet."); return; }
@@ -146,7 +151,9 @@
       button.textContent = g.title || g.chat; button.onclick = () => show(g.chat, "cur");
       return button;
     }));
-    return show(data.groups[0].chat, "cur");
+    // The group asked for when it is one of the person's, else their first.
+    const chosen = data.groups.find((g) => String(g.chat) === wanted) || data.groups[0];
+    return show(chosen.chat, "cur");
   }
   start();
 })();
