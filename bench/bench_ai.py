@@ -176,6 +176,11 @@ def print_merged(paths: list[str], seed: int, save: str | None) -> None:
         if name in left_out:
             print(f"  {name}: the pieces from deal {left_out[name][0]} wait for deal {len(tally.deal_wins)} "
                   "(being played, or lost: --pieces plays it again)")
+    if len(tallies) > 1:
+        every = Tally()
+        for tally in tallies.values():
+            every.merge(tally)
+        print(margin_line(every, "all presets"))
     if save:
         with open(save, "w", encoding="utf-8") as f:
             json.dump({name: {"won": t.deal_wins, "score": t.deal_scores, "seed": seed, "first_deal": 0}
