@@ -55,10 +55,10 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
     seats = [{"label": seat_label(tr, s), "name": seat_name(tr, table, s),
               "ai": info is not None and info.is_ai} for s, info in enumerate(table.seats)]
     state: dict[str, Any] = {
-        "table": table.id, "chat": table.chat_id, "seat": seat, "lang": tr.lang, "status": table.status, "title": group_title,
-        "seats": seats, "words": words(tr), "deadline": table.deadline, "last_hand_id": last_hand_id,
-        "view": None, "hand": [], "groups": [], "mode": None, "version": table.version(seat), "info": "",
-        "last_result": None, "seq": 0, "away": False,
+        "table": table.id, "chat": table.chat_id, "seat": seat, "lang": tr.lang, "status": table.status,
+        "title": group_title, "seats": seats, "words": words(tr), "deadline": table.deadline,
+        "last_hand_id": last_hand_id, "view": None, "hand": [], "groups": [], "mode": None,
+        "version": table.version(seat), "info": "", "last_result": None, "seq": 0, "away": False,
     }
     info = table.seats[seat]
     if info is not None and info.timed_out and table.playing:

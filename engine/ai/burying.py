@@ -128,8 +128,7 @@ def choose_bury(ctx: TrumpContext, hand: Sequence[Card], attacker: bool = False)
             gone = [c for s in voided for c in by_suit[s]]
             if len(gone) > KITTY_SIZE:
                 continue
-            rest = sorted((c for s in suits if s not in voided for c in by_suit[s]),
-                          key=lambda c: (filling[c], c.sort_key))
+            rest = [c for s in suits if s not in voided for c in by_suit[s]]
             # Low trumps go before the dealer side's aces and points (with few low plain cards left).
             fill = sorted(rest + trumps, key=lambda c: (filling[c], c.sort_key))[:KITTY_SIZE - len(gone)]
             cost = sum(filling[c] for c in gone + fill) - void_bonus * len(voided)
