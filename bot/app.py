@@ -94,7 +94,8 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
                                     lambda: {**(app.bot_data["tables"].load() if "tables" in app.bot_data else {}),
                                              "calls": limiter.in_flight},
                                     faults=faults,
-                                    watch=lambda: app.bot_data["tables"].watch() if "tables" in app.bot_data else [])
+                                    watch=lambda: app.bot_data["tables"].watch() if "tables" in app.bot_data else [],
+                                    failing=lambda: _failing(app))
     app.add_handler(TypeHandler(Update, _bind_update), group=-1)
     command_handlers = {
         "start": cmd_start, "newgame": cmd_newgame, "join": cmd_join, "leave": cmd_leave, "stop": cmd_stop,
@@ -140,6 +141,16 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     health: Health = app.bot_data["health"]
     app.bot_data["heartbeat"] = tasks.start("heartbeat", lambda: beat(heartbeat_path(config.db_path), health))
     log.info("ready: %d active tables", len(tables.by_id))
+
+
+def _failing(app: Application) -> list[str]:  # type: ignore[type-arg]
+    """The background work that keeps failing (for ``/health``): supervised tasks, and seasons not told."""
+    found: list[str] = []
+    if "tasks" in app.bot_data:
+        found.extend(app.bot_data["tasks"].troubles())
+    if "seasons" in app.bot_data:
+        found.extend(app.bot_data["seasons"].troubles())
+    return found
 
 
 def _every(*installs: Routes) -> Routes:

@@ -19,6 +19,9 @@ false`` and ``chaodipi health`` fail:
 ``stuck``        tables that should have moved (an AI seat, a person past their deadline, the end of
                  a pause) and have not for :data:`bot.tables.turns.STUCK_AFTER` seconds
 ``heartbeat``    the heartbeat file could not be written (its age shows in ``chaodipi health``)
+``failing``      background work that keeps failing with a fault that does not pass by itself: a task
+                 failing again and again, many failures in a minute, a season's end that could not be
+                 told (:meth:`bot.tasks.Supervisor.troubles`, :meth:`bot.league.seasons.SeasonWatcher.troubles`)
 
 Every :data:`RELEASE_EVERY` beats the memory the bot freed goes back to the
 system (:mod:`bot.memory`).
@@ -66,7 +69,8 @@ class Health:
     def __init__(self, mode: str, active_tables: Callable[[], int],
                  database: Callable[[], Database | None] | None = None,
                  load: Callable[[], dict[str, Any]] | None = None, faults: Faults | None = None,
-                 watch: Callable[[], list[int]] | None = None) -> None:
+                 watch: Callable[[], list[int]] | None = None,
+                 failing: Callable[[], list[str]] | None = None) -> None:
         self.mode = mode
         self.active_tables = active_tables
         self.load = load
@@ -74,6 +78,8 @@ class Health:
         self.faults = faults
         self.watch = watch
         """Checks (and repairs) that every table that should move can; returns the stuck ones."""
+        self.failing = failing
+        """The background work that keeps failing, one phrase each."""
         self.started = time.monotonic()
         self.db_problem: str | None = None
         """Why the last check found the database connection unusable; None when it was fine."""
@@ -106,18 +112,21 @@ class Health:
             self.stuck = self.watch()
 
     def status(self) -> dict[str, Any]:
-        """``{"ok": true, "db": "ok", "faults": {}, "stuck": [], "heartbeat": "ok", "db_repairs": n,
-        "mode": ..., "active_tables": n, "uptime": seconds, "pid": ..., "time": unix, "tasks": n,
-        "load": {...}}``; ``ok`` is false when any of ``db``, ``faults``, ``stuck`` and ``heartbeat`` reports
-        a trouble (see the module's docstring).  ``tasks`` counts the event loop's tasks and ``load`` what the
-        table service keeps going (:meth:`bot.tables.house.House.load`): numbers that keep growing with a
+        """``{"ok": true, "db": "ok", "faults": {}, "stuck": [], "failing": [], "heartbeat": "ok",
+        "db_repairs": n, "mode": ..., "active_tables": n, "uptime": seconds, "pid": ..., "time": unix,
+        "tasks": n, "load": {...}}``; ``ok`` is false when any of ``db``, ``faults``, ``stuck``, ``failing``
+        and ``heartbeat`` reports a trouble (see the module's docstring).  ``tasks`` counts the event loop's
+        tasks and ``load`` what the table service keeps going (:meth:`bot.tables.house.House.load`): numbers that keep growing with a
         steady load are a leak."""
         faults = self.faults.status() if self.faults is not None else {}
+        failing = self.failing() if self.failing is not None else []
         return {
-            "ok": self.db_problem is None and not faults and not self.stuck and self.heartbeat_problem is None,
+            "ok": (self.db_problem is None and not faults and not self.stuck and self.heartbeat_problem is None
+                   and not failing),
             "db": self.db_problem or "ok",
             "faults": faults,
             "stuck": list(self.stuck),
+            "failing": failing,
             "heartbeat": self.heartbeat_problem or "ok",
             "db_repairs": self.db_repairs,
             "mode": self.mode,
@@ -173,6 +182,7 @@ def troubles(status: dict[str, Any]) -> list[str]:
         found.append(f"tables stuck: {', '.join(str(t) for t in status['stuck'])}")
     if status.get("heartbeat", "ok") != "ok":
         found.append(str(status["heartbeat"]))
+    found.extend(str(item) for item in status.get("failing") or ())
     return found or ["unhealthy"]
 
 

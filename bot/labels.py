@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.i18n import Translator
+from bot.untrusted import shown
 from engine.cards import BIG_JOKER, SMALL_JOKER, Card, rank_name
 from engine.ruleset import Ruleset, get_ruleset
 
@@ -84,8 +85,9 @@ def preset_label(tr: Translator, preset: str | Ruleset) -> str:
 
 
 def name_html(name: str) -> str:
-    """A person's display name, escaped for HTML parse mode."""
-    return html.escape(name, quote=False)
+    """A person's words (a display name, a group's title, a season's name) for HTML parse mode: bidi and
+    control characters dropped (:func:`bot.untrusted.shown`), then escaped."""
+    return html.escape(shown(name), quote=False)
 
 
 def signed(value: int) -> str:

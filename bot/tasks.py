@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -33,6 +33,13 @@ from bot.faults import passes
 
 log = logging.getLogger(__name__)
 
+KEEPS_FAILING: Final = 3
+"""Failures in a row (of a fault that does not pass by itself) after which ``/health`` names a task."""
+FAILURE_WINDOW: Final = 60.0
+"""Seconds over which :meth:`Supervisor.troubles` counts failures of every task together."""
+MOST_FAILURES: Final = 10
+"""Failures (that do not pass) within :data:`FAILURE_WINDOW` that make ``/health`` unhealthy, whichever tasks
+they were of: short-lived work that fails once each time (a send per message) never fails twice in a row."""
 FIRST_BACKOFF: Final = 1.0
 """Seconds before work that failed runs again the first time."""
 LAST_BACKOFF: Final = 60.0
@@ -56,6 +63,9 @@ class Entry:
     """The error whose traceback was logged last (a different one is logged too)."""
     since: float = field(default=0.0)
     """Loop time of the first failure of the current streak."""
+    expected: bool = False
+    """The last failure was a fault that passes by itself (:func:`bot.faults.passes`): ``/health`` tells it as
+    a fault, not as this task's."""
 
     @property
     def kind(self) -> str:
@@ -91,6 +101,8 @@ class Supervisor:
         self._by_name: dict[str, asyncio.Task[None]] = {}
         self.failed = 0
         """Failures seen since start (each run that raised counts once)."""
+        self._recent: deque[float] = deque()
+        """Loop times of the latest failures that do not pass by themselves (within :data:`FAILURE_WINDOW`)."""
 
     def start(self, name: str, work: Work, *, table: int | None = None, restart: bool = True) -> asyncio.Task[None]:
         """Run ``work`` in a task of its own, supervised; returns the task (cancel it to stop the work).
@@ -133,6 +145,22 @@ class Supervisor:
                    for entry in self._tasks.values() if entry.failures]
         return {"running": dict(sorted(kinds.items())), "failed": self.failed, "failing": failing}
 
+    def troubles(self) -> list[str]:
+        """For ``/health``: each task that keeps failing (:data:`KEEPS_FAILING` in a row, of faults that do not
+        pass), and the failures of all tasks together when more than :data:`MOST_FAILURES` came within
+        :data:`FAILURE_WINDOW`; one phrase each, none when all is well."""
+        found = [f"task {entry.name!r}{_of(entry)} failed {entry.failures} times in a row ({entry.last_error})"
+                 for task, entry in self._tasks.items()
+                 if not task.done() and entry.failures >= KEEPS_FAILING and not entry.expected]
+        self._forget_old(asyncio.get_running_loop().time())
+        if len(self._recent) >= MOST_FAILURES:
+            found.append(f"{len(self._recent)} task failures in the last {FAILURE_WINDOW:.0f} s")
+        return found
+
+    def _forget_old(self, now: float) -> None:
+        while self._recent and self._recent[0] < now - FAILURE_WINDOW:
+            self._recent.popleft()
+
     async def _run(self, entry: Entry, work: Work) -> None:
         if entry.table is not None and logs.current()[0] != entry.table:
             logs.bind(table=entry.table)
@@ -150,6 +178,10 @@ class Supervisor:
                 if entry.failures == 1:
                     entry.since = loop.time()
                 expected = passes(exc)  # bot.faults has logged it where it happened
+                entry.expected = expected
+                if not expected:
+                    self._recent.append(loop.time())
+                    self._forget_old(loop.time())
                 if not expected and entry.last_logged != entry.last_error:
                     entry.last_logged = entry.last_error
                     log.error("task %r%s failed: %s%s", entry.name, _of(entry), type(exc).__name__,

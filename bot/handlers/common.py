@@ -20,6 +20,7 @@ from bot.budget import Pacer
 from bot.i18n import Translator, pick_language, translator
 from bot.messages import storage_refusal
 from bot.tables import Tables
+from bot.untrusted import shown
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,8 @@ async def remember_user(context: Context, user: User) -> storage.UserRecord:
 
 
 def display_name(user: User) -> str:
-    """The name shown at the table."""
-    return user.first_name or user.full_name or str(user.id)
+    """The name shown at the table (bidi and control characters dropped: :func:`bot.untrusted.shown`)."""
+    return shown(user.first_name or user.full_name or "").strip() or str(user.id)
 
 
 async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:

@@ -23,6 +23,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 
+from bot.untrusted import shown
+
 if TYPE_CHECKING:  # matplotlib is imported when the first picture is drawn, not when the bot starts
     from collections.abc import Callable
 
@@ -110,9 +112,10 @@ def drawable(name: str) -> str:
 
 
 def _drawn(text: str) -> str:
-    """The text without the characters neither font has (they would be drawn as empty boxes)."""
+    """The text without bidi and control characters, nor the characters neither font has (they would be drawn
+    as empty boxes).  ``$`` stays: the picture is drawn with mathtext off (:func:`_render`)."""
     covered = _covered()
-    return " ".join("".join(ch for ch in text if ord(ch) in covered or ch == " ").split())
+    return " ".join("".join(ch for ch in shown(text) if ord(ch) in covered or ch == " ").split())
 
 
 @lru_cache(maxsize=1)
@@ -164,7 +167,10 @@ def _render(data: ChartData) -> bytes:
     unranked = any(row.place is None for row in data.rows)
     table_in = ROW_IN * (len(data.rows) + 1 + (1 if unranked else 0))
     height_in = TOP_IN + CHART_IN + 0.52 + table_in + 0.15 + 0.28 * len(data.footer) + BOTTOM_IN * 0.4
-    with rc_context({"font.family": _family(), "font.size": 11, "axes.unicode_minus": True}):
+    # text.parse_math off: names, titles and season names are people's words, and matplotlib would read a
+    # name like $\x$ as maths and raise (every text of the picture goes through fig.text / axes.text).
+    with rc_context({"font.family": _family(), "font.size": 11, "axes.unicode_minus": True,
+                     "text.parse_math": False, "text.usetex": False}):
         fig = Figure(figsize=(WIDTH_IN, height_in), dpi=DPI, facecolor="white")
         FigureCanvasAgg(fig)
 

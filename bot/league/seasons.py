@@ -5,7 +5,12 @@ until the next season of any group ends (a monthly season at the group's
 local midnight on the first), then, a few seconds later (so that a hand
 stored at the last moment is in), queues the season's final table and
 champions in the group's outbox, with its picture, in the transaction that
-marks the season told.  A season nobody played in ends silently.  Hands
+marks the season told.  A season nobody played in ends silently.  Each
+season's end is told on its own: one that fails (a fault that does not pass)
+is logged once, tried again after :data:`RETRY_AFTER` seconds doubling each
+time, given up after :data:`MOST_TRIES` tries (until the bot restarts), and
+never holds up another group's; :meth:`SeasonWatcher.troubles` lists it for
+``/health``.  Hands
 that end make sure their group's season exists (so that its end is told
 even if nobody asked for the table), and a bot that was down at midnight
 tells the season's end when it starts.
@@ -17,10 +22,12 @@ import asyncio
 import calendar
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
 
 import storage
+from bot.faults import passes
 from bot.i18n import Translator
 from bot.labels import name_html
 
@@ -30,6 +37,19 @@ GRACE: Final = 5.0
 """Seconds after a season's end before it is told: a hand stored in its last moment is in it by then."""
 LONGEST_SLEEP: Final = 3600.0
 """The watcher looks again at least this often (a season started or a time zone changed meanwhile)."""
+RETRY_AFTER: Final = 60.0
+"""Seconds before a season's end that could not be told is tried again (doubling each time)."""
+MOST_TRIES: Final = 4
+"""Tries at telling one season's end before the watcher gives up on it until the bot restarts."""
+
+
+@dataclass(slots=True)
+class Failed:
+    """A season whose end could not be told: how often, the last error, when to try again (None: given up)."""
+
+    tries: int
+    error: str
+    retry_at: float | None
 
 
 def season_title(tr: Translator, season: storage.Season) -> str:
@@ -74,6 +94,8 @@ class SeasonWatcher:
         self.clock = clock
         self._chats: set[int] = set()
         self._changed = asyncio.Event()
+        self._failed: dict[int, Failed] = {}
+        """Seasons whose end could not be told, by id."""
 
     def hand_ended(self, chat_id: int) -> None:
         """A hand ended in this group: its season must exist (see :meth:`run`)."""
@@ -89,8 +111,7 @@ class SeasonWatcher:
         while True:
             self._changed.clear()
             await self.step()
-            upcoming = await storage.next_season_end(self.db)
-            delay = LONGEST_SLEEP if upcoming is None else min(LONGEST_SLEEP, upcoming + GRACE - self.clock())
+            delay = await self._sleep_for()
             # At least a second (below): a season that could not be closed must not make this loop spin.
             try:
                 async with asyncio.timeout(max(delay, 1.0)):
@@ -98,20 +119,62 @@ class SeasonWatcher:
             except TimeoutError:
                 pass
 
+    async def _sleep_for(self) -> float:
+        """Seconds until the next season ends or a failed one is tried again (at most :data:`LONGEST_SLEEP`)."""
+        now = self.clock()
+        upcoming = await storage.next_season_end(self.db)
+        delay = LONGEST_SLEEP
+        if upcoming is not None and upcoming + GRACE > now:  # one already due is a failed one, timed below
+            delay = min(delay, upcoming + GRACE - now)
+        for failed in self._failed.values():
+            if failed.retry_at is not None:
+                delay = min(delay, failed.retry_at - now)
+        return delay
+
     async def step(self) -> int:
-        """One look: the seasons of the groups whose hands ended, then every season due to be told; how many
-        ends were told."""
+        """One look: the seasons of the groups whose hands ended, then every season due to be told, each on its
+        own (see the module's docstring); how many ends were told."""
         now = self.clock()
         while self._chats:
             chat_id = self._chats.pop()
             await storage.current_season(self.db, chat_id, now)
         told = 0
-        for season in await storage.seasons_to_close(self.db, now - GRACE):
-            chat_id = await self.tell(season)
+        due = await storage.seasons_to_close(self.db, now - GRACE)
+        for gone in self._failed.keys() - {season.season_id for season in due}:  # closed meanwhile
+            del self._failed[gone]
+        for season in due:
+            failed = self._failed.get(season.season_id)
+            if failed is not None and (failed.retry_at is None or failed.retry_at > now):
+                continue
+            try:
+                chat_id = await self.tell(season)
+            except Exception as exc:  # noqa: BLE001 — one group's season must not hold up another's
+                if passes(exc):  # storage or Telegram down: every group alike, the supervisor runs it again
+                    raise
+                self._fail(season, exc, now)
+                continue
+            self._failed.pop(season.season_id, None)
             if chat_id is not None:
                 told += 1
                 self.wake(chat_id)
         return told
+
+    def _fail(self, season: storage.Season, exc: Exception, now: float) -> None:
+        tries = self._failed[season.season_id].tries + 1 if season.season_id in self._failed else 1
+        given_up = tries >= MOST_TRIES
+        retry_at = None if given_up else now + RETRY_AFTER * 2 ** (tries - 1)
+        self._failed[season.season_id] = Failed(tries, f"{type(exc).__name__}: {exc}"[:200], retry_at)
+        if tries == 1:
+            log.error("the end of season %s of chat %s could not be told; tried again in %.0f s",
+                      season.season_id, season.chat_id, RETRY_AFTER, exc_info=exc)
+        elif given_up:
+            log.error("the end of season %s of chat %s could not be told after %d tries (%s): given up until the "
+                      "bot restarts", season.season_id, season.chat_id, tries, type(exc).__name__)
+
+    def troubles(self) -> list[str]:
+        """The seasons whose end could not be told, one phrase each (for ``/health``)."""
+        return [f"season {season_id} not told after {failed.tries} tr{'y' if failed.tries == 1 else 'ies'} "
+                f"({failed.error})" for season_id, failed in sorted(self._failed.items())]
 
 
 async def season_text(db: storage.Database, tr: Translator, chat_id: int, now: float) -> str:

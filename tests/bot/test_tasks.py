@@ -101,3 +101,56 @@ async def test_cancel_by_name_stops_the_last_task_started_under_it() -> None:
     assert second.cancelled() and not first.done()
     first.cancel()
     await asyncio.gather(first, return_exceptions=True)
+
+
+async def until(condition: object, timeout: float = 10.0) -> None:
+    """Wait (on the event loop, without a fixed sleep) until ``condition()`` is true."""
+    async with asyncio.timeout(timeout):
+        while not condition():  # type: ignore[operator]
+            await asyncio.sleep(0.005)
+
+
+async def test_health_names_a_task_that_keeps_failing_and_a_fault_that_passes_is_left_to_the_faults() -> None:
+    from bot.faults import passes
+    from bot.health import Health, troubles
+    from bot.tasks import KEEPS_FAILING
+    from storage.errors import DatabaseLocked
+
+    tasks = Supervisor(first_backoff=0.001, last_backoff=0.001)
+    health = Health("polling", lambda: 0, failing=tasks.troubles)
+
+    async def locked() -> None:
+        raise DatabaseLocked("database is locked")
+
+    locked_task = tasks.start("ai 3", locked, table=3)
+    await until(lambda: tasks.summary()["failing"] and tasks.summary()["failing"][0]["failures"] > KEEPS_FAILING)
+    assert passes(DatabaseLocked("database is locked"))
+    assert health.status()["ok"] and tasks.troubles() == []  # told as a fault by bot.faults, not as a task's
+    locked_task.cancel()
+
+    async def broken() -> None:
+        raise KeyError("a bug")
+
+    tasks.start("timer 9", broken, table=9)
+    await until(lambda: any(e["name"] == "timer 9" and e["failures"] >= KEEPS_FAILING
+                            for e in tasks.summary()["failing"]))
+    status = health.status()
+    assert not status["ok"] and any("'timer 9' of table 9 failed" in t and "KeyError" in t for t in status["failing"])
+    assert any("timer 9" in phrase for phrase in troubles(status))
+    await tasks.close(timeout=1)
+    assert not any("timer 9" in t for t in tasks.troubles())  # cancelled: no longer failing
+
+
+async def test_many_short_lived_failures_in_a_minute_make_health_unhealthy() -> None:
+    from bot.tasks import MOST_FAILURES
+
+    tasks = Supervisor()
+
+    async def fails_once() -> None:
+        raise RuntimeError("403: Forbidden")
+
+    for n in range(MOST_FAILURES - 1):
+        await asyncio.wait([tasks.start(f"send {n}", fails_once, restart=False)])
+    assert tasks.troubles() == []
+    await asyncio.wait([tasks.start("send last", fails_once, restart=False)])
+    assert tasks.troubles() == [f"{MOST_FAILURES} task failures in the last 60 s"]

@@ -1,0 +1,107 @@
+"""Each group's season end is told on its own: one that cannot be told never holds up another group's."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+import storage
+from bot.league import board as board_module
+from bot.league.board import League
+from bot.league.chart import ChartData
+from bot.league.seasons import GRACE, MOST_TRIES, RETRY_AFTER, SeasonWatcher
+from tests.storage.league_kit import at, hands_at
+
+FIRST = -1001
+SECOND = -1002
+
+
+@pytest.fixture
+async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
+    database = await storage.open_database(tmp_path / "league.db")
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+async def two_groups_played_in_november(db: storage.Database) -> None:
+    """Both groups play in November (their seasons end at the same midnight, told oldest first: the first
+    group's before the second's); the first group's title and a player's name are ``$\\x$``."""
+    first = await hands_at(db, FIRST, (1, 2, 3, 4))
+    second = await hands_at(db, SECOND, (5, 6, 7, 8))
+    for day in (3, 4):
+        await first.play(at(2026, 11, day, 20), (1, 2, 3, 4))
+        await second.play(at(2026, 11, day, 21), (5, 6, 7, 8))
+    await storage.upsert_chat(db, FIRST, "$\\x$ 群")
+    await storage.upsert_chat(db, SECOND, "牌友群")
+    await storage.upsert_user(db, 1, "$\\x$")
+
+
+def watcher_at(db: storage.Database, now: list[float], woken: list[int]) -> SeasonWatcher:
+    league = League(db, bot_username="chaodipi_bot", public_url=None, clock=lambda: now[0])
+    return SeasonWatcher(db, league.tell_season_end, woken.append, league.clock)
+
+
+async def test_a_picture_that_cannot_be_drawn_holds_up_no_group_and_its_end_is_told_in_words(
+        db: storage.Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    await two_groups_played_in_november(db)
+    real_render = board_module.render
+
+    def render(data: ChartData) -> bytes:
+        if "$" in data.subtitle:  # the group's title
+            raise ValueError("Unknown symbol: \\x")  # as matplotlib's mathtext did
+        return real_render(data)
+
+    monkeypatch.setattr(board_module, "render", render)
+    now = [at(2026, 12, 1) + GRACE + 1]
+    woken: list[int] = []
+    watcher = watcher_at(db, now, woken)
+    for chat in (FIRST, SECOND):
+        await storage.current_season(db, chat, at(2026, 11, 30))
+    assert await watcher.step() == 2
+    assert sorted(woken) == [SECOND, FIRST]
+    told = {a.kind: a for a in await storage.pending_announcements(db)}
+    assert len(await storage.pending_announcements(db)) == 2 and set(told) == {"season_end"}
+    by_text = sorted(await storage.pending_announcements(db), key=lambda a: a.text)
+    assert [a.photo is None for a in by_text].count(True) == 1  # the first group's end, told in words
+    assert all("2026年11月赛季结束了" in a.text for a in by_text)
+    assert all(s.closed_at is not None for chat in (FIRST, SECOND)
+               for s in (await storage.seasons_of(db, chat))[:1])
+    assert watcher.troubles() == []
+
+
+async def test_a_season_end_that_keeps_failing_is_logged_once_tried_a_few_times_and_never_blocks_another(
+        db: storage.Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    await two_groups_played_in_november(db)
+    now = [at(2026, 12, 1) + GRACE + 1]
+    woken: list[int] = []
+    watcher = watcher_at(db, now, woken)
+    real_tell = watcher.tell
+    calls: list[int] = []
+
+    async def tell(season: storage.Season) -> int | None:
+        calls.append(season.chat_id)
+        if season.chat_id == FIRST:
+            raise KeyError("a bug in telling this group's season")
+        return await real_tell(season)
+
+    watcher.tell = tell  # type: ignore[method-assign]
+    for chat in (FIRST, SECOND):
+        await storage.current_season(db, chat, at(2026, 11, 30))
+    with caplog.at_level(logging.ERROR, logger="bot.league.seasons"):
+        assert await watcher.step() == 1  # the second group's end is told although the first one's failed
+        assert woken == [SECOND]
+        assert await watcher.step() == 0 and calls.count(FIRST) == 1  # not again before its retry time
+        for attempt in range(2, MOST_TRIES + 3):
+            now[0] += RETRY_AFTER * 2 ** attempt
+            await watcher.step()
+    assert calls.count(FIRST) == MOST_TRIES and calls.count(SECOND) == 1  # given up; never retried for ever
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 2  # the first failure (with its traceback) and the giving up
+    assert errors[0].exc_info is not None and "given up" in errors[1].getMessage()
+    assert len(watcher.troubles()) == 1 and "KeyError" in watcher.troubles()[0]
+    first_season = (await storage.seasons_of(db, FIRST))[0]
+    assert first_season.closed_at is None  # not told: it is not marked told either
