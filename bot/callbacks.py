@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from bot.untrusted import MAX_ID, parse_int
+
 MAX_BYTES: Final = 64
 
 LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace", "returns",
@@ -89,9 +91,9 @@ def decode(data: str | None) -> Callback | None:
     kind = parts[0]
     if kind == "B":
         return Callback("B", 0, parts[1], parts[2]) if len(parts) == 3 and parts[1] in LEAGUE_OPS else None
-    if not parts[1].isdigit():
+    table = parse_int(parts[1], 0, MAX_ID)
+    if table is None:
         return None
-    table = int(parts[1])
     if kind == "R" and len(parts) == 2:
         return Callback("R", table)
     if kind == "L" and len(parts) in (3, 4) and parts[2] in LOBBY_OPS:

@@ -67,8 +67,8 @@ def zone(name: str | None) -> ZoneInfo:
     """The time zone of that IANA name (None: :data:`DEFAULT_TIME_ZONE`); raises ValueError for an unknown one."""
     try:
         return ZoneInfo(name or DEFAULT_TIME_ZONE)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {name!r}") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "Asia" is a folder, a long name no file
+        raise ValueError(f"unknown time zone {name!r}"[:100]) from None
 
 
 def month_start(moment: float, tz: ZoneInfo) -> float:

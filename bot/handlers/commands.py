@@ -23,6 +23,7 @@ from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
 from bot.tables import TableError, Tables, escape_cost, escape_question
+from bot.untrusted import parse_id
 from engine.errors import EngineError
 from engine.ruleset import RULESETS, get_ruleset
 
@@ -79,19 +80,15 @@ async def replay_offer(tables: Tables, payload: str, user_id: int,
     the web app, for someone who played it (a group cannot hold a ``web_app`` button, so the link goes
     through the private chat); None for any other payload."""
     public_url = tables.config.public_url
-    if public_url is None or not payload.startswith("r") or not _ascii_digits(payload[1:]):
+    hand_id = parse_id(payload[1:]) if payload.startswith("r") else None
+    if public_url is None or hand_id is None:
         return None
-    number = await tables.replay_number(int(payload[1:]), user_id)
+    number = await tables.replay_number(hand_id, user_id)
     if number is None:
         return tr("Only the people who played a hand can replay it."), None
     button = InlineKeyboardButton(tr("🎞 Replay hand {n}", n=number),
-                                  web_app=WebAppInfo(f"{public_url}/app/?replay={int(payload[1:])}"))
+                                  web_app=WebAppInfo(f"{public_url}/app/?replay={hand_id}"))
     return tr("Open the replay of hand {n} here:", n=number), InlineKeyboardMarkup([[button]])
-
-
-def _ascii_digits(text: str) -> bool:
-    """Up to 18 ASCII digits (a SQLite integer), nothing else."""
-    return 0 < len(text) <= 18 and text.isascii() and text.isdigit()
 
 
 def _seat_request(tables: Tables, payload: str, user_id: int) -> tuple[Table | None, int | None] | None:

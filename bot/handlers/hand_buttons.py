@@ -20,8 +20,9 @@ from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
 from bot.messages import refusal
 from bot.model import Table
-from bot.render_private import one_tap_plays, peek_text
+from bot.render_private import ONE_TAP, one_tap_plays, peek_text
 from bot.tables import MoveKind, TableError, Tables
+from bot.untrusted import parse_int
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.notices import ThrowFailed, notice_from_dict
@@ -151,8 +152,8 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         if hand.phase != "playing" or hand.turn != seat:
             raise TableError("That button is not valid.")
         plays = one_tap_plays(table, seat)
-        index = int(data.arg) if data.arg.isdigit() else 0  # a button from before the choices: the hint's
-        if index >= len(plays):
+        index = parse_int(data.arg or "0", 0, ONE_TAP)  # a button from before the choices: the hint's
+        if index is None or index >= len(plays):
             raise TableError("That button is out of date; your hand is shown again.")
         await tables.move(table, seat, "play", plays[index], None)
         table.acted[seat] = (data.version, data.op, table.version(seat))

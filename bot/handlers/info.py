@@ -17,6 +17,7 @@ from bot.league.board import CURRENT, League, leaderboard
 from bot.league.history import history_text
 from bot.league.personal import group_stats, private_stats
 from bot.league.seasons import SeasonWatcher, season_text, season_title
+from bot.untrusted import parse_int, zone_name
 from engine.ruleset import RULESETS, get_ruleset
 
 
@@ -139,17 +140,21 @@ async def _change_season(league: League, tr: Translator, chat_id: int, user_id: 
         return tr("Back to monthly seasons: {season} starts now.", season=html.escape(season_title(tr, changed[1]),
                                                                                     quote=False))
     if verb == "min":
-        if not rest.isdigit() or not 0 <= int(rest) <= 1000:
+        minimum = parse_int(rest.strip(), 0, 1000)
+        if minimum is None:
             return tr("Give the minimum as a number of hands from 0 to 1000: /season min 10")
-        await storage.set_min_hands(league.db, chat_id, int(rest), now)
-        return tr("From now on this season ranks people with at least {n} hands.", n=int(rest))
+        await storage.set_min_hands(league.db, chat_id, minimum, now)
+        return tr("From now on this season ranks people with at least {n} hands.", n=minimum)
     if verb == "tz":
+        name = zone_name(rest.strip())
         try:
-            await storage.set_time_zone(league.db, chat_id, rest.strip(), now)
+            if name is None:
+                raise ValueError(rest)
+            await storage.set_time_zone(league.db, chat_id, name, now)
         except ValueError:
             return tr("Unknown time zone. Use a name such as Asia/Shanghai or Europe/London.")
         return tr("The group's time zone is now {zone}: monthly seasons end at its midnight.",
-                  zone=html.escape(rest.strip(), quote=False))
+                  zone=html.escape(name, quote=False))
     return None
 
 

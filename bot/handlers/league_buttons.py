@@ -27,6 +27,7 @@ from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.league.board import Answer, League, leaderboard
 from bot.league.history import history_text
+from bot.untrusted import MAX_ID, parse_chat_id, parse_int
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +91,12 @@ async def on_league_button(context: Context, query: CallbackQuery, data: callbac
     chat_id = message.chat_id
     lang = await league.language(chat_id)
     if data.op == "hist":
-        if not data.arg.isdigit():
+        before = parse_int(data.arg, 0, MAX_ID)
+        if before is None:
             await query.answer(tr("That button is not valid."), show_alert=True)
             return
         await query.answer()
-        text, more = await history_text(league, translator(lang), chat_id, before=int(data.arg))
+        text, more = await history_text(league, translator(lang), chat_id, before=before)
         await _edit(message.edit_text(text, parse_mode=ParseMode.HTML, disable_web_page_preview=True,
                                       reply_markup=history_markup(translator(lang), more)))
         return
@@ -140,10 +142,9 @@ async def page_offer(context: Context, payload: str, user_id: int,
     """For an ``l<chat_id>`` start payload (a leaderboard's link): a button opening that group's league page in
     the web app, for someone who played there; None for any other payload (or without the web app)."""
     league = league_of(context)
-    raw = payload[1:]
-    if league.public_url is None or not payload.startswith("l") or not raw.lstrip("-").isdigit() or len(raw) > 20:
+    chat_id = parse_chat_id(payload[1:]) if payload.startswith("l") else None
+    if league.public_url is None or chat_id is None:
         return None
-    chat_id = int(raw)
     if not await storage.played_in(league.db, chat_id, user_id):
         return tr("Only the people who played in a group can open its league page."), None
     chat = await storage.get_chat(league.db, chat_id)

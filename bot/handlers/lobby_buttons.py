@@ -12,6 +12,7 @@ from bot.i18n import Translator
 from bot.model import Table
 from bot.render_group import setting_label
 from bot.tables import TableError
+from bot.untrusted import parse_int
 from engine.ruleset import RULESETS
 
 CHOICES = ("preset", "hidden", "pace", "timeout", "strength", "returns")
@@ -42,7 +43,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
     async with table.lock:
         try:
             if op == "sit":
-                seat = int(data.arg) if data.arg.isdigit() and int(data.arg) < 4 else None
+                seat = parse_int(data.arg, 0, 3)
                 popup = await seat_person(context, table, user, seat, query)
                 if popup == "":
                     return  # answered with the deep link

@@ -23,6 +23,7 @@ from bot.league.pictures import Board, PictureCache, Stretch, chart_data
 from bot.league.seasons import season_dates, season_title
 from bot.league.standings import CAPTION_LIMIT, Standings, champions_text, rank, table_text
 from bot.tasks import Supervisor
+from bot.untrusted import parse_id
 
 WARM: Final = 6 * 3600.0
 """A group whose league was asked for in the last six hours gets its new picture drawn as soon as a hand ends."""
@@ -101,7 +102,8 @@ class League:
             return Stretch(str(current.season_id), current, True)
         if key == ALL_TIME:
             return Stretch(ALL_TIME, None, True)
-        season = await storage.get_season(self.db, int(key)) if key.isdigit() else None
+        season_id = parse_id(key)
+        season = await storage.get_season(self.db, season_id) if season_id is not None else None
         if season is None or season.chat_id != chat_id:
             return None
         return Stretch(key, season, season.season_id == current.season_id)

@@ -26,6 +26,7 @@ from bot.labels import name_html, preset_label
 from bot.model import Seat, Table
 from bot.tables.hand_messages import freeze, holds
 from bot.tables.house import House, TableError
+from bot.untrusted import MAX_ID, parse_int
 from engine.special import escape_loss
 
 
@@ -186,10 +187,10 @@ def escape_question(tr: Translator, table: Table, seat: int, cost: int) -> tuple
 
 def confirmed_escape(table: Table, user_id: int, arg: str) -> int:
     """The seat a confirmation button lets this person leave now; raises TableError when it no longer fits."""
-    parts = arg.split("-")
-    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+    parts = [parse_int(part, 0, MAX_ID) for part in arg.split("-")]
+    if len(parts) != 3 or None in parts:
         raise TableError("That button is not valid.")
-    deals, seat, cost = (int(p) for p in parts)
+    deals, seat, cost = (int(p or 0) for p in parts)
     if seat > 3 or not holds(table, seat, user_id):
         raise TableError("This question is not yours.")
     if not table.playing or table.match is None or table.match.deals != deals or escape_cost(table, seat) != cost:

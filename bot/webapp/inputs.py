@@ -19,11 +19,10 @@ from typing import Any, Final, NoReturn
 
 from aiohttp import web
 
+from bot import untrusted
 from engine.cards import Card
 from engine.errors import NotationError
 
-MAX_ID: Final = 2**63 - 1
-"""The largest id SQLite stores."""
 MAX_BODY: Final = 4096
 """Bytes a move may take (the longest, a bury of eight cards, is about 200)."""
 MAX_DEPTH: Final = 2
@@ -34,7 +33,6 @@ BODY_TIMEOUT: Final = 10.0
 """Seconds a request body may take to arrive (the headers' limit is the server's, :mod:`bot.webhook`)."""
 OPS: Final = ("bid", "pass", "bury", "steal", "nosteal", "play")
 TRUMPS: Final = ("S", "H", "D", "C", "NT")
-_ID: Final = re.compile(r"[0-9]{1,19}")
 _NONCE: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
 _VERSION: Final = re.compile(r"[0-9A-Za-z.]{1,40}")
 
@@ -48,10 +46,19 @@ def refuse(status: type[web.HTTPException], reason: str, **extra: Any) -> NoRetu
 
 
 def parse_id(raw: str, what: str) -> int:
-    """An id from the path: ASCII digits within SQLite's range, else 400."""
-    if _ID.fullmatch(raw) is None or int(raw) > MAX_ID:
+    """An id from the path (:func:`bot.untrusted.parse_id`: ASCII digits within SQLite's range), else 400."""
+    found = untrusted.parse_id(raw)
+    if found is None:
         refuse(web.HTTPBadRequest, f"not a {what} id")
-    return int(raw)
+    return found
+
+
+def parse_chat_id(raw: str) -> int:
+    """A group's id from the path (:func:`bot.untrusted.parse_chat_id`: one minus at most), else 400."""
+    found = untrusted.parse_chat_id(raw)
+    if found is None:
+        refuse(web.HTTPBadRequest, "not a group id")
+    return found
 
 
 async def read_object(request: web.Request, allowed: frozenset[str]) -> dict[str, Any]:

@@ -31,7 +31,9 @@ from bot.i18n import Translator, pick_language, translator
 from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
 from bot.league.pictures import chart_data
+from bot.untrusted import shown
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
+from bot.webapp.inputs import parse_chat_id
 
 log = logging.getLogger(__name__)
 
@@ -88,15 +90,14 @@ class LeagueRoutes:
     async def _groups(self, request: web.Request) -> web.Response:
         user = self._user(request)
         chats = await storage.league_chats(self.league.db, user.id)
-        return web.json_response({"ok": True, "groups": [{"chat": chat_id, "title": title}
+        return web.json_response({"ok": True, "groups": [{"chat": chat_id, "title": shown(title)}
                                                          for chat_id, title in chats]}, dumps=_dumps)
 
     async def _league(self, request: web.Request) -> web.Response:
         user = self._user(request)
-        raw = request.match_info["chat"]
+        chat_id = parse_chat_id(request.match_info["chat"])
         league = self.league
-        chat_id = int(raw) if raw.lstrip("-").isdigit() and len(raw) <= 20 else None
-        if chat_id is None or not await storage.played_in(league.db, chat_id, user.id):
+        if not await storage.played_in(league.db, chat_id, user.id):
             raise web.HTTPForbidden(text=_dumps({"ok": False, "error": "not a group of yours"}),
                                     content_type="application/json")
         tr = await self._translator(user)
@@ -114,8 +115,12 @@ class LeagueRoutes:
 
 
 def page_data(data: ChartData) -> dict[str, Any]:
-    """The picture's data for the page: every line sampled to at most :data:`POINTS` points."""
+    """The picture's data for the page: every line sampled to at most :data:`POINTS` points; the people's
+    words (names, the group's title, a season's name) without bidi or control characters."""
     out = asdict(data)
+    out["title"], out["subtitle"] = shown(data.title), shown(data.subtitle)
+    for item in out["lines"] + out["rows"]:
+        item["name"] = shown(item["name"])
     for line in out["lines"]:
         points = line["points"]
         if len(points) > POINTS:

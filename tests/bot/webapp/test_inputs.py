@@ -7,7 +7,8 @@ import json
 import pytest
 from aiohttp import web
 
-from bot.webapp.inputs import MAX_ID, parse_id, move_of, nonce_of, too_deep
+from bot.untrusted import MAX_ID
+from bot.webapp.inputs import parse_chat_id, parse_id, move_of, nonce_of, too_deep
 from engine.cards import Card
 
 
@@ -16,17 +17,26 @@ def reason(exc: web.HTTPException) -> str:
     return str(json.loads(exc.text)["error"])
 
 
-@pytest.mark.parametrize("raw", ["1", "42", "0", str(MAX_ID), "0007"])
+@pytest.mark.parametrize("raw", ["1", "42", str(MAX_ID), "0007"])
 def test_ascii_ids_within_sqlites_range_are_ids(raw: str) -> None:
     assert parse_id(raw, "table") == int(raw)
 
 
-@pytest.mark.parametrize("raw", ["²", "١٢", "１２", "-1", "+1", " 1", "1.0", "1e3", "", str(MAX_ID + 1),
+@pytest.mark.parametrize("raw", ["0", "²", "١٢", "１２", "-1", "+1", " 1", "1.0", "1e3", "", str(MAX_ID + 1),
                                  "99999999999999999999", "1" * 5000, "0x10"])
 def test_anything_else_is_400_naming_what(raw: str) -> None:
     with pytest.raises(web.HTTPBadRequest) as caught:
         parse_id(raw, "hand")
     assert reason(caught.value) == "not a hand id"
+
+
+@pytest.mark.parametrize("raw", ["%C2%B2", "²", "--5", "-", "", "0", "-0", "99999999999999999999", str(2**63),
+                                 str(-(2**63)), "-١٢", " -5", "-5 "])
+def test_a_group_id_is_ascii_digits_after_one_minus_within_sqlites_range(raw: str) -> None:
+    with pytest.raises(web.HTTPBadRequest) as caught:
+        parse_chat_id(raw)
+    assert reason(caught.value) == "not a group id"
+    assert parse_chat_id("-1001234567890") == -1001234567890 and parse_chat_id(str(-MAX_ID)) == -MAX_ID
 
 
 def test_depth_counts_brackets_outside_strings() -> None:
