@@ -45,6 +45,7 @@ from bot.handlers.throttle import within_budget
 from bot.health import Health, beat, heartbeat_path
 from bot.i18n import translator
 from bot.league.board import League
+from bot.league.members import Members
 from bot.league.seasons import SeasonWatcher
 from bot.publisher import Publisher
 from bot.ratelimit import ChatRateLimiter
@@ -172,6 +173,7 @@ def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[typ
     tables.hand_watchers.append(lambda table: league.hand_ended(table.chat_id))
     tables.hand_watchers.append(lambda table: watcher.hand_ended(table.chat_id))
     app.bot_data["league"] = league
+    app.bot_data["members"] = Members(app.bot, tables.db)
     app.bot_data["seasons"] = watcher
     app.bot_data["tasks"].start("seasons", watcher.run)
 

@@ -247,13 +247,14 @@ async def has_counted_hands(db: Database, chat_id: int, *, since: float = 0.0, u
 
 
 async def league_chats(db: Database, user_id: int) -> list[tuple[int, str]]:
-    """The groups where this person has a counted hand, with their titles, the most recent first."""
+    """The groups where this person held a seat in a scored hand (as :func:`played_in` says), with their titles,
+    the most recent first."""
     rows = await db.fetchall(
         """SELECT r.chat_id AS chat_id, COALESCE(c.title, '') AS title, MAX(r.created_at) AS last_at
            FROM hand_result_seats AS s
            JOIN hand_results AS r ON r.hand_id = s.hand_id
            LEFT JOIN chats AS c ON c.chat_id = r.chat_id
-           WHERE s.user_id = ? AND s.outcome IS NOT NULL
+           WHERE s.user_id = ?
            GROUP BY r.chat_id ORDER BY last_at DESC""", (user_id,))
     return [(int(row["chat_id"]), str(row["title"])) for row in rows]
 

@@ -27,6 +27,7 @@ from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.league.board import Answer, League, leaderboard
 from bot.league.history import history_text
+from bot.league.members import Members
 from bot.untrusted import MAX_ID, parse_chat_id, parse_int
 
 log = logging.getLogger(__name__)
@@ -145,8 +146,8 @@ async def page_offer(context: Context, payload: str, user_id: int,
     chat_id = parse_chat_id(payload[1:]) if payload.startswith("l") else None
     if league.public_url is None or chat_id is None:
         return None
-    if not await storage.played_in(league.db, chat_id, user_id):
-        return tr("Only the people who played in a group can open its league page."), None
+    if not await cast(Members, context.bot_data["members"]).may_see(chat_id, user_id):
+        return tr("Only members of a group who played in it can open its league page."), None
     chat = await storage.get_chat(league.db, chat_id)
     title = name_html(chat.title) if chat is not None and chat.title else str(chat_id)
     button = InlineKeyboardButton(tr("📈 League page"),

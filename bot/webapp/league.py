@@ -10,7 +10,7 @@ Every answer carries the web app's security headers (its Content-Security-Policy
 page's styles are a file of their own).  Every API request carries Telegram's ``initData`` (``Authorization: tma
 <initData>``), checked by :mod:`bot.webapp.initdata` as it is: 401 when it
 does not prove who asks.  A person sees the league of a group they played
-in (held a seat in one of its scored hands): 403 for any other.  The page's
+in (held a seat in one of its scored hands) and is in now (:mod:`bot.league.members`): 403 for any other.  The page's
 data is the picture's (:func:`bot.league.pictures.chart_data`), so the page
 and the picture the bot sends never disagree.
 """
@@ -30,6 +30,7 @@ import storage
 from bot.i18n import Translator, pick_language, translator
 from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
+from bot.league.members import Members
 from bot.league.pictures import chart_data
 from bot.untrusted import shown
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
@@ -64,6 +65,14 @@ class LeagueRoutes:
             raise web.HTTPServiceUnavailable(text="starting")
         return league  # type: ignore[no-any-return]
 
+    @property
+    def members(self) -> Members:
+        """Who may read which group's league (there once ``post_init`` ran)."""
+        members = self.application.bot_data.get("members")
+        if members is None:
+            raise web.HTTPServiceUnavailable(text="starting")
+        return members  # type: ignore[no-any-return]
+
     def _user(self, request: web.Request) -> WebAppUser:
         header = request.headers.get("Authorization", "")
         config = self.application.bot_data["config"]
@@ -89,7 +98,7 @@ class LeagueRoutes:
 
     async def _groups(self, request: web.Request) -> web.Response:
         user = self._user(request)
-        chats = await storage.league_chats(self.league.db, user.id)
+        chats = await self.members.groups(user.id)
         return web.json_response({"ok": True, "groups": [{"chat": chat_id, "title": shown(title)}
                                                          for chat_id, title in chats]}, dumps=_dumps)
 
@@ -97,7 +106,7 @@ class LeagueRoutes:
         user = self._user(request)
         chat_id = parse_chat_id(request.match_info["chat"])
         league = self.league
-        if not await storage.played_in(league.db, chat_id, user.id):
+        if not await self.members.may_see(chat_id, user.id):
             raise web.HTTPForbidden(text=_dumps({"ok": False, "error": "not a group of yours"}),
                                     content_type="application/json")
         tr = await self._translator(user)

@@ -118,3 +118,28 @@ async def test_odd_ids_and_numbers_on_every_league_route_and_command_get_an_answ
                                       timeout=20, what="a real zone")
         assert "Asia/Shanghai" in (reply.text or "")
     no_tracebacks(caplog)
+
+
+async def test_league_access_ends_when_a_player_leaves_the_group(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.league import members
+
+    monkeypatch.setattr(members, "REMEMBER_IN", 0.0)  # ask Telegram every time: the test is about the answer
+    monkeypatch.setattr(members, "REMEMBER_OUT", 0.0)
+    server = fake_telegram
+    people = [server.person(name, language_code="en", started=True) for name in ("Ann", "Bo", "Cy", "Di")]
+    group = server.group("Leavers", people)
+    await past_hands(tmp_path / "t.db", group, people)
+    async with webapp_running(server, tmp_path / "t.db") as app, aiohttp.ClientSession() as session:
+        client = AppClient(session, app_base(app), init_data_for(server, people[1]))
+        assert (await client.get(f"/app/api/league/{group.id}"))[0] == 200
+        assert (await client.get("/app/api/league"))[1]["groups"] == [{"chat": group.id, "title": "牌友群"}]  # the title past_hands stored
+        group.chat.members[people[1].id] = "left"
+        status, body = await client.get(f"/app/api/league/{group.id}")
+        assert status == 403, body
+        assert (await client.get("/app/api/league"))[1]["groups"] == []  # the list and the page agree
+        seen = len(people[1].private_messages())
+        await people[1].start_private(f"l{group.id}")
+        reply = await server.wait_for(lambda: len(people[1].private_messages()) > seen + 1
+                                      and people[1].private_messages()[-1], timeout=20, what="the refusal")
+        assert "Only members of a group who played in it" in (reply.text or "")
