@@ -11,6 +11,7 @@ import faulthandler
 import signal
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from storage import DB_ENV_VAR, StorageError, backup_file, default_db_path, restore
@@ -80,6 +81,14 @@ the bot also answers GET /health on its webhook port.
 """
 
 
+def _version() -> str:
+    """The installed package's version (``unknown`` when run from a tree that was never installed)."""
+    try:
+        return metadata.version("chaodipi")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _parser() -> argparse.ArgumentParser:
     raw = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
@@ -91,6 +100,7 @@ def _parser() -> argparse.ArgumentParser:
                "  chaodipi backup /backups/chaodipi-$(date +%F).db\n\n"
                "`chaodipi COMMAND --help` tells more about each command.",
     )
+    parser.add_argument("--version", action="version", version=f"chaodipi {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     db_help = f"the database file (default: ${DB_ENV_VAR}, else ./chaodipi.db)"

@@ -30,11 +30,14 @@ import heapq
 import itertools
 import logging
 import time
+import warnings
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
+from datetime import timedelta
 from typing import Any
 
 from telegram.error import RetryAfter
+from telegram.warnings import PTBDeprecationWarning
 from telegram.ext import BaseRateLimiter
 
 from bot.tasks import Supervisor
@@ -71,6 +74,16 @@ COUNTED = ("send", "copy", "forward")
 """Calls a private chat's window counts: new messages (an edit there is not held back)."""
 COUNTED_IN_GROUPS = (*COUNTED, "edit")
 """Calls a group's window counts: new messages and edits (a lookup such as getChatMember is not a message)."""
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """Seconds Telegram asked to wait, read from the public ``retry_after`` (an int in PTB 22, a timedelta
+    from PTB 23 or with ``PTB_TIMEDELTA`` set), without PTB 22's deprecation warning about that change."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
 
 class Bucket:
     """A token bucket that never lets more than ``most`` calls through in any ``span`` seconds.
@@ -285,8 +298,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         except RetryAfter as exc:
             if attempt >= retries:
                 raise
-            # As PTB's own limiter reads it: the public attribute changes type in PTB 23 (a deprecation warning).
-            delay = exc._retry_after.total_seconds()  # pylint: disable=protected-access
+            delay = retry_seconds(exc)
             log.info("%s: flood control, retrying in %s s (this chat only)", endpoint, delay)
             if chat is not None:
                 chat.blocked_until = max(chat.blocked_until, self._clock() + delay + 0.1)

@@ -118,3 +118,11 @@ def test_gitignore_covers_every_file_written_beside_the_database() -> None:
                           capture_output=True, text=True)
     ignored = {line.split("\t")[-1] for line in done.stdout.splitlines()}
     assert ignored == set(map(str, written)), set(map(str, written)) - ignored
+
+
+def test_version_is_the_installed_packages() -> None:
+    import tomllib
+
+    declared = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    done = chaodipi("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"chaodipi {declared['version']}"

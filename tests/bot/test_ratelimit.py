@@ -231,3 +231,20 @@ async def test_behind_while_more_messages_wait_than_a_second_lets_through() -> N
     assert limiter.behind  # 12 wait for a limit that lets 10 through in a second
     await asyncio.wait_for(asyncio.gather(*waiting), 30)
     assert not limiter.behind and limiter.in_flight == 0
+
+
+def test_retry_after_is_read_from_ptbs_public_attribute_without_a_warning() -> None:
+    import warnings
+    from datetime import timedelta
+
+    from telegram.error import RetryAfter
+
+    from bot.ratelimit import retry_seconds
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PTB 22 itself reads the deprecated attribute as it builds the error
+        as_int, as_delta = RetryAfter(7), RetryAfter(timedelta(seconds=3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a deprecation warning (or PTB renaming the attribute) fails here
+        assert retry_seconds(as_int) == 7.0
+        assert retry_seconds(as_delta) == 3.0
