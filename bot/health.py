@@ -4,7 +4,10 @@ While the bot runs it rewrites ``<database>.heartbeat`` (e.g.
 ``/data/chaodipi.db.heartbeat``) every :data:`HEARTBEAT_INTERVAL` seconds
 with the same JSON as ``/health``; a clean stop removes it.  ``chaodipi
 health`` reads it: a fresh file means the bot's event loop is turning, in
-polling and webhook mode alike, with no port to open.
+polling and webhook mode alike, with no port to open.  The file is always
+:data:`HEARTBEAT_SIZE` bytes; when a new one cannot be written (a full
+disk), the beat rewrites the old one's bytes in place, saying why, so that
+``chaodipi health`` tells the fault while it lasts.
 
 Each beat also takes the database connection once (:meth:`Database.check
 <storage.Database.check>`), and checks that every table that should move
@@ -18,7 +21,8 @@ false`` and ``chaodipi health`` fail:
                  writes failing (``locked``, ``full``, ``io``) and Telegram unreachable (``telegram``)
 ``stuck``        tables that should have moved (an AI seat, a person past their deadline, the end of
                  a pause) and have not for :data:`bot.tables.turns.STUCK_AFTER` seconds
-``heartbeat``    the heartbeat file could not be written (its age shows in ``chaodipi health``)
+``heartbeat``    a new heartbeat file could not be written (the old one is rewritten in place, saying so;
+                 on a read-only disk its age shows in ``chaodipi health``)
 ``failing``      background work that keeps failing with a fault that does not pass by itself: a task
                  failing again and again, many failures in a minute, a season's end that could not be
                  told (:meth:`bot.tasks.Supervisor.troubles`, :meth:`bot.league.seasons.SeasonWatcher.troubles`)
@@ -30,6 +34,7 @@ system (:mod:`bot.memory`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sqlite3
@@ -43,6 +48,8 @@ from bot.memory import release_memory
 from bot.tasks import came_through
 from storage import Database, StorageError
 
+HEARTBEAT_SIZE: Final = 16384
+"""Bytes of the heartbeat file, always (see :func:`overwrite_heartbeat`)."""
 HEARTBEAT_INTERVAL: Final = 15.0
 """Seconds between two writes of the heartbeat file."""
 
@@ -140,10 +147,36 @@ class Health:
 
 
 def write_heartbeat(path: Path, status: dict[str, Any]) -> None:
-    """Replace the heartbeat file atomically (a reader never sees half a file)."""
+    """Replace the heartbeat file atomically (a reader never sees half a file); it is always
+    :data:`HEARTBEAT_SIZE` bytes (the JSON, padded), so that :func:`overwrite_heartbeat` can rewrite it in
+    place when no new file can be written."""
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(status) + "\n", encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        partial.write_bytes(_padded(status))
+        os.replace(partial, path)
+    except OSError:
+        partial.unlink(missing_ok=True)
+        raise
+
+
+def overwrite_heartbeat(path: Path, status: dict[str, Any]) -> None:
+    """Write the status over the heartbeat file's own bytes: a full disk has no block for a new file, but
+    the old one's blocks are there to rewrite.  A reader may catch it half-written: :func:`check_heartbeat`
+    reads again then."""
+    with path.open("r+b") as file:
+        file.write(_padded(status))
+        file.flush()
+
+
+def _padded(status: dict[str, Any]) -> bytes:
+    """The status as JSON, padded with spaces to :data:`HEARTBEAT_SIZE` bytes (the details cut if longer)."""
+    data = json.dumps(status).encode()
+    if len(data) >= HEARTBEAT_SIZE:
+        brief = {key: status[key] for key in ("ok", "db", "heartbeat", "mode", "active_tables", "uptime", "pid",
+                                               "time") if key in status}
+        brief["troubles"] = [phrase[:200] for phrase in troubles(status)[:20]] if not status.get("ok") else []
+        data = json.dumps(brief).encode()[: HEARTBEAT_SIZE - 1]
+    return data.ljust(HEARTBEAT_SIZE - 1) + b"\n"
 
 
 async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL,
@@ -158,13 +191,15 @@ async def beat(path: Path, health: Health, interval: float = HEARTBEAT_INTERVAL,
                 release()
             await health.check_database()
             health.look()
+            # Synchronous on purpose: a few KB, and a write still running in a
+            # thread after cancellation could bring the file back after the unlink.
             try:
-                # Synchronous on purpose: a few bytes, and a write still running in a
-                # thread after cancellation could bring the file back after the unlink.
                 write_heartbeat(path, health.status())
                 health.heartbeat_problem = None
-            except OSError as exc:  # a full or read-only disk: /health says so, the stale file says it too
+            except OSError as exc:  # a full or read-only disk: /health says so, and the file says it too
                 health.heartbeat_problem = f"the heartbeat file cannot be written: {exc.strerror or exc}"
+                with contextlib.suppress(OSError):  # read-only, or never written: its age tells then
+                    overwrite_heartbeat(path, health.status())
             came_through()
             await asyncio.sleep(interval)
     finally:
@@ -183,13 +218,28 @@ def troubles(status: dict[str, Any]) -> list[str]:
     if status.get("heartbeat", "ok") != "ok":
         found.append(str(status["heartbeat"]))
     found.extend(str(item) for item in status.get("failing") or ())
+    found.extend(str(item) for item in status.get("troubles") or ())  # a heartbeat cut to its size
     return found or ["unhealthy"]
+
+
+def _read_status(path: Path, tries: int = 3) -> dict[str, Any]:
+    """The heartbeat's JSON; read again when caught half-rewritten in place (:func:`overwrite_heartbeat`)."""
+    for attempt in range(tries):
+        try:
+            found = json.loads(path.read_bytes())
+        except ValueError:
+            if attempt == tries - 1:
+                raise
+            time.sleep(0.05)
+            continue
+        return found if isinstance(found, dict) else {}
+    raise AssertionError("unreachable")
 
 
 def check_heartbeat(path: Path, max_age: float = DEFAULT_MAX_AGE, now: float | None = None) -> tuple[bool, str]:
     """Whether the heartbeat at ``path`` is fresh, with a one-line explanation."""
     try:
-        status = json.loads(path.read_text(encoding="utf-8"))
+        status = _read_status(path)
         written = float(status["time"])
     except FileNotFoundError:
         return False, f"no heartbeat at {path}: the bot is not running (or uses another database)"

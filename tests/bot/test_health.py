@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -129,3 +130,47 @@ async def test_the_heartbeat_gives_freed_memory_back_every_few_beats(tmp_path: P
     await asyncio.gather(heartbeat, return_exceptions=True)
     # Before the 3rd, 6th, 9th … beat's write: after 2, 5, 8 … beats were written.
     assert released[:3] == [2, 5, 8]
+
+
+async def test_a_full_disk_is_told_by_the_heartbeat_file_while_it_lasts(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """No block for a new file: the beat rewrites the old file's bytes, and `chaodipi health` fails at once."""
+    import errno
+
+    from bot import health as health_module
+    from bot.health import HEARTBEAT_SIZE, beat
+
+    path = heartbeat_path(tmp_path / "chaodipi.db")
+    health = Health("polling", lambda: 0)
+    write_heartbeat(path, health.status())
+    assert path.stat().st_size == HEARTBEAT_SIZE and check_heartbeat(path)[0]
+    real_replace = health_module.os.replace
+
+    def no_space(*args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(health_module.os, "replace", no_space)
+    beating = asyncio.create_task(beat(path, health, interval=60))
+    try:
+        async with asyncio.timeout(5):
+            while health.heartbeat_problem is None:
+                await asyncio.sleep(0.01)
+        alive, message = check_heartbeat(path)
+        assert not alive and "No space left on device" in message, message
+        assert path.stat().st_size == HEARTBEAT_SIZE
+        assert not path.with_name(path.name + ".partial").exists()
+    finally:
+        beating.cancel()
+        await asyncio.gather(beating, return_exceptions=True)
+    monkeypatch.setattr(health_module.os, "replace", real_replace)
+
+
+async def test_a_heartbeat_with_too_much_to_say_keeps_its_size_and_its_verdict(tmp_path: Path) -> None:
+    from bot.health import HEARTBEAT_SIZE
+
+    path = tmp_path / "hb"
+    status = Health("polling", lambda: 0, failing=lambda: [f"task {n} failed" * 50 for n in range(200)]).status()
+    write_heartbeat(path, status)
+    assert path.stat().st_size == HEARTBEAT_SIZE
+    alive, message = check_heartbeat(path)
+    assert not alive and "task 0 failed" in message
