@@ -172,7 +172,7 @@ def _padded(status: dict[str, Any]) -> bytes:
     """The status as JSON, padded with spaces to :data:`HEARTBEAT_SIZE` bytes (the details cut if longer)."""
     data = json.dumps(status).encode()
     if len(data) >= HEARTBEAT_SIZE:
-        brief = {key: status[key] for key in ("ok", "db", "heartbeat", "mode", "active_tables", "uptime", "pid",
+        brief: dict[str, Any] = {key: status[key] for key in ("ok", "db", "heartbeat", "mode", "active_tables", "uptime", "pid",
                                                "time") if key in status}
         brief["troubles"] = [phrase[:200] for phrase in troubles(status)[:20]] if not status.get("ok") else []
         data = json.dumps(brief).encode()[: HEARTBEAT_SIZE - 1]

@@ -287,7 +287,7 @@ def time_left(tr: Translator, seconds: float) -> str:
     return tr("({h} h left)", h=left // 3600)
 
 
-def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup]:
+def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup | None]:
     """The group's table message during a match (spectator view only)."""
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)

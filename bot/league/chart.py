@@ -220,7 +220,7 @@ def _draw_lines(axes: Axes, data: ChartData, colours: Sequence[tuple[float, floa
     low, high = axes.get_ylim()
     # The names at the lines' ends, nudged apart so that none covers another.
     gap = (high - low) / 22
-    beside = offset_copy(axes.transData, fig=axes.figure, x=6, units="points")
+    beside = offset_copy(axes.transData, fig=axes.get_figure(root=True), x=6, units="points")
     ends.sort()
     placed: list[float] = []
     for value, _index in ends:  # upwards from the lowest, each at least a gap above the one below

@@ -147,16 +147,16 @@ class SeasonWatcher:
             if failed is not None and (failed.retry_at is None or failed.retry_at > now):
                 continue
             try:
-                chat_id = await self.tell(season)
+                woken = await self.tell(season)
             except Exception as exc:  # noqa: BLE001 — one group's season must not hold up another's
                 if passes(exc):  # storage or Telegram down: every group alike, the supervisor runs it again
                     raise
                 self._fail(season, exc, now)
                 continue
             self._failed.pop(season.season_id, None)
-            if chat_id is not None:
+            if woken is not None:
                 told += 1
-                self.wake(chat_id)
+                self.wake(woken)
         return told
 
     def _fail(self, season: storage.Season, exc: Exception, now: float) -> None:
