@@ -103,11 +103,45 @@ def test_the_copy_tapped_is_the_copy_ticked() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_settings_tap_is_answered_with_the_choice_it_made(lang: str) -> None:
+async def test_a_settings_tap_is_answered_with_the_choice_it_made(lang: str) -> None:
+    """The lobby's handler itself: a settings tap changes the setting and is answered with a toast naming the
+    choice; a button naming a preset that does not exist is an alert and changes nothing."""
+    from types import SimpleNamespace
+
+    from bot import callbacks
+    from bot.handlers.lobby_buttons import on_lobby_button
+
     tr = translator(lang)
+    table = T.make_table("yancheng", 1)
+    changed: list[tuple[str, str]] = []
+    answers: list[tuple[str | None, bool]] = []
+
+    class Service:
+        lobby_panels: set[int] = set()
+
+        async def change_setting(self, _table: object, op: str, arg: str) -> None:
+            changed.append((op, arg))
+
+        def refresh(self, _table: object) -> None:
+            pass
+
+    async def answer(text: str | None = None, show_alert: bool = False) -> None:
+        answers.append((text, show_alert))
+
+    query = SimpleNamespace(from_user=SimpleNamespace(id=table.creator_id), answer=answer,
+                            message=SimpleNamespace(chat=SimpleNamespace(id=table.chat_id)))
+    context = SimpleNamespace(bot_data={"tables": Service()})
+    for op, arg, label in (("preset", "yangzhou", setting_label(tr, "preset", "yangzhou")),
+                           ("pace", "daily", tr("one move a day")), ("returns", "now", tr("back: at once"))):
+        data = callbacks.decode(callbacks.lobby(table.id, op, arg))
+        assert data is not None
+        await on_lobby_button(context, query, table, data, tr)  # type: ignore[arg-type]
+        assert changed[-1] == (op, arg) and answers[-1] == ("✓ " + label, False)
     assert setting_label(tr, "preset", "yangzhou") in ("扬州/镇江", "Yangzhou/Zhenjiang")
-    assert setting_label(tr, "pace", "daily") == tr("one move a day")
-    assert setting_label(tr, "returns", "now") == tr("back: at once")
+    forged = callbacks.decode(callbacks.lobby(table.id, "preset", "atlantis"))
+    assert forged is not None
+    await on_lobby_button(context, query, table, forged, tr)  # type: ignore[arg-type]
+    assert len(changed) == 3 and answers[-1] == (tr("That button is out of date."), True)
 
 
 async def test_the_next_hand_waits_for_the_last_hands_news() -> None:

@@ -45,8 +45,11 @@ def test_too_small_a_share_plays_the_heuristics_alone() -> None:
     assert all(search_budget(w, 1) == 0 for w in range(waiting, waiting + 50))
 
 
-def test_one_core_is_left_to_the_event_loop() -> None:
-    assert default_workers() >= 1
+@pytest.mark.parametrize(("cores", "workers"), [(None, 1), (1, 1), (2, 1), (4, 3), (16, 15)])
+def test_one_core_is_left_to_the_event_loop(monkeypatch: pytest.MonkeyPatch, cores: int | None,
+                                             workers: int) -> None:
+    monkeypatch.setattr("bot.thinking.os.cpu_count", lambda: cores)
+    assert default_workers() == workers
 
 
 def _playing_view(seed: int) -> tuple[HandView, Hand]:
