@@ -74,8 +74,15 @@ async def test_the_escape_policy_scores_an_escape_and_seats_the_ai(fake_telegram
                               timeout=30, what="the escape announcement")
         await server.wait_for(lambda: table.seat_of(alice.id) is None, timeout=10,
                               what="the AI to take the seat of the player who escaped")
-        await server.wait_for(lambda: any("left the table" in (m.text or "") for m in group.bot_messages()),
-                              timeout=10, what="the escape result")
+        result = await server.wait_for(lambda: next((m for m in group.bot_messages() if "left the table" in
+                                                     (m.text or "")), None), timeout=10, what="the escape result")
+        # Her window closed before any card was played: by the 15 rule the escape costs nothing (RULES A26),
+        # and the hand counts for nobody; the stored result says the same as the group was told.
+        assert "Alice left the table before any card was played: it costs nothing" in (result.text or "")
+        rows = await tables(app).db.fetchall(
+            "SELECT seat, user_id, score, outcome FROM hand_result_seats ORDER BY hand_id, seat")
+        assert [(r["seat"], r["user_id"], r["score"], r["outcome"]) for r in rows] == \
+            [(0, alice.id, 0, None), (1, None, 0, None), (2, None, 0, None), (3, None, 0, None)]
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
