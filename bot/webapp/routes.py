@@ -293,7 +293,8 @@ class WebAppRoutes:
         user = self._user(request)
         table, seat = self._seat(request, user)
         try:
-            ticket = self.streams.issue(user.id, table.id, seat, user.auth_date, user.language_code)
+            ticket = self.streams.issue(user.id, table.id, seat, user.auth_date, user.language_code,
+                                        holds=lambda user_id, at: self.tables.holds(table, at, user_id))
         except StreamCapError:
             tr = await self._translator(user.id, user.language_code)
             refuse(web.HTTPTooManyRequests, "too many open streams",
