@@ -103,10 +103,10 @@ async def one_hand(mode: str, start: int, folder: Path, latencies: dict[str, lis
                 async def measured(seat: int, answer: dict[str, object]) -> None:
                     sent = clients[seat].sent_at
                     latencies["answer"].append(time.perf_counter() - sent)
-                    rev = answer["state"]["rev"]  # type: ignore[index]
-                    await server.wait_for(lambda: all(s.arrivals and s.arrivals[-1][0] >= rev for s in streams),
+                    seq = answer["state"]["seq"]  # type: ignore[index]
+                    await server.wait_for(lambda: all(s.arrivals and s.arrivals[-1][0] >= seq for s in streams),
                                           what="every stream")
-                    latencies["streams"].append(max(next(t for r, t in s.arrivals if r >= rev) for s in streams) - sent)
+                    latencies["streams"].append(max(next(t for n, t in s.arrivals if n >= seq) for s in streams) - sent)
                 await play_through_app(table, clients, plan, after_move=measured)
                 for s in streams:
                     await s.__aexit__(None, None, None)

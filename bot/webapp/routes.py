@@ -156,7 +156,8 @@ class WebAppRoutes:
             last = table.hand_id
         state = seat_state(tr, table, seat, tables.group_titles.get(table.chat_id, table.title), last)
         # A move's answer and the stream can arrive in either order: the revision tells the page which is newer.
-        state["rev"] = self.live.revisions.get(table.id, 0)
+        # It is the seat's own (moved by what this seat is shown only), never a count of the table's changes.
+        state["rev"] = self.live.revision(table.id, seat, state)
         return state
 
     def _fresh_nonce(self, user: WebAppUser, nonce: str) -> bool:

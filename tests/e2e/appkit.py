@@ -121,7 +121,8 @@ class Stream:
         self.frames: list[Frame] = []
         """Every event (``state``, ``closed``, ``left``), as it arrived."""
         self.arrivals: list[tuple[int, float]] = []
-        """(revision, ``time.perf_counter()``) of every state received."""
+        """(``seq``: the hand's actions so far, ``time.perf_counter()``) of every state received (a
+        revision is the seat's own and says nothing across seats)."""
         self.closed = False
         """A ``closed`` event came (the table closed)."""
         self.left: dict[str, Any] | None = None
@@ -162,7 +163,7 @@ class Stream:
                     self.frames.append(Frame(event, data, time.monotonic()))
                     if event == "state":
                         self.states.append(data)
-                        self.arrivals.append((data["rev"], time.perf_counter()))
+                        self.arrivals.append((data["seq"], time.perf_counter()))
                     elif event == "closed":
                         self.closed = True
                     elif event == "left":
