@@ -57,7 +57,16 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.appkit import AppClient, Stream, app_base, init_data_for, play_through_app, stream, webapp_running  # noqa: E402
+from tests.e2e.appkit import (  # noqa: E402
+    AppClient,
+    Stream,
+    app_base,
+    init_data_for,
+    play_through_app,
+    progress,
+    stream,
+    webapp_running,
+)
 from tests.e2e.botkit import tables  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
 from tests.e2e.plans import find_plan  # noqa: E402
@@ -103,10 +112,11 @@ async def one_hand(mode: str, start: int, folder: Path, latencies: dict[str, lis
                 async def measured(seat: int, answer: dict[str, object]) -> None:
                     sent = clients[seat].sent_at
                     latencies["answer"].append(time.perf_counter() - sent)
-                    rev = answer["state"]["rev"]  # type: ignore[index]
-                    await server.wait_for(lambda: all(s.arrivals and s.arrivals[-1][0] >= rev for s in streams),
+                    done = progress(answer["state"])  # type: ignore[arg-type]
+                    await server.wait_for(lambda: all(s.arrivals and s.arrivals[-1][0] >= done for s in streams),
                                           what="every stream")
-                    latencies["streams"].append(max(next(t for r, t in s.arrivals if r >= rev) for s in streams) - sent)
+                    latencies["streams"].append(max(next(t for n, t in s.arrivals if n >= done) for s in streams)
+                                                - sent)
                 await play_through_app(table, clients, plan, after_move=measured)
                 for s in streams:
                     await s.__aexit__(None, None, None)

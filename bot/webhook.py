@@ -30,6 +30,9 @@ request handler):
   a request being answered, a stream included, is not cut);
 * refuses a request line or header over :data:`MAX_LINE` bytes, or more
   than :data:`MAX_HEADERS` headers, with 400;
+* answers a request it cannot handle (malformed HTTP, a handler's crash)
+  with a fixed line and the security headers, quoting nothing of the
+  request (:mod:`bot.http_errors`);
 * logs a request that is not well-formed HTTP as one line naming the kind
   of error, without aiohttp's traceback, whose message can quote the
   request (an oversized ``Authorization`` header, ``initData`` and all).
@@ -54,6 +57,7 @@ from telegram.ext import Application
 
 from bot.config import Settings
 from bot.health import Health
+from bot.http_errors import Runner
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +106,7 @@ class WebhookServer:
         web_app.router.add_get(HEALTH_PATH, self._health)
         if self.routes is not None:
             self.routes(web_app)
-        self._runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=5.0, keepalive_timeout=HEADER_TIMEOUT,
+        self._runner = Runner(web_app, access_log=None, shutdown_timeout=5.0, keepalive_timeout=HEADER_TIMEOUT,
                                      max_line_size=MAX_LINE, max_field_size=MAX_LINE, max_headers=MAX_HEADERS,
                                      logger=ServerLog(logging.getLogger("aiohttp.server"), {}))
         await self._runner.setup()

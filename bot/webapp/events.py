@@ -10,6 +10,12 @@ language) and ends; nothing of the seat's later state goes out.  The same
 questions are asked every second while the table is quiet, so a change that
 wakes no stream (a table stopped, ``initData`` expiring) ends it too.
 
+A stream wakes at every change of its table, but sends a frame only when
+what its seat is shown changed (its revision aside, which moves only then
+too: :meth:`bot.webapp.live.Live.revision`), and times its heartbeat from
+its own last write: another seat's private change (a card tapped on their
+keyboard) leaves no trace in it.
+
 While a stream is open its seat counts as "the app is open" for the person
 who opened it (``Tables.app_seats``): their hand message waits, and nobody
 else's does.
@@ -87,31 +93,44 @@ class SeatStream:
 
     async def run(self, request: web.Request) -> web.StreamResponse:
         """Serve the stream (the caller redeemed the ticket, and frees its place when this returns)."""
-        table, seat, tables = self.table, self.ticket.seat, self.tables
+        table, seat, tables, live = self.table, self.ticket.seat, self.tables, self.live
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await response.prepare(request)
         key = (table.id, seat, self.ticket.user_id)
         tables.app_seats[key] += 1
+        live.handled(self, table.id, -1)
+        loop = asyncio.get_running_loop()
+        beat_at = loop.time() + HEARTBEAT
         last = ""
         try:
-            while not self.live.closing.is_set():
-                change = self.live.signal(table.id)
+            while not live.closing.is_set():
+                change = live.signal(table.id)
                 async with table.lock:
                     # The check and the read in one step: no change can fall between them.
                     end = self._end()
-                    state = "" if end is not None else _dumps(self.state_of(self.tr, table, seat))
+                    seen = live.changes.get(table.id, 0)
+                    state = None if end is not None else self.state_of(self.tr, table, seat)
                 if end is not None:
                     data = _dumps({"reason": end.reason, "text": end.text(self.tr)})
                     await response.write(f"event: {end.event}\ndata: {data}\n\n".encode())
                     break
-                if state != last:
-                    await response.write(f"event: state\ndata: {state}\n\n".encode())
-                    last = state
-                if not await self._quiet(request, change):
+                assert state is not None
+                # Sent only when what the seat is shown changed: every change of the table wakes every
+                # stream, and a change that is another seat's alone (a card tapped) must show nowhere else.
+                shown = _dumps({name: value for name, value in state.items() if name != "rev"})
+                if shown != last:
+                    await response.write(f"event: state\ndata: {_dumps(state)}\n\n".encode())
+                    last = shown
+                    beat_at = loop.time() + HEARTBEAT
+                live.handled(self, table.id, seen)
+                if not await self._quiet(request, change, beat_at):
+                    # Timed from this stream's last write only, so a wake that sent nothing leaves no trace.
                     await response.write(b": keep-alive\n\n")
+                    beat_at = loop.time() + HEARTBEAT
         except ConnectionResetError:
             pass  # the app was closed; the stream ends
         finally:
+            live.gone(self)
             tables.app_seats[key] -= 1
             if tables.app_seats[key] <= 0:
                 del tables.app_seats[key]
@@ -119,19 +138,18 @@ class SeatStream:
                     tables.refresh(table, urgent=[seat])  # the hand message catches up with the app
         return response
 
-    async def _quiet(self, request: web.Request, change: asyncio.Event) -> bool:
-        """Until the table changes, the seat may no longer be shown (True), or a heartbeat is due (False);
-        raises ConnectionResetError once the app has gone."""
+    async def _quiet(self, request: web.Request, change: asyncio.Event, beat_at: float) -> bool:
+        """Until the table changes, the seat may no longer be shown (True), or the heartbeat is due at
+        ``beat_at`` (False); raises ConnectionResetError once the app has gone."""
         loop = asyncio.get_running_loop()
-        due = loop.time() + HEARTBEAT
-        while not change.is_set() and not self.live.closing.is_set() and loop.time() < due:
+        while not change.is_set() and not self.live.closing.is_set() and loop.time() < beat_at:
             # Checked every second: a closed app must give its seat's hand message back promptly, and a
             # seat lost without a change of the table (a stop, initData expiring) must end the stream.
             if request.transport is None or request.transport.is_closing():
                 raise ConnectionResetError
             if self._end() is not None:
                 return True
-            await self.live.wait(change, CHECK_EVERY)
+            await self.live.wait(change, min(CHECK_EVERY, max(0.0, beat_at - loop.time())))
         return change.is_set() or self.live.closing.is_set()
 
 

@@ -1,7 +1,9 @@
 """Security headers on every answer under ``/app``: errors, the stream and the page alike.
 
 Added as the answer is prepared (aiohttp's ``on_response_prepare``), so no
-handler can forget them and a refusal raised anywhere carries them too.
+handler can forget them and a refusal raised anywhere carries them too.  The
+server's own answers to requests that never reach a handler (malformed HTTP)
+carry them as well (:mod:`bot.http_errors`).
 
 * ``Content-Security-Policy``: the page's own script, styles and API, and
   Telegram's script; nothing inline, no other origin, no ``<base>``, no
@@ -24,6 +26,12 @@ CSP: Final = ("default-src 'none'; script-src 'self' https://telegram.org; style
 ``https://telegram.org/js/telegram-web-app.js``)."""
 
 
+ALWAYS: Final = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+"""On every answer under the prefix."""
+PRIVATE: Final = {"Cache-Control": "no-store"}
+"""Also on every answer under the API (and on the server's own error answers, which may be anyone's)."""
+
+
 def install(web_app: web.Application, prefix: str) -> None:
     """Add the headers to every answer whose path starts with ``prefix``."""
     api = prefix + "/api/"
@@ -32,11 +40,8 @@ def install(web_app: web.Application, prefix: str) -> None:
         path = request.path
         if path != prefix and not path.startswith(prefix + "/"):
             return
-        headers = response.headers
-        headers["Content-Security-Policy"] = CSP
-        headers["X-Content-Type-Options"] = "nosniff"
-        headers["Referrer-Policy"] = "no-referrer"
+        response.headers.update(ALWAYS)
         if path.startswith(api):
-            headers["Cache-Control"] = "no-store"
+            response.headers.update(PRIVATE)
 
     web_app.on_response_prepare.append(add)

@@ -156,7 +156,8 @@ class WebAppRoutes:
             last = table.hand_id
         state = seat_state(tr, table, seat, tables.group_titles.get(table.chat_id, table.title), last)
         # A move's answer and the stream can arrive in either order: the revision tells the page which is newer.
-        state["rev"] = self.live.revisions.get(table.id, 0)
+        # It is the seat's own (moved by what this seat is shown only), never a count of the table's changes.
+        state["rev"] = self.live.revision(table.id, seat, state)
         return state
 
     def _fresh_nonce(self, user: WebAppUser, nonce: str) -> bool:
@@ -293,7 +294,8 @@ class WebAppRoutes:
         user = self._user(request)
         table, seat = self._seat(request, user)
         try:
-            ticket = self.streams.issue(user.id, table.id, seat, user.auth_date, user.language_code)
+            ticket = self.streams.issue(user.id, table.id, seat, user.auth_date, user.language_code,
+                                        holds=lambda user_id, at: self.tables.holds(table, at, user_id))
         except StreamCapError:
             tr = await self._translator(user.id, user.language_code)
             refuse(web.HTTPTooManyRequests, "too many open streams",

@@ -120,8 +120,9 @@ class Stream:
         self.states: list[dict[str, Any]] = []
         self.frames: list[Frame] = []
         """Every event (``state``, ``closed``, ``left``), as it arrived."""
-        self.arrivals: list[tuple[int, float]] = []
-        """(revision, ``time.perf_counter()``) of every state received."""
+        self.arrivals: list[tuple[tuple[int, int], float]] = []
+        """(:func:`progress` of the state, ``time.perf_counter()``) of every state received (a revision is
+        the seat's own and says nothing across seats)."""
         self.closed = False
         """A ``closed`` event came (the table closed)."""
         self.left: dict[str, Any] | None = None
@@ -162,12 +163,19 @@ class Stream:
                     self.frames.append(Frame(event, data, time.monotonic()))
                     if event == "state":
                         self.states.append(data)
-                        self.arrivals.append((data["rev"], time.perf_counter()))
+                        self.arrivals.append((progress(data), time.perf_counter()))
                     elif event == "closed":
                         self.closed = True
                     elif event == "left":
                         self.left = data
             self.ended = True
+
+
+def progress(state: dict[str, Any]) -> tuple[int, int]:
+    """How far the table's play is in a seat's state, comparable across seats: (hand number, actions of the
+    hand so far)."""
+    view = state.get("view")
+    return (view["number"] if view else 0), state["seq"]
 
 
 class TicketStream(Stream):

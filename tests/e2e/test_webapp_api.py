@@ -307,3 +307,55 @@ async def test_a_keyboard_press_keeps_the_keyboard_current_while_the_app_is_open
                               what="the keyboard showing the tap")
         # The selection shows in the app's text too (Alice reads Chinese).
         await server.wait_for(lambda: card_label(card, "zh") in alice_stream.states[-1]["info"], what="the app too")
+
+
+# --- what a seat's stream shows of the others ------------------------------------------------------------
+
+async def test_a_card_tapped_on_another_seats_keyboard_reaches_no_other_stream(four: Table4) -> None:
+    """The bidder taps their bid's cards (and clears and taps them again) on the keyboard while the three
+    others' app streams are open.  Every stream handles every tap (the bot's own signal, not a quiet
+    window), and only the bidder's shows one; the others' receive nothing, and their revision stays put,
+    until the bid is made: then the first frame each receives is the bid, hidden (盐城: hidden bidding), so
+    the taps cannot tell them it was a pair.  The old code sent every seat a frame for every tap."""
+    table, server, hand = four.table, four.server, four.hand
+    live = four.app.bot_data["webapp"].live
+    move = four.plan.bids[0]  # type: ignore[attr-defined]
+    bidder = move.seat
+    others = [s for s in range(4) if s != bidder]
+    streams = {s: stream(four.clients[s], table.id) for s in range(4)}
+    for s in streams.values():
+        await s.__aenter__()
+    try:
+        await server.wait_for(lambda: all(s.states for s in streams.values()) and live.caught_up(table.id),
+                              what="every stream's first state")
+        before = {s: len(streams[s].frames) for s in others}
+        revs = {s: streams[s].states[-1]["rev"] for s in others}
+        seq = len(hand.events)
+        taps = [f"{card}{n}" for n, card in enumerate(move.cards)] if len(set(move.cards)) == 1 \
+            else [f"{card}0" for card in move.cards]
+        for op, arg in [("sel", tap) for tap in taps] + [("clear", "")] + [("sel", tap) for tap in taps]:
+            answer = await press_hand(server, four.people[bidder], table, bidder, op, arg)
+            assert not answer.show_alert, answer.text
+            await server.wait_for(lambda: live.caught_up(table.id), what="every stream handling the tap")
+        assert Counter(table.selected(bidder).elements()) == Counter(move.cards)
+        assert len(hand.events) == seq, "nothing but taps happened"
+        own = [f for f in streams[bidder].frames if f.event == "state"]
+        labels = [card_label(move.cards[0], lang) for lang in ("zh", "en")]
+        assert any(label in f.data["info"] for f in own for label in labels), "the bidder's app shows the taps"
+        for s in others:
+            assert len(streams[s].frames) == before[s], (s, streams[s].frames[before[s]:])
+            assert (await four.clients[s].state(table.id))["rev"] == revs[s], "a tap moved another seat's rev"
+        op, arg = ("trump", f"bid-{move.trump}") if move.trump is not None else ("bid", "")
+        answer = await press_hand(server, four.people[bidder], table, bidder, op, arg)
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: all(len(streams[s].frames) > before[s] for s in others),
+                              what="the bid in every other stream")
+        for s in others:
+            first = streams[s].frames[before[s]]
+            assert first.event == "state" and first.data["seq"] == seq + 1, (s, first)
+            assert first.data["rev"] > revs[s]
+            bid = first.data["view"]["bids"][-1]
+            assert bid["seat"] == bidder and bid["hidden"] and bid["cards"] is None, bid
+    finally:
+        for s in streams.values():
+            await s.__aexit__(None, None, None)

@@ -6,7 +6,10 @@
   no log line holds a traceback or a piece of ``initData``.
 * Every answer of the app carries the security headers; authenticated
   answers are never cached.
-* Streams are capped per person and per table; a stream needs a ticket
+* The server's own answers to malformed HTTP carry the same headers and
+  quote nothing of the request.
+* Streams are capped per person and per table (the places of someone who
+  left never lock a newcomer out); a stream needs a ticket
   from an authenticated POST, used once, so ``initData`` never travels in
   a URL.
 * A client that never finishes its request headers is disconnected.
@@ -27,6 +30,7 @@ import pytest
 
 import bot.webhook
 import storage
+from bot.webapp import headers as webapp_headers
 from bot.webapp import streams as webapp_streams
 from bot.webapp.initdata import sign
 
@@ -34,7 +38,7 @@ from .appkit import AppClient, app_base, init_data_for, stream, webapp_running
 from .botkit import tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .odd_inputs import Answer, try_all
-from .scenario import App, fill_with_ai, start_match, wait_seated
+from .scenario import App, fill_with_ai, press_lobby, sit_from_group, start_match, wait_seated
 
 pytestmark = pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 
@@ -192,6 +196,90 @@ async def test_streams_are_capped_per_person_and_per_table(playing: Playing,
     finally:
         for events in two:
             await events.__aexit__(None, None, None)
+
+
+async def test_the_places_of_someone_who_left_never_lock_a_newcomer_out(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Four people fill the table's stream cap with tickets; Dave leaves and Eve sits at his seat: she gets a
+    ticket and her stream at once (the old code counted Dave's unused tickets for 30 s: 429), and Dave's
+    leftover tickets open nothing."""
+    server = fake_telegram
+    people = [server.person(name, name.lower(), language_code="en", started=True)
+              for name in ("Alice", "Bob", "Carol", "Dave", "Eve")]
+    alice, dave, eve = people[0], people[3], people[4]
+    group = server.group("Leftovers", people)
+    async with webapp_running(server, tmp_path / "t.db") as app, aiohttp.ClientSession() as session:
+        await alice.command(group, "newgame", "yancheng")
+        await wait_seated(server, app, group, alice)
+        for seat, person in enumerate(people[1:4], start=1):
+            await sit_from_group(server, person, group, seat)
+            assert await wait_seated(server, app, group, person) == seat
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        clients = {p.id: AppClient(session, app_base(app), init_data_for(server, p)) for p in people}
+        daves: list[str] = []
+        assert webapp_streams.PER_TABLE == 4 * webapp_streams.PER_PERSON
+        for person in people[:4]:
+            for _ in range(webapp_streams.PER_PERSON):
+                status, answer = await clients[person.id].post(f"/app/api/tables/{table.id}/ticket", {})
+                assert status == 200, answer
+                if person is dave:
+                    daves.append(answer["ticket"])
+        answer = await press_lobby(server, dave, group, "leave")
+        assert not answer.show_alert, answer.text
+        await sit_from_group(server, eve, group, 3)
+        assert await wait_seated(server, app, group, eve) == 3
+        async with stream(clients[eve.id], table.id) as events:
+            await server.wait_for(lambda: events.states or events.status not in (None, 200), what="Eve's stream")
+            assert events.status == 200 and events.states[0]["seat"] == 3, events.ticket_answer
+        for ticket in daves:
+            async with session.get(f"{app_base(app)}/app/api/tables/{table.id}/events?ticket={ticket}") as response:
+                assert response.status == 401
+
+
+async def _whole_answer(port: int, data: bytes) -> tuple[bytes, bytes]:
+    """Send bytes as they are; the server's whole answer (it closes the connection after an error), as head
+    and body."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(data)
+        await writer.drain()
+        answer = await asyncio.wait_for(reader.read(), timeout=30)  # generous: never a timing claim
+    finally:
+        writer.close()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head, body
+
+
+async def test_the_servers_own_error_answers_carry_the_headers_and_quote_nothing_of_the_request(
+        playing: Playing) -> None:
+    """aiohttp answers malformed HTTP itself, before any handler: the old answers quoted up to 8 KB of the
+    request (initData and all) and had none of the security headers."""
+    init_data = playing.client.init_data
+    fields = {key: values[0] for key, values in parse_qs(init_data).items()}
+    host = "Host: 127.0.0.1\r\n"
+    requests = {
+        "an 8 KB header holding initData":
+            f"GET /app/api/tables HTTP/1.1\r\n{host}Authorization: tma {init_data}&pad={'p' * 8192}\r\n\r\n",
+        "a header name holding initData": f"GET /app/api/tables HTTP/1.1\r\n{host}X-{init_data}: 1\r\n\r\n",
+        "a header without a colon": f"GET /app/api/tables HTTP/1.1\r\n{host}{init_data}\r\n\r\n",
+        "a bad request line": f"GET /app/api/tables?{init_data} HTTP/1.1 and more\r\n{host}\r\n",
+        "a bad method": f"G@T /app/api/tables?{init_data} HTTP/1.1\r\n{host}\r\n",
+        "an 8 KB request line": f"GET /app/api/tables?{init_data}&pad={'p' * 8192} HTTP/1.1\r\n{host}\r\n",
+    }
+    fragments = [b"Zelda", fields["hash"].encode(), fields["query_id"].encode(), b"auth_date", b"/app/api",
+                 b"ppppppppp", b"127.0.0.1", b"and more", b"G@T"]
+    for label, data in requests.items():
+        head, body = await _whole_answer(playing.port, data.encode("latin-1"))
+        lines = head.decode("latin-1").split("\r\n")
+        assert lines[0].split(" ")[1] == "400", (label, lines[0])
+        headers = dict(line.split(": ", 1) for line in lines[1:])
+        assert headers.get("Content-Security-Policy") == webapp_headers.CSP, (label, headers)
+        assert headers.get("X-Content-Type-Options") == "nosniff", (label, headers)
+        assert headers.get("Referrer-Policy") == "no-referrer", (label, headers)
+        assert headers.get("Cache-Control") == "no-store", (label, headers)
+        assert body == b"400 Bad Request\n", (label, body[:300])
+        assert not [f for f in fragments if f in head + body], (label, head + body)
 
 
 def playing_open(playing: Playing) -> int:

@@ -71,3 +71,30 @@ def test_an_unused_ticket_gives_its_place_back_when_it_expires(monkeypatch: pyte
     now[0] += streams.TICKET_LIFE + 1
     hub.issue(7, 1, 0, 1_000, None)
     assert hub.open_count() == 0
+
+
+def test_the_places_of_people_who_left_never_lock_out_whoever_sits_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(streams, "PER_TABLE", 2 * streams.PER_PERSON)
+    hub = Streams()
+    seated = {0: 7, 1: 8}
+
+    def holds(user_id: int, seat: int) -> bool:
+        return seated.get(seat) == user_id
+
+    waiting = [hub.issue(7, 1, 0, 1_000, None, holds) for _ in range(streams.PER_PERSON)]
+    opened = [hub.redeem(hub.issue(8, 1, 1, 1_000, None, holds), 1) for _ in range(streams.PER_PERSON)]
+    assert all(opened)
+    with pytest.raises(StreamCapError):
+        hub.issue(9, 1, 2, 1_000, None, holds)  # the table is full while 7 and 8 sit there
+    seated = {0: 10, 1: 11}  # 7 (tickets waiting) and 8 (streams open) leave; 10 and 11 sit down
+    assert hub.seated_places(1, holds) == 0
+    for person, seat in ((10, 0), (11, 1)):
+        for _ in range(streams.PER_PERSON):
+            hub.issue(person, 1, seat, 1_000, None, holds)
+    assert all(hub.redeem(token, 1) is None for token in waiting), "a leaver's ticket opens nothing"
+    for _ in range(streams.PER_PERSON):
+        hub.issue(7, 2, 0, 1_000, None)  # the leaver's places are his again, at any table
+    for ticket in opened:
+        assert ticket is not None
+        hub.closed(ticket)
+    assert hub.open_count() == 0 and hub.seated_places(1, holds) == 2 * streams.PER_PERSON
