@@ -21,6 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +33,8 @@ _report_fd: int | None = None
 def pytest_configure(config: pytest.Config) -> None:
     global _report_fd
     config.addinivalue_line("markers", "long: takes ten seconds or more of wall clock; scheduled first")
+    config.addinivalue_line("markers", "slow: left out of the quick tier (pytest -m 'not slow'): every end-to-end "
+                                       "and bench test, and every long one; set here, not by hand")
     try:
         fileno = sys.stderr.fileno()
     except (AttributeError, ValueError):  # pytest-xdist's stand-in is not a file
@@ -45,6 +48,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if _report_fd is not None:
         os.close(_report_fd)
         _report_fd = None
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Marks ``slow`` what the quick tier leaves out (before ``-m`` reads the marks)."""
+    parts = item.path.relative_to(Path(__file__).parent).parts
+    if parts[0] in ("e2e", "bench") or item.get_closest_marker("long") is not None:
+        item.add_marker(pytest.mark.slow)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
