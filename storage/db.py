@@ -133,16 +133,22 @@ class Database:
         sees the last commit and neither waits for nor holds up the writer, so
         the tables' moves on the main connection are not queued behind them.
         Its statements run in the connection's own thread, off the event loop.
+        Raises :class:`~storage.errors.StorageError` if it cannot be opened.
         """
         path = Path(path)
-        conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                                       timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                           timeout=BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as exc:
+            raise StorageError(f"Cannot open {path} to read: {exc}") from exc
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             await conn.execute_fetchall("PRAGMA query_only=ON")
-        except BaseException:
+        except BaseException as exc:
             await conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(f"Cannot read {path}: {exc}") from exc
             raise
         reader = cls(conn, path)
         reader.read_only = True
