@@ -107,10 +107,10 @@ WHERE s.outcome IS NOT NULL AND s.user_id IS NOT NULL
 ORDER BY hs.created_at, hs.hand_id, s.seat
 """
 
-# The chart's lines, sampled in SQL: the group's counted hands numbered in order (n from 0), each asked-for
-# person's running 积分 at each of their hands, and only the last of those in each sample bucket (the hands
-# from one sampled hand, exclusive, to the next, inclusive).  Rows: people asked for x sampled hands, at most,
-# whatever the group's history.  :q is the cap less one; a stretch of at most :cap hands keeps every hand.
+# The chart's lines, sampled in SQL: the group's counted hands numbered in order (n from 0), and each
+# asked-for person's 积分 summed per sample bucket (the hands after one sampled hand up to the next, which
+# shows them); the running totals are the sums of the buckets.  Rows: people asked for x sampled hands, at
+# most, whatever the group's history.  :q is the cap less one; a stretch of at most :cap hands keeps them all.
 _SAMPLED_SQL = f"""
 WITH {_HANDS},
 counted AS MATERIALIZED (
@@ -119,26 +119,20 @@ counted AS MATERIALIZED (
     WHERE EXISTS (SELECT 1 FROM hand_result_seats AS s WHERE s.hand_id = hs.hand_id
                   AND s.outcome IS NOT NULL AND s.user_id IS NOT NULL)
 ),
-total AS (SELECT COUNT(*) AS hands FROM counted),
-mine AS (
-    SELECT s.user_id AS user_id, c.n AS n,
-           SUM(s.score) OVER (PARTITION BY s.user_id ORDER BY c.n) AS running
-    FROM counted AS c JOIN hand_result_seats AS s ON s.hand_id = c.hand_id
+total AS MATERIALIZED (SELECT COUNT(*) AS hands FROM counted),
+sums AS (
+    SELECT s.user_id AS user_id,
+           CASE WHEN t.hands <= :cap THEN c.n
+                WHEN (c.n * :q + t.hands - 1) / t.hands >= :q THEN t.hands - 1
+                ELSE ((c.n * :q + t.hands - 1) / t.hands) * t.hands / :q END AS x,
+           SUM(s.score) AS score
+    FROM counted AS c JOIN hand_result_seats AS s ON s.hand_id = c.hand_id, total AS t
     WHERE s.outcome IS NOT NULL AND s.user_id IN (SELECT value FROM json_each(:users))
-),
-bucketed AS (
-    SELECT m.user_id AS user_id, m.running AS running, m.n AS n,
-           CASE WHEN t.hands <= :cap THEN m.n
-                WHEN (m.n * :q + t.hands - 1) / t.hands >= :q THEN t.hands - 1
-                ELSE ((m.n * :q + t.hands - 1) / t.hands) * t.hands / :q END AS x
-    FROM mine AS m, total AS t
-),
-last AS (
-    SELECT user_id, x, running, ROW_NUMBER() OVER (PARTITION BY user_id, x ORDER BY n DESC) AS k FROM bucketed
+    GROUP BY s.user_id, x
 )
-SELECT (SELECT hands FROM total) AS hands, l.user_id AS user_id, l.x AS x, l.running AS running
-FROM (SELECT 1) LEFT JOIN last AS l ON l.k = 1
-ORDER BY l.user_id, l.x
+SELECT (SELECT hands FROM total) AS hands, g.user_id AS user_id, g.x AS x, g.score AS score
+FROM (SELECT 1) LEFT JOIN sums AS g
+ORDER BY g.user_id, g.x
 """
 
 _RED_FIVES_SQL = f"""
@@ -280,12 +274,12 @@ async def jifen_lines(db: Database, chat_id: int, user_ids: Iterable[int], *, ca
     rows = await db.fetchall(_SAMPLED_SQL, {**_window(chat_id, since, until), "users": json.dumps(wanted),
                                             "cap": cap, "q": cap - 1})
     hands = int(rows[0]["hands"]) if rows else 0
-    last: dict[int, dict[int, int]] = {user_id: {} for user_id in wanted}
+    sums: dict[int, dict[int, int]] = {user_id: {} for user_id in wanted}
     for row in rows:
         if row["user_id"] is not None:
-            last[int(row["user_id"])][int(row["x"])] = int(row["running"])
-    return JifenSeries(hands, {user_id: _carried(sampled_hands(hands, cap) if hands else [], at)
-                               for user_id, at in last.items()})
+            sums[int(row["user_id"])][int(row["x"])] = int(row["score"])
+    xs = sampled_hands(hands, cap) if hands else []
+    return JifenSeries(hands, {user_id: _summed(xs, at) for user_id, at in sums.items()})
 
 
 def sample_series(series: Sequence[SeriesPoint], user_ids: Iterable[int], *, cap: int) -> JifenSeries:
@@ -297,14 +291,12 @@ def sample_series(series: Sequence[SeriesPoint], user_ids: Iterable[int], *, cap
     hands = len(numbers)
     xs = sampled_hands(hands, cap) if hands else []
     wanted = set(user_ids)
-    running = {user_id: 0 for user_id in wanted}
-    last: dict[int, dict[int, int]] = {user_id: {} for user_id in wanted}
+    sums: dict[int, dict[int, int]] = {user_id: {} for user_id in wanted}
     for point in series:
         if point.user_id in wanted:
-            running[point.user_id] += point.score
-            n = numbers[point.hand_id]
-            last[point.user_id][_bucket(n, hands, cap)] = running[point.user_id]
-    return JifenSeries(hands, {user_id: _carried(xs, at) for user_id, at in sorted(last.items())})
+            x = _bucket(numbers[point.hand_id], hands, cap)
+            sums[point.user_id][x] = sums[point.user_id].get(x, 0) + point.score
+    return JifenSeries(hands, {user_id: _summed(xs, at) for user_id, at in sorted(sums.items())})
 
 
 def _bucket(n: int, hands: int, cap: int) -> int:
@@ -316,11 +308,12 @@ def _bucket(n: int, hands: int, cap: int) -> int:
     return hands - 1 if i >= q else i * hands // q
 
 
-def _carried(xs: Sequence[int], at: dict[int, int]) -> tuple[tuple[int, int], ...]:
-    """A line at every sampled hand: the 积分 after the person's last hand up to it (0 before their first)."""
+def _summed(xs: Sequence[int], sums: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """A line at every sampled hand: the person's 积分 up to it, the sum of the buckets so far (0 before their
+    first hand)."""
     value, line = 0, []
     for x in xs:
-        value = at.get(x, value)
+        value += sums.get(x, 0)
         line.append((x + 1, value))
     return tuple(line)
 
