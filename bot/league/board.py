@@ -204,7 +204,9 @@ class League:
         board = await self.board(tr, chat_id, stretch)
         series = await storage.jifen_lines(self.reader, chat_id, ranked_ids(board.standings), cap=PAGE_POINTS,
                                            since=stretch.since, until=stretch.until)
-        body = encode(board, chart_data(tr, board.title, board.subtitle, board.standings, series))
+        # Worded and encoded in a worker thread: tens of KB of JSON, and the event loop has moves to answer.
+        body = await asyncio.to_thread(
+            lambda: encode(board, chart_data(tr, board.title, board.subtitle, board.standings, series)))
         self.cache.keep_page(chat_id, stretch, tr.lang, body, version=version)
         return body
 
