@@ -250,6 +250,7 @@ class League:
         the same transaction; the chat to wake, or None if nobody played in it (it is closed silently) or it
         was told already."""
         chat_id = season.chat_id
+        self.cache.forget(chat_id)  # the seasons changed: what was kept names the one under way as current
         stretch = Stretch(str(season.season_id), season, False)
         standings = await self.standings(chat_id, stretch)
         if not standings.everyone:

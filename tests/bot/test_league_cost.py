@@ -147,3 +147,17 @@ async def test_the_league_reads_on_its_reader(db: storage.Database, tmp_path: Pa
         assert answer is not None and answer.photo is not None and "4 hands" in answer.text
     finally:
         await reader.close()
+
+
+async def test_a_season_that_ends_forgets_what_was_kept_of_its_group(db: storage.Database) -> None:
+    await played(db, 3)
+    now = [at(2026, 12, 20)]
+    league = League(db, bot_username="b", public_url=None, clock=lambda: now[0])
+    december = await storage.current_season(db, CHAT, now[0])
+    stretch = await league.stretch(CHAT, ALL_TIME)
+    assert stretch is not None
+    await league.page(translator("en"), CHAT, stretch, encode)
+    assert league.cache.page(CHAT, stretch, "en") is not None
+    now[0] = at(2027, 1, 2)
+    assert await league.tell_season_end(december) == CHAT
+    assert league.cache.page(CHAT, stretch, "en") is None  # its buttons named December as the season under way
