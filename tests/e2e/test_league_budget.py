@@ -1,9 +1,11 @@
 """The league's per-person budget, end to end: a person pressing a leaderboard's buttons or fetching league pages
 faster than it allows gets one short answer (a toast; a 429 with the reason) and costs nothing more: no
-drawing, no count, no edit in the group."""
+drawing, no count, no edit in the group; and a picture that cannot be drawn is told as text, drawn once and
+logged once."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +99,40 @@ async def test_league_pages_past_the_budget_get_429_with_the_reason(
         assert counts.calls == 3
         other = AppClient(session, app_base(app), init_data_for(server, people[1]))
         assert (await other.get(f"/app/api/league/{group.id}?stretch=all"))[0] == 200
+
+
+async def test_a_picture_that_cannot_be_drawn_is_told_as_text_and_drawn_once(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    server = fake_telegram
+    people = [server.person(name, language_code="zh-hans", started=True) for name in ("Alice", "Bob", "Carol", "Dave")]
+    alice, bob = people[0], people[1]
+    group = server.group("牌友群", people)
+    await past_hands(tmp_path / "t.db", group, people)
+
+    def cannot(*args: Any) -> bytes:
+        raise ValueError("mathtext: Expected end of text, found '$'")  # a name matplotlib reads as maths
+
+    failing = Counted(cannot)
+    monkeypatch.setattr(board_module, "render", failing)
+    caplog.set_level(logging.ERROR, logger="bot")
+    async with webapp_running(server, tmp_path / "t.db") as app:
+        app.bot_data["league"].tasks = None  # no drawing ahead: every attempt counted here is an answer's
+        await alice.command(group, "leaderboard")
+        board = await server.wait_for(lambda: next((m for m in group.bot_messages() if m.text
+                                                    and m.text.startswith("联赛 · ")), None), timeout=60,
+                                      what="the leaderboard as text")
+        assert "1. Alice & Carol · +4" in board.text  # the table as text: the partnerships
+        assert "未满 10 局，不排名：Alice" in board.text and board.labels[0] == ["总榜"] and board.photo_id is None
+        for _ in range(5):
+            answer = await (await bob.forge_callback(board, "B:lb:all")).answer(timeout=60)
+            assert answer.text is None and not answer.show_alert
+        await server.wait_for(lambda: (m := group.last_bot_message()).text and "联赛 · 总榜" in m.text, timeout=30,
+                              what="all time, as text")
+        await alice.command(group, "leaderboard")
+        await server.wait_for(lambda: len([m for m in group.bot_messages() if m.text
+                                           and m.text.startswith("联赛 · ")]) == 2, timeout=30)
+    assert failing.calls == 2  # the season's picture once, all time's once: never again for the same data
+    told = [r for r in caplog.records if "cannot be drawn" in r.getMessage()]
+    assert len(told) == 2 and all(r.exc_info for r in told)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR and r not in told]
