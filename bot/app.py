@@ -129,6 +129,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     tables.outbox = Outbox(db, app.bot, tasks)
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
+    app.bot_data["reader"] = await _open_reader(db)
     _start_league(app, tables)
     await tables.load_tables()
     pending = await tables.outbox.resume()
@@ -162,18 +163,28 @@ def _every(*installs: Routes) -> Routes:
     return install
 
 
+async def _open_reader(db: storage.Database) -> storage.Database | None:
+    """The league's read-only second connection (its long reads never hold up the tables' writes); None, and
+    the league reads on ``db``, if it cannot be opened."""
+    try:
+        return await storage.open_reader(db.path)
+    except storage.StorageError as exc:
+        log.warning("the league reads on the main connection: no read-only connection to %s (%s)", db.path, exc)
+        return None
+
+
 def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[type-arg]
     """The league (its answers and pictures) and the season watcher, told of every hand that ends."""
     config: Settings = app.bot_data["config"]
     league = League(tables.db, bot_username=tables.bot_username, public_url=config.public_url,
                     live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None),
-                    tasks=tables.tasks)
+                    tasks=tables.tasks, reader=app.bot_data.get("reader"))
     assert tables.outbox is not None
     watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)
     tables.hand_watchers.append(lambda table: league.hand_ended(table.chat_id))
     tables.hand_watchers.append(lambda table: watcher.hand_ended(table.chat_id))
     app.bot_data["league"] = league
-    app.bot_data["members"] = Members(app.bot, tables.db)
+    app.bot_data["members"] = Members(app.bot, league.reader)  # long histories: off the tables' connection
     app.bot_data["seasons"] = watcher
     app.bot_data["tasks"].start("seasons", watcher.run)
 
@@ -197,6 +208,9 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     tasks: Supervisor | None = app.bot_data.get("tasks")
     if tasks is not None:
         await tasks.close(timeout=STOP_TIMEOUT)  # what is left (edits given up on): nothing outlives the bot
+    reader: storage.Database | None = app.bot_data.pop("reader", None)
+    if reader is not None:
+        await reader.close()
     db = app.bot_data.get("db")
     if db is not None and app.bot_data.get("own_db", True):
         await db.close()

@@ -8,15 +8,17 @@ gets one short notice and the rest are dropped unanswered (no handler runs
 for them).  A game command (joining, leaving, opening or stopping a table) is
 never dropped: it counts against the budget, and is handled whatever the
 budget says (:meth:`CommandBudget.charge`).  Button presses are not budgeted:
-each is answered by its popup, which posts nothing to the chat.
+each is answered by its popup, which posts nothing to the chat; but the
+league's buttons and pages, which may cost a drawing or a long count, are
+(:class:`PersonBudget`: a refused one is answered at once and costs nothing).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Final, Literal
+from collections.abc import Callable, MutableMapping
+from typing import Any, Final, Literal
 
 Verdict = Literal["answer", "notice", "drop"]
 
@@ -95,6 +97,50 @@ class CommandBudget:
         for table in (self._chats, self._people):
             for key in [k for k, w in table.items() if not w.times or w.times[-1] <= now - w.span]:
                 del table[key]
+
+
+PER_PERSON_LEAGUE: Final = (12, 30.0)
+"""League buttons and league page requests answered per person: at most 12 in any 30 seconds (looking through
+a league's seasons takes a few; 40 forged presses in half a minute do not)."""
+
+
+class PersonBudget:
+    """One sliding window per person, for what only reads but may cost the bot a drawing or a long count (the
+    league's buttons and pages): past it, a request is refused at once, before any work, and the refusal says
+    when to try again.  A refused request takes nothing from the window."""
+
+    def __init__(self, per_person: tuple[int, float] = PER_PERSON_LEAGUE,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_person = per_person
+        self.clock = clock
+        self._people: dict[int, Window] = {}
+
+    def allows(self, user_id: int) -> bool:
+        """True (and counted) if this person's request fits in their window now."""
+        now = self.clock()
+        if len(self._people) >= 10_000:  # forget the people whose window is empty again
+            self._people = {k: w for k, w in self._people.items() if w.times and w.times[-1] > now - w.span}
+        window = self._people.setdefault(user_id, Window(*self.per_person))
+        if not window.room(now):
+            return False
+        window.take(now)
+        return True
+
+    def retry_after(self, user_id: int) -> float:
+        """Seconds until this person's next request fits (0: it fits now)."""
+        window = self._people.get(user_id)
+        now = self.clock()
+        if window is None or window.room(now):
+            return 0.0
+        return max(0.0, window.times[0] + window.span - now)
+
+
+def league_budget(bot_data: MutableMapping[Any, Any]) -> PersonBudget:
+    """The per-person budget of the league's buttons and pages (one, shared by both), kept in ``bot_data``."""
+    budget = bot_data.get("league_budget")
+    if not isinstance(budget, PersonBudget):
+        budget = bot_data["league_budget"] = PersonBudget()
+    return budget
 
 
 class Pacer:

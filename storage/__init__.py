@@ -51,17 +51,21 @@ from storage.hands import (
 )
 from storage.history import PastHand, PastMatch, match_history
 from storage.league import (
+    JifenSeries,
     LeagueLine,
     RedFives,
     SeriesPoint,
     counted_hands,
     has_counted_hands,
+    jifen_lines,
     jifen_series,
     league_chats,
     league_lines,
     partnership_lines,
     played_in,
     red_fives,
+    sample_series,
+    sampled_hands,
 )
 from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
 from storage.migrations import SCHEMA_VERSION, migrate, schema_version
@@ -112,6 +116,11 @@ from storage.tables import (
 )
 
 
+async def open_reader(path: str | Path) -> Database:
+    """A second, read-only connection to the database at ``path`` (see :meth:`Database.open_reader`)."""
+    return await Database.open_reader(path)
+
+
 async def open_database(path: str | Path | None = None) -> Database:
     """Open (creating and migrating if needed) the database at ``path`` or :func:`default_db_path`."""
     return await Database.open(path if path is not None else default_db_path())
@@ -128,7 +137,7 @@ __all__ = [
     "get_active_hand", "match_hands", "get_active_table", "get_chat", "get_hand", "get_hand_result",
     "get_match", "get_playing_match", "get_seats", "get_table", "get_user", "last_seq",
     "load_active_table", "load_active_tables", "load_events", "load_snapshot", "mark_announced",
-    "migrate", "migrate_chat", "open_database", "partnership_standings", "pending_announcements", "player_standings",
+    "migrate", "migrate_chat", "open_database", "open_reader", "partnership_standings", "pending_announcements", "player_standings",
     "record_hand_result", "replay", "resolve_chat_id", "restore", "save_snapshot",
     "schema_version", "set_seat", "set_seat_messages", "set_user_language",
     "set_user_reachability", "update_chat", "update_hand", "update_match", "update_table",
@@ -136,7 +145,7 @@ __all__ = [
     # the league: seasons, standings over a stretch of time, history
     "MAX_NAME", "LeagueLine", "PastHand", "PastMatch", "RedFives",
     "Season", "SeriesPoint", "close_season", "counted_hands", "current_season", "get_season", "has_counted_hands",
-    "jifen_series",
+    "JifenSeries", "jifen_lines", "jifen_series", "sample_series", "sampled_hands",
     "league_chats", "league_lines", "match_history", "next_season_end",
     "partnership_lines", "played_in", "red_fives", "season_before", "seasons_of", "seasons_to_close",
     "set_min_hands", "set_time_zone", "start_monthly_seasons", "start_named_season", "time_zone", "zone",

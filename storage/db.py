@@ -89,6 +89,8 @@ class Database:
         self._unsure = False
         self.repairs = 0
         """How many times a transaction left open by a cancelled task was rolled back."""
+        self.read_only = False
+        """A second connection that only reads (:meth:`open_reader`)."""
         self.observer: FaultObserver | None = None
         """Told of storage faults as they happen and of the first write that works again."""
 
@@ -123,18 +125,48 @@ class Database:
             raise
         return db
 
+    @classmethod
+    async def open_reader(cls, path: str | Path) -> Database:
+        """A second connection to the database at ``path`` that only reads (``mode=ro``, ``query_only``).
+
+        Long reads (a group's whole league history) go here: in WAL a reader
+        sees the last commit and neither waits for nor holds up the writer, so
+        the tables' moves on the main connection are not queued behind them.
+        Its statements run in the connection's own thread, off the event loop.
+        Raises :class:`~storage.errors.StorageError` if it cannot be opened.
+        """
+        path = Path(path)
+        try:
+            conn = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                           timeout=BUSY_TIMEOUT_MS / 1000)
+        except sqlite3.Error as exc:
+            raise StorageError(f"Cannot open {path} to read: {exc}") from exc
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute_fetchall(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            await conn.execute_fetchall("PRAGMA query_only=ON")
+        except BaseException as exc:
+            await conn.close()
+            if isinstance(exc, sqlite3.Error):
+                raise StorageError(f"Cannot read {path}: {exc}") from exc
+            raise
+        reader = cls(conn, path)
+        reader.read_only = True
+        return reader
+
     async def close(self) -> None:
         """Close the connection; committed data is already on disk.
 
         Always close: an aiosqlite connection left open can keep its thread,
         and so the process, alive at exit.
         """
-        try:
-            # SQLite's advice for long-lived connections: refresh the planner's
-            # statistics where they are stale (cheap when nothing changed).
-            await self._conn.execute_fetchall("PRAGMA optimize")
-        except sqlite3.Error:
-            log.warning("PRAGMA optimize failed on %s", self.path, exc_info=True)
+        if not self.read_only:  # a reader writes no statistics
+            try:
+                # SQLite's advice for long-lived connections: refresh the planner's
+                # statistics where they are stale (cheap when nothing changed).
+                await self._conn.execute_fetchall("PRAGMA optimize")
+            except sqlite3.Error:
+                log.warning("PRAGMA optimize failed on %s", self.path, exc_info=True)
         await self._conn.close()
 
     async def __aenter__(self) -> Database:

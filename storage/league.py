@@ -14,7 +14,9 @@ in that season cost, whatever it played before or other groups play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 from storage.db import Database
 from storage.records import PartnershipStanding
@@ -105,6 +107,34 @@ WHERE s.outcome IS NOT NULL AND s.user_id IS NOT NULL
 ORDER BY hs.created_at, hs.hand_id, s.seat
 """
 
+# The chart's lines, sampled in SQL: the group's counted hands numbered in order (n from 0), and each
+# asked-for person's 积分 summed per sample bucket (the hands after one sampled hand up to the next, which
+# shows them); the running totals are the sums of the buckets.  Rows: people asked for x sampled hands, at
+# most, whatever the group's history.  :q is the cap less one; a stretch of at most :cap hands keeps them all.
+_SAMPLED_SQL = f"""
+WITH {_HANDS},
+counted AS MATERIALIZED (
+    SELECT hs.hand_id AS hand_id, ROW_NUMBER() OVER (ORDER BY hs.created_at, hs.hand_id) - 1 AS n
+    FROM hs
+    WHERE EXISTS (SELECT 1 FROM hand_result_seats AS s WHERE s.hand_id = hs.hand_id
+                  AND s.outcome IS NOT NULL AND s.user_id IS NOT NULL)
+),
+total AS MATERIALIZED (SELECT COUNT(*) AS hands FROM counted),
+sums AS (
+    SELECT s.user_id AS user_id,
+           CASE WHEN t.hands <= :cap THEN c.n
+                WHEN (c.n * :q + t.hands - 1) / t.hands >= :q THEN t.hands - 1
+                ELSE ((c.n * :q + t.hands - 1) / t.hands) * t.hands / :q END AS x,
+           SUM(s.score) AS score
+    FROM counted AS c JOIN hand_result_seats AS s ON s.hand_id = c.hand_id, total AS t
+    WHERE s.outcome IS NOT NULL AND s.user_id IN (SELECT value FROM json_each(:users))
+    GROUP BY s.user_id, x
+)
+SELECT (SELECT hands FROM total) AS hands, g.user_id AS user_id, g.x AS x, g.score AS score
+FROM (SELECT 1) LEFT JOIN sums AS g
+ORDER BY g.user_id, g.x
+"""
+
 _RED_FIVES_SQL = f"""
 WITH {_HANDS}
 SELECT json_extract(n.value, '$.kind') AS kind,
@@ -171,6 +201,20 @@ class SeriesPoint:
 
 
 @dataclass(frozen=True, slots=True)
+class JifenSeries:
+    """The chart's lines over a stretch, sampled: ``hands`` counted hands in all; for each person asked for,
+    their 积分 after each sampled hand as (hand number from 1, 积分), in order.
+
+    Every line has the same hand numbers: at most the cap of them, the
+    stretch's last hand always among them (so each line ends on the person's
+    积分 over the whole stretch).  A person's 积分 is 0 before their first hand.
+    """
+
+    hands: int
+    lines: dict[int, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class RedFives:
     """A person's red fives over their counted hands: 逼红5 their side forced out of the other side, their own
     red fives forced out (被逼红5), and their red fives kept to the last trick (保红5)."""
@@ -209,6 +253,69 @@ async def jifen_series(db: Database, chat_id: int, *, since: float = 0.0,
     """Each counted seat's 积分 of every hand in the window, in the order the hands ended."""
     rows = await db.fetchall(_SERIES_SQL, _window(chat_id, since, until))
     return [SeriesPoint(row["hand_id"], row["created_at"], row["user_id"], row["score"]) for row in rows]
+
+
+def sampled_hands(hands: int, cap: int) -> list[int]:
+    """The hands (numbered from 0) a chart of ``hands`` hands keeps with at most ``cap`` points: all of them,
+    or ``cap - 1`` evenly spaced from the first, and the last."""
+    if cap < 2:
+        raise ValueError("a sampled line needs two points at least")
+    if hands <= cap:
+        return list(range(hands))
+    q = cap - 1
+    return sorted({i * hands // q for i in range(q)} | {hands - 1})
+
+
+async def jifen_lines(db: Database, chat_id: int, user_ids: Iterable[int], *, cap: int, since: float = 0.0,
+                      until: float | None = None) -> JifenSeries:
+    """The sampled 积分 lines of these people over the window (see :class:`JifenSeries`), counted and sampled
+    by SQLite: the rows read back are at most ``len(user_ids) x cap``, whatever the group's history."""
+    wanted = sorted(set(user_ids))
+    rows = await db.fetchall(_SAMPLED_SQL, {**_window(chat_id, since, until), "users": json.dumps(wanted),
+                                            "cap": cap, "q": cap - 1})
+    hands = int(rows[0]["hands"]) if rows else 0
+    sums: dict[int, dict[int, int]] = {user_id: {} for user_id in wanted}
+    for row in rows:
+        if row["user_id"] is not None:
+            sums[int(row["user_id"])][int(row["x"])] = int(row["score"])
+    xs = sampled_hands(hands, cap) if hands else []
+    return JifenSeries(hands, {user_id: _summed(xs, at) for user_id, at in sums.items()})
+
+
+def sample_series(series: Sequence[SeriesPoint], user_ids: Iterable[int], *, cap: int) -> JifenSeries:
+    """What :func:`jifen_lines` answers, from the whole series (:func:`jifen_series`) in Python: the
+    reference the SQL is tested against, and for series made up by tests."""
+    numbers: dict[int, int] = {}
+    for point in series:
+        numbers.setdefault(point.hand_id, len(numbers))
+    hands = len(numbers)
+    xs = sampled_hands(hands, cap) if hands else []
+    wanted = set(user_ids)
+    sums: dict[int, dict[int, int]] = {user_id: {} for user_id in wanted}
+    for point in series:
+        if point.user_id in wanted:
+            x = _bucket(numbers[point.hand_id], hands, cap)
+            sums[point.user_id][x] = sums[point.user_id].get(x, 0) + point.score
+    return JifenSeries(hands, {user_id: _summed(xs, at) for user_id, at in sorted(sums.items())})
+
+
+def _bucket(n: int, hands: int, cap: int) -> int:
+    """The sampled hand that shows hand ``n`` (the first sampled hand at or after it), as in the SQL."""
+    if hands <= cap:
+        return n
+    q = cap - 1
+    i = (n * q + hands - 1) // hands
+    return hands - 1 if i >= q else i * hands // q
+
+
+def _summed(xs: Sequence[int], sums: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """A line at every sampled hand: the person's 积分 up to it, the sum of the buckets so far (0 before their
+    first hand)."""
+    value, line = 0, []
+    for x in xs:
+        value += sums.get(x, 0)
+        line.append((x + 1, value))
+    return tuple(line)
 
 
 async def red_fives(db: Database, chat_id: int, user_id: int, *, since: float = 0.0,

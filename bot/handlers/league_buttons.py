@@ -22,6 +22,7 @@ from telegram.error import BadRequest, TelegramError
 
 import storage
 from bot import callbacks
+from bot.budget import league_budget
 from bot.handlers.common import Context, reply, reply_turn
 from bot.i18n import Translator, translator
 from bot.labels import name_html
@@ -83,7 +84,11 @@ def _remember(context: Context, chat_id: int, answer: Answer, lang: str, sent: M
 
 async def on_league_button(context: Context, query: CallbackQuery, data: callbacks.Callback,
                            tr: Translator) -> None:
-    """A leaderboard's or a history page's button (answered; a forged one changes nothing)."""
+    """A leaderboard's or a history page's button (answered; a forged one changes nothing; one past the
+    presser's budget is answered with a short notice and does nothing else)."""
+    if not league_budget(context.bot_data).allows(query.from_user.id):
+        await query.answer(tr("Too many presses: try again in a few seconds."))
+        return
     message = query.message
     if not isinstance(message, Message) or message.chat.type not in ("group", "supergroup"):
         await query.answer(tr("That button is not valid."), show_alert=True)

@@ -5,21 +5,29 @@ cache, the clock, and how to reach the bot (its username, for deep links,
 and the web app's address).  Each answer is built from the stored results
 by :mod:`storage`, ranked by :mod:`bot.league.standings` and drawn by
 :mod:`bot.league.chart` in a worker thread, one picture at a time.
+
+What costs more the longer a group has played (its standings, its lines)
+is read on ``reader``, a second connection that only reads, so the tables'
+moves never queue behind a long history; the lines are sampled by SQLite
+(:func:`storage.jifen_lines`), so what comes back is bounded; and every
+answer is kept until the group's next hand ends, counted once however many
+people ask for it at the same moment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import storage
 from bot.i18n import Translator, translator
 from bot.labels import name_html
-from bot.league.chart import render
-from bot.league.pictures import Board, PictureCache, Stretch, chart_data
+from bot.league.chart import MAX_POINTS, ChartData, render
+from bot.league.pictures import Board, Picture, PictureCache, Stretch, chart_data, ranked_ids
 from bot.league.seasons import season_dates, season_title
 from bot.league.standings import CAPTION_LIMIT, Standings, champions_text, rank, table_text
 from bot.tasks import Supervisor
@@ -31,6 +39,21 @@ CURRENT: Final = "cur"
 ALL_TIME: Final = "all"
 LOOK_BACK: Final = 24
 """Seasons looked through, at most, for the last one somebody played in (a group idle for months)."""
+PAGE_POINTS: Final = 400
+"""Points per line in the league page's answer at most (a long stretch is sampled, the last point kept)."""
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class _Turn:
+    """The queue of the requests for one answer of one group (see :meth:`League._once`)."""
+
+    __slots__ = ("lock", "waiting")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waiting = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +77,11 @@ class League:
     def __init__(self, db: storage.Database, *, bot_username: str, public_url: str | None,
                  clock: Callable[[], float] = time.time,
                  live_language: Callable[[int], str | None] = lambda chat_id: None,
-                 tasks: Supervisor | None = None) -> None:
+                 tasks: Supervisor | None = None, reader: storage.Database | None = None) -> None:
         self.db = db
+        self.reader = reader or db
+        """Where the long reads go: a read-only second connection (:meth:`storage.Database.open_reader`), or
+        ``db`` itself."""
         self.tasks = tasks
         """Where the pictures of a hand that ended are drawn ahead of the next /leaderboard (None: never)."""
         self._asked: dict[int, float] = {}
@@ -66,6 +92,7 @@ class League:
         """The language of the group's live table, if it has one (it follows the group's /lang)."""
         self.cache = PictureCache()
         self._drawing = asyncio.Lock()
+        self._making: dict[tuple[Any, ...], _Turn] = {}
 
     def asked(self, chat_id: int) -> None:
         """Somebody looked at the group's league: for a while, its pictures are drawn as soon as a hand ends."""
@@ -111,15 +138,15 @@ class League:
     async def standings(self, chat_id: int, stretch: Stretch) -> Standings:
         """The stretch's table (all time ranks with the current season's minimum)."""
         minimum = (stretch.season or await storage.current_season(self.db, chat_id, self.clock())).min_hands
-        lines = await storage.league_lines(self.db, chat_id, since=stretch.since, until=stretch.until)
-        pairs = await storage.partnership_lines(self.db, chat_id, since=stretch.since, until=stretch.until)
+        lines = await storage.league_lines(self.reader, chat_id, since=stretch.since, until=stretch.until)
+        pairs = await storage.partnership_lines(self.reader, chat_id, since=stretch.since, until=stretch.until)
         return rank(lines, pairs, minimum)
 
     async def headings(self, tr: Translator, chat_id: int, stretch: Stretch) -> tuple[str, str]:
         """The title and the line under it, as plain text (a group's title and a season's name are the people's
         words: escape them for HTML): 「联赛 · 2026年12月赛季」, 「牌友群 · 12月1日 – 12月31日 · 312 局」."""
         chat = await storage.get_chat(self.db, chat_id)
-        hands = await storage.counted_hands(self.db, chat_id, since=stretch.since, until=stretch.until)
+        hands = await storage.counted_hands(self.reader, chat_id, since=stretch.since, until=stretch.until)
         parts = [chat.title] if chat is not None and chat.title else []
         if stretch.season is not None:
             title = tr("League · {season}", season=season_title(tr, stretch.season))
@@ -129,31 +156,90 @@ class League:
         parts.append(tr("{n} hands", n=hands))
         return title, " · ".join(parts)
 
+    async def _once(self, key: tuple[Any, ...], kept: Callable[[], T | None], make: Callable[[], Awaitable[T]]) -> T:
+        """What is kept, else ``make()``: one at a time per key, so a burst of requests counts once (the ones
+        that waited find what the first one kept)."""
+        turn = self._making.get(key)
+        if turn is None:
+            turn = self._making[key] = _Turn()
+        turn.waiting += 1
+        try:
+            async with turn.lock:
+                found = kept()
+                return found if found is not None else await make()
+        finally:
+            turn.waiting -= 1
+            if turn.waiting == 0:
+                del self._making[key]
+
     async def board(self, tr: Translator, chat_id: int, stretch: Stretch) -> Board:
         """The stretch's table, headings and buttons: kept until the group's next hand ends."""
         kept = self.cache.board(chat_id, stretch, tr.lang)
         if kept is not None:
             return kept
+        return await self._once(("board", chat_id, stretch.key, stretch.current, tr.lang),
+                                lambda: self.cache.board(chat_id, stretch, tr.lang),
+                                lambda: self._count_board(tr, chat_id, stretch))
+
+    async def _count_board(self, tr: Translator, chat_id: int, stretch: Stretch) -> Board:
+        version = self.cache.version(chat_id)
         standings = await self.standings(chat_id, stretch)
         title, subtitle = await self.headings(tr, chat_id, stretch)
         board = Board(standings, title, subtitle, tuple(await other_stretches(self, tr, chat_id, stretch)))
-        self.cache.keep_board(chat_id, stretch, tr.lang, board)
+        self.cache.keep_board(chat_id, stretch, tr.lang, board, version=version)
         return board
 
+    async def page(self, tr: Translator, chat_id: int, stretch: Stretch,
+                   encode: Callable[[Board, ChartData], bytes]) -> bytes:
+        """The league page's answer for the stretch (``encode`` makes it of the table and of the picture's data,
+        its lines sampled to :data:`PAGE_POINTS` points): kept until the group's next hand ends."""
+        kept = self.cache.page(chat_id, stretch, tr.lang)
+        if kept is not None:
+            return kept
+        return await self._once(("page", chat_id, stretch.key, stretch.current, tr.lang),
+                                lambda: self.cache.page(chat_id, stretch, tr.lang),
+                                lambda: self._make_page(tr, chat_id, stretch, encode))
+
+    async def _make_page(self, tr: Translator, chat_id: int, stretch: Stretch,
+                         encode: Callable[[Board, ChartData], bytes]) -> bytes:
+        version = self.cache.version(chat_id)
+        board = await self.board(tr, chat_id, stretch)
+        series = await storage.jifen_lines(self.reader, chat_id, ranked_ids(board.standings), cap=PAGE_POINTS,
+                                           since=stretch.since, until=stretch.until)
+        # Worded and encoded in a worker thread: tens of KB of JSON, and the event loop has moves to answer.
+        body = await asyncio.to_thread(
+            lambda: encode(board, chart_data(tr, board.title, board.subtitle, board.standings, series)))
+        self.cache.keep_page(chat_id, stretch, tr.lang, body, version=version)
+        return body
+
     async def draw(self, chat_id: int, tr: Translator, stretch: Stretch, standings: Standings,
-                   title: str, subtitle: str) -> bytes:
-        """The stretch's picture: from the cache, else drawn (in a worker thread) and kept."""
+                   title: str, subtitle: str) -> bytes | None:
+        """The stretch's picture: from the cache, else drawn (in a worker thread) and kept; None if it cannot be
+        drawn (remembered too: logged once, and not tried again until the group's data changes)."""
         kept = self.cache.get(chat_id, stretch, tr.lang)
         if kept is not None:
             return kept.png
-        async with self._drawing:  # one at a time: a burst of /leaderboard draws each picture once
-            kept = self.cache.get(chat_id, stretch, tr.lang)
-            if kept is not None:
-                return kept.png
-            series = await storage.jifen_series(self.db, chat_id, since=stretch.since, until=stretch.until)
-            png = await asyncio.to_thread(render, chart_data(tr, title, subtitle, standings, series))
-        self.cache.store(chat_id, stretch, tr.lang, png)
-        return png
+        picture = await self._once(("picture", chat_id, stretch.key, stretch.current, tr.lang),
+                                   lambda: self.cache.get(chat_id, stretch, tr.lang),
+                                   lambda: self._draw(chat_id, tr, stretch, standings, title, subtitle))
+        return picture.png
+
+    async def _draw(self, chat_id: int, tr: Translator, stretch: Stretch, standings: Standings,
+                    title: str, subtitle: str) -> Picture:
+        version = self.cache.version(chat_id)
+        series = await storage.jifen_lines(self.reader, chat_id, ranked_ids(standings), cap=MAX_POINTS,
+                                           since=stretch.since, until=stretch.until)
+        data = chart_data(tr, title, subtitle, standings, series)
+        png: bytes | None
+        async with self._drawing:  # one at a time: matplotlib's fonts are shared, and the CPU with the tables
+            try:
+                png = await asyncio.to_thread(render, data)
+            except Exception:
+                log.exception("the league picture of chat %s (stretch %s, %s) cannot be drawn: the table is sent "
+                              "as text until the group's data changes", chat_id, stretch.key, tr.lang)
+                png = None
+        self.cache.store(chat_id, stretch, tr.lang, png, version=version)
+        return Picture(png)
 
     def sent(self, chat_id: int, stretch: Stretch, lang: str, file_id: str) -> None:
         """Telegram took the stretch's picture: send its ``file_id`` from now on."""
@@ -166,6 +252,7 @@ class League:
         the same transaction; the chat to wake, or None if nobody played in it (it is closed silently) or it
         was told already."""
         chat_id = season.chat_id
+        self.cache.forget(chat_id)  # the seasons changed: what was kept names the one under way as current
         stretch = Stretch(str(season.season_id), season, False)
         standings = await self.standings(chat_id, stretch)
         if not standings.everyone:
@@ -226,7 +313,7 @@ async def other_stretches(league: League, tr: Translator, chat_id: int, stretch:
         if found is None:
             break
         before = found
-        if await storage.has_counted_hands(db, chat_id, since=before.starts_at, until=before.ends_at):
+        if await storage.has_counted_hands(league.reader, chat_id, since=before.starts_at, until=before.ends_at):
             buttons.append(("◀ " + season_title(tr, before), str(before.season_id)))
             break
     if not stretch.current or stretch.season is None:

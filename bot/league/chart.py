@@ -67,6 +67,8 @@ class Line:
 
     name: str
     points: tuple[int, ...]
+    hands: tuple[int, ...] = ()
+    """The hand (from 1) of each point, when the line is sampled already; empty: ``points[i]`` is after hand ``i + 1``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +143,11 @@ def _family() -> list[str]:
     return [name, "DejaVu Sans"]
 
 
-def _sampled(points: Sequence[int]) -> tuple[list[int], list[int]]:
+def _sampled(line: Line) -> tuple[list[int], list[int]]:
     """x (1-based hand numbers) and y, at most :data:`MAX_POINTS` of them, the last always kept."""
+    points = line.points
+    if line.hands:
+        return list(line.hands), list(points)
     n = len(points)
     if n <= MAX_POINTS:
         return list(range(1, n + 1)), list(points)
@@ -212,7 +217,7 @@ def _draw_lines(axes: Axes, data: ChartData, colours: Sequence[tuple[float, floa
     ends: list[tuple[float, int]] = []
     last_x = 1
     for index, (line, colour) in enumerate(zip(data.lines, colours)):
-        xs, ys = _sampled(line.points)
+        xs, ys = _sampled(line)
         axes.step(xs, ys, where="post", color=colour, linewidth=2.2 if index < 3 else 1.5, zorder=3 + index)
         ends.append((float(ys[-1]), index))
         last_x = max(last_x, xs[-1])

@@ -65,13 +65,13 @@ async def group_stats(league: League, tr: Translator, chat_id: int, user_id: int
                     rate=_rate(mine.dealer_won, mine.dealer_hands), j=signed(mine.dealer_jifen)))
     lines.append(tr("As attackers: {h} hands, {rate} won, 积分 {j}", h=mine.attacker_hands,
                     rate=_rate(mine.attacker_won, mine.attacker_hands), j=signed(mine.attacker_jifen)))
-    partners = [p for p in await storage.partnership_lines(league.db, chat_id) if user_id in p.user_ids]
+    partners = [p for p in await storage.partnership_lines(league.reader, chat_id) if user_id in p.user_ids]
     if partners:
         best = max(partners, key=lambda p: (p.jifen, p.hands_won, -p.hands))
         other = best.display_names[1] if best.user_ids[0] == user_id else best.display_names[0]
         lines.append(tr("Best partner: {name} ({h} hands together, {w} won, 积分 {j})", name=name_html(other),
                         h=best.hands, w=best.hands_won, j=signed(best.jifen)))
-    fives = await storage.red_fives(league.db, chat_id, user_id)
+    fives = await storage.red_fives(league.reader, chat_id, user_id)
     lines.append(tr("逼红5 {forced} · 被逼红5 {lost} · 保红5 {kept}", forced=fives.forced,
                     lost=fives.forced_out_of_me, kept=fives.kept))
     return "\n".join(lines)
@@ -79,7 +79,7 @@ async def group_stats(league: League, tr: Translator, chat_id: int, user_id: int
 
 async def private_stats(league: League, tr: Translator, user_id: int) -> str:
     """/stats in private: the person's league in each group they play in (the most recent first)."""
-    chats = await storage.league_chats(league.db, user_id)
+    chats = await storage.league_chats(league.reader, user_id)
     if not chats:
         return tr("You have not finished a hand in any group yet.")
     parts = []

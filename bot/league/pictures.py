@@ -7,14 +7,16 @@ changed by its admins).  Once Telegram has taken a picture, its ``file_id``
 is kept with it: sending it again uploads nothing.  The table it shows
 (:class:`Board`: the standings and their headings) is kept the same way, so
 a /leaderboard between two hands reads nothing from the database but which
-season it is.
+season it is, and so is the league page's answer (its JSON).  A picture that
+cannot be drawn is remembered as such, under the same rule: the table is sent
+as text, and nothing is drawn again until the group's data changes.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, Literal
 
 import storage
 from bot.i18n import Translator
@@ -23,7 +25,15 @@ from bot.league.chart import ChartData, Line, Row
 from bot.league.standings import Standings, champions_text, rule_text
 
 KEPT: Final = 64
-"""Pictures kept at most (about 100 KB each)."""
+"""Pictures kept at most (about 100 KB each), and as many tables and league pages."""
+LINES: Final = 20
+"""Lines drawn at most (the best ranked people): more could not be told apart, and would grow the page."""
+ROWS: Final = 50
+"""People in the picture's and the page's table at most (the rest are counted in a line under it)."""
+
+Kind = Literal["board", "picture", "page"]
+Key = tuple[int, str, bool, str]
+"""A group, a stretch's key, whether it is the current one, a language."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,86 +70,110 @@ class Board:
 
 @dataclass(slots=True)
 class Picture:
-    """A drawn picture and, once Telegram took it, its ``file_id``."""
+    """A drawn picture and, once Telegram took it, its ``file_id``; ``png`` None: it could not be drawn (the
+    table is sent as text until the group's data changes)."""
 
-    png: bytes
+    png: bytes | None
     file_id: str | None = None
 
 
 class PictureCache:
-    """The pictures and tables of every group, by group, stretch and language (least recently used first out)."""
+    """The pictures, tables and league pages of every group, by group, stretch and language (least recently used
+    first out), and each group's version: it changes whenever what they show may have changed, and something
+    counted under an older version is not kept (a hand that ended while it was being counted is in the next)."""
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[int, str, bool, str], Picture] = OrderedDict()
-        self._boards: OrderedDict[tuple[int, str, bool, str], Board] = OrderedDict()
+        self._kept: dict[Kind, OrderedDict[Key, Any]] = {kind: OrderedDict() for kind in ("board", "picture", "page")}
+        self._versions: dict[int, int] = {}
+
+    def version(self, chat_id: int) -> int:
+        """The group's version: take it before counting, hand it back when keeping what was counted."""
+        return self._versions.get(chat_id, 0)
+
+    def _get(self, kind: Kind, chat_id: int, stretch: Stretch, lang: str) -> Any:
+        key = (chat_id, stretch.key, stretch.current, lang)
+        kept = self._kept[kind].get(key)
+        if kept is not None:
+            self._kept[kind].move_to_end(key)
+        return kept
+
+    def _keep(self, kind: Kind, chat_id: int, stretch: Stretch, lang: str, value: Any, version: int | None) -> None:
+        if version is not None and version != self.version(chat_id):
+            return  # counted before the group's last change: out of date already
+        kept = self._kept[kind]
+        kept[(chat_id, stretch.key, stretch.current, lang)] = value
+        kept.move_to_end((chat_id, stretch.key, stretch.current, lang))
+        while len(kept) > KEPT:
+            kept.popitem(last=False)
 
     def board(self, chat_id: int, stretch: Stretch, lang: str) -> Board | None:
         """The kept table, if any."""
-        return self._boards.get((chat_id, stretch.key, stretch.current, lang))
+        board: Board | None = self._get("board", chat_id, stretch, lang)
+        return board
 
-    def keep_board(self, chat_id: int, stretch: Stretch, lang: str, board: Board) -> None:
+    def keep_board(self, chat_id: int, stretch: Stretch, lang: str, board: Board, *, version: int | None = None) -> None:
         """Keep a stretch's table until the group's next hand ends."""
-        self._boards[(chat_id, stretch.key, stretch.current, lang)] = board
-        while len(self._boards) > KEPT:
-            self._boards.popitem(last=False)
+        self._keep("board", chat_id, stretch, lang, board, version)
 
     def get(self, chat_id: int, stretch: Stretch, lang: str) -> Picture | None:
-        """The kept picture, if any."""
-        key = (chat_id, stretch.key, stretch.current, lang)
-        picture = self._kept.get(key)
-        if picture is not None:
-            self._kept.move_to_end(key)
+        """The kept picture (or the memory that it could not be drawn), if any."""
+        picture: Picture | None = self._get("picture", chat_id, stretch, lang)
         return picture
 
-    def store(self, chat_id: int, stretch: Stretch, lang: str, png: bytes, file_id: str | None = None) -> None:
-        """Keep a picture (and its ``file_id``, once known)."""
-        key = (chat_id, stretch.key, stretch.current, lang)
-        self._kept[key] = Picture(png, file_id)
-        self._kept.move_to_end(key)
-        while len(self._kept) > KEPT:
-            self._kept.popitem(last=False)
+    def store(self, chat_id: int, stretch: Stretch, lang: str, png: bytes | None, file_id: str | None = None, *,
+              version: int | None = None) -> None:
+        """Keep a picture (and its ``file_id``, once known); ``png`` None: it could not be drawn."""
+        self._keep("picture", chat_id, stretch, lang, Picture(png, file_id), version)
+
+    def page(self, chat_id: int, stretch: Stretch, lang: str) -> bytes | None:
+        """The kept league page's answer (its JSON), if any."""
+        body: bytes | None = self._get("page", chat_id, stretch, lang)
+        return body
+
+    def keep_page(self, chat_id: int, stretch: Stretch, lang: str, body: bytes, *, version: int | None = None) -> None:
+        """Keep a stretch's league page until the group's next hand ends."""
+        self._keep("page", chat_id, stretch, lang, body, version)
 
     def hand_ended(self, chat_id: int) -> None:
-        """A hand of the group ended: its current season's and all time's pictures and tables are out of date
-        (and the buttons of its past seasons' tables, which may now lead to the current one)."""
-        for kept in (self._kept, self._boards):
-            for key in [key for key in kept if key[0] == chat_id and (key[2] or kept is self._boards)]:
+        """A hand of the group ended: its current season's and all time's pictures, tables and pages are out of
+        date (and the buttons of its past seasons' tables and pages, which may now lead to the current one)."""
+        self._versions[chat_id] = self.version(chat_id) + 1
+        for kind, kept in self._kept.items():
+            for key in [key for key in kept if key[0] == chat_id and (key[2] or kind != "picture")]:
                 del kept[key]
 
     def forget(self, chat_id: int) -> None:
-        """Every picture and table of the group (its seasons were changed)."""
-        for kept in (self._kept, self._boards):
+        """Every picture, table and page of the group (its seasons were changed)."""
+        self._versions[chat_id] = self.version(chat_id) + 1
+        for kept in self._kept.values():
             for key in [key for key in kept if key[0] == chat_id]:
                 del kept[key]
 
 
+def ranked_ids(standings: Standings) -> list[int]:
+    """The people whose lines are drawn: the best :data:`LINES` ranked."""
+    return [placed.line.user_id for placed in standings.ranked[:LINES]]
+
+
 def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
-               series: list[storage.SeriesPoint]) -> ChartData:
-    """What the picture of a stretch shows: a line for each ranked person, and the whole table."""
-    hands: dict[int, int] = {}
-    for point in series:
-        hands.setdefault(point.hand_id, len(hands))
-    order = [placed.line.user_id for placed in standings.ranked]
-    column = {user_id: index for index, user_id in enumerate(order)}
-    steps: list[list[int]] = [[0] * len(hands) for _ in order]
-    for point in series:
-        index = column.get(point.user_id)
-        if index is not None:
-            steps[index][hands[point.hand_id]] += point.score
-    lines = []
-    for user_placed, changes in zip(standings.ranked, steps):
-        total, points = 0, []
-        for change in changes:
-            total += change
-            points.append(total)
-        lines.append(Line(user_placed.line.display_name, tuple(points)))
+               series: storage.JifenSeries) -> ChartData:
+    """What the picture of a stretch shows: a line for each of the best ranked people (:func:`ranked_ids`,
+    sampled by :func:`storage.jifen_lines`), and the table's first :data:`ROWS` people."""
+    lines: list[Line] = []
+    column: dict[int, int] = {}
+    for placed in standings.ranked[:LINES]:
+        points = series.lines.get(placed.line.user_id, ())
+        column[placed.line.user_id] = len(lines)
+        lines.append(Line(placed.line.display_name, tuple(v for _, v in points), tuple(x for x, _ in points)))
     rows = tuple(
         Row(placed.place, placed.line.display_name,
             (signed(placed.line.jifen), str(placed.line.hands), str(placed.line.hands_won),
              str(placed.line.matches_won), str(placed.line.escapes)),
             column.get(placed.line.user_id))
-        for placed in standings.everyone)
+        for placed in standings.everyone[:ROWS])
     footer = [_plain(champions_text(tr, standings)), rule_text(tr, standings.min_hands)]
+    if len(standings.everyone) > ROWS:
+        footer.insert(0, tr("… and {n} more people", n=len(standings.everyone) - ROWS))
     return ChartData(
         title=title, subtitle=subtitle, x_label=tr("Hands played in the group, in order"), y_label=tr("积分"),
         headers=("#", tr("Player"), tr("积分"), tr("Hands"), tr("Won"), tr("Matches"), tr("Escapes")),

@@ -12,13 +12,17 @@ page's styles are a file of their own).  Every API request carries Telegram's ``
 does not prove who asks.  A person sees the league of a group they played
 in (held a seat in one of its scored hands) and is in now (:mod:`bot.league.members`): 403 for any other.  The page's
 data is the picture's (:func:`bot.league.pictures.chart_data`), so the page
-and the picture the bot sends never disagree.
+and the picture the bot sends never disagree.  A stretch's answer is counted
+once and kept until the group's next hand ends (:meth:`League.page`); a
+person asking faster than the league's budget (shared with its buttons) gets
+429 with the reason and when to try again, and costs nothing more.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 from dataclasses import asdict
 from importlib import resources
 from typing import Any, Final
@@ -27,11 +31,12 @@ from aiohttp import web
 from telegram.ext import Application
 
 import storage
+from bot.budget import league_budget
 from bot.i18n import Translator, pick_language, translator
 from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
 from bot.league.members import Members
-from bot.league.pictures import chart_data
+from bot.league.pictures import Board
 from bot.untrusted import shown
 from bot.webapp.initdata import InitDataError, WebAppUser, validate
 from bot.webapp.inputs import parse_chat_id
@@ -40,8 +45,6 @@ log = logging.getLogger(__name__)
 
 PREFIX: Final = "/app"
 STATIC: Final = {"league.html": "text/html", "league.js": "text/javascript", "league.css": "text/css"}
-POINTS: Final = 400
-"""Points per line sent to the page at most (a long stretch is sampled, the last point kept)."""
 
 
 class LeagueRoutes:
@@ -98,12 +101,14 @@ class LeagueRoutes:
 
     async def _groups(self, request: web.Request) -> web.Response:
         user = self._user(request)
-        chats = await self.members.groups(user.id)
+        self._within_budget(user)
+        chats = await self.members.groups(user.id)  # read on the league's reader, off the tables' connection
         return web.json_response({"ok": True, "groups": [{"chat": chat_id, "title": shown(title)}
                                                          for chat_id, title in chats]}, dumps=_dumps)
 
     async def _league(self, request: web.Request) -> web.Response:
         user = self._user(request)
+        self._within_budget(user)
         chat_id = parse_chat_id(request.match_info["chat"])
         league = self.league
         if not await self.members.may_see(chat_id, user.id):
@@ -114,30 +119,39 @@ class LeagueRoutes:
         if stretch is None:
             raise web.HTTPNotFound(text=_dumps({"ok": False, "error": "no such season"}),
                                    content_type="application/json")
-        board = await league.board(tr, chat_id, stretch)
-        series = await storage.jifen_series(league.db, chat_id, since=stretch.since, until=stretch.until)
-        data = chart_data(tr, board.title, board.subtitle, board.standings, series)
-        return web.json_response({"ok": True, "chat": chat_id, "stretch": stretch.key, "lang": tr.lang,
-                                  "chart": page_data(data),
-                                  "buttons": [{"label": label, "stretch": k} for label, k in board.buttons]},
-                                 dumps=_dumps)
+
+        def encode(board: Board, data: ChartData) -> bytes:
+            return _dumps({"ok": True, "chat": chat_id, "stretch": stretch.key, "lang": tr.lang,
+                           "chart": page_data(data),
+                           "buttons": [{"label": label, "stretch": k} for label, k in board.buttons]}).encode()
+
+        body = await league.page(tr, chat_id, stretch, encode)
+        return web.Response(body=body, content_type="application/json", charset="utf-8")
+
+    def _within_budget(self, user: WebAppUser) -> None:
+        """Refuse (429, with when to try again) a request past the person's league budget, before any work."""
+        budget = league_budget(self.application.bot_data)
+        if not budget.allows(user.id):
+            tr = translator(pick_language(user.language_code))  # no database read for a refusal
+            wait = max(1, math.ceil(budget.retry_after(user.id)))
+            raise web.HTTPTooManyRequests(
+                text=_dumps({"ok": False, "error": tr("Too many requests: try again in {n} seconds.", n=wait),
+                             "retry_after": wait}),
+                content_type="application/json", headers={"Retry-After": str(wait)})
 
 
 def page_data(data: ChartData) -> dict[str, Any]:
-    """The picture's data for the page: every line sampled to at most :data:`POINTS` points; the people's
-    words (names, the group's title, a season's name) without bidi or control characters."""
+    """The picture's data for the page: each line as [hand, 积分] points (sampled already, to at most
+    :data:`bot.league.board.PAGE_POINTS` of them); the people's words (names, the group's title, a season's
+    name) without bidi or control characters."""
     out = asdict(data)
     out["title"], out["subtitle"] = shown(data.title), shown(data.subtitle)
     for item in out["lines"] + out["rows"]:
         item["name"] = shown(item["name"])
-    for line in out["lines"]:
-        points = line["points"]
-        if len(points) > POINTS:
-            step = len(points) / POINTS
-            keep = sorted({int(i * step) for i in range(POINTS)} | {len(points) - 1})
-            line["points"] = [[i + 1, points[i]] for i in keep]
-        else:
-            line["points"] = [[i + 1, value] for i, value in enumerate(points)]
+    for line, drawn in zip(out["lines"], data.lines):
+        hands = drawn.hands or tuple(range(1, len(drawn.points) + 1))
+        line["points"] = [[x, value] for x, value in zip(hands, drawn.points)]
+        del line["hands"]
     return out
 
 

@@ -21,3 +21,14 @@ async def test_the_league_bench_runs_and_prints_its_figures(capsys: pytest.Captu
                  "table and picture kept", "table counted, picture drawn"):
         assert line in out, line
     assert "PNG " in out and "1200×" in out
+
+
+async def test_the_league_bench_prints_the_cost_of_a_league_and_the_other_tables_moves(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    await main(argparse.Namespace(sizes=[300], others=1, other_hands=100, repeat=1, seconds=0.3))
+    out = capsys.readouterr().out
+    assert "300 hands in the group" in out
+    for line in ("league page (cur): cold", "league page (all): cold", "league picture (all): cold",
+                 "no league request:", "4 stretch=all page requests at a time, kept answers:",
+                 "each after a hand ended (cold):", "the league reading on the main connection:"):
+        assert line in out, line

@@ -77,7 +77,8 @@ def fixture_chart(players: int, hands: int = 240, lang: str = "zh") -> ChartData
     minimum = sorted(l.hands for l in lines)[min(2, players - 1)] if players > 2 else 0
     standings = rank(lines, [], minimum)  # the two who played least are below the line
     tr = translator(lang)
-    return chart_data(tr, "联赛 · 2026年12月赛季", f"牌友群 · 12月1日 – 12月31日 · {hands} 局", standings, series)
+    sampled = storage.sample_series(series, [p.line.user_id for p in standings.ranked], cap=800)
+    return chart_data(tr, "联赛 · 2026年12月赛季", f"牌友群 · 12月1日 – 12月31日 · {hands} 局", standings, sampled)
 
 
 @pytest.mark.parametrize("players", [1, 20])
