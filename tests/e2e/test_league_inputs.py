@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from yarl import URL
 
-from bot.budget import CommandBudget
+from bot.budget import CommandBudget, PersonBudget
 from bot.league.chart import png_size
 
 from .appkit import AppClient, app_base, init_data_for, webapp_running
@@ -75,6 +75,7 @@ async def test_odd_ids_and_numbers_on_every_league_route_and_command_get_an_answ
     await past_hands(tmp_path / "t.db", group, people)
     async with webapp_running(server, tmp_path / "t.db") as app, aiohttp.ClientSession() as session:
         app.bot_data["command_budget"] = CommandBudget(per_chat=(1000, 60.0), per_person=(1000, 30.0))
+        app.bot_data["league_budget"] = PersonBudget(per_person=(10_000, 30.0))  # every odd input is answered
         base = app_base(app)
         auth = {"Authorization": f"tma {init_data_for(server, ann)}"}
         answers: dict[str, int] = {}
