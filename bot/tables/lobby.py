@@ -32,6 +32,8 @@ async def new_table(house: House, chat_id: int, title: str, creator_id: int, cre
             raise TableError("This group already has a table. Use /stop to close it first.")
         house.unregister(existing)  # a match that has ended holds nothing (as after a restart)
     chat = await storage.upsert_chat(house.db, chat_id, title)
+    if house.publisher is not None:
+        house.publisher.regain(chat_id)  # a command came from the group: the bot is there again
     lang = chat.language or creator_lang
     # A group that never chose keeps no settings: its tables get today's defaults (the strong AI
     # among them); settings stored before a choice existed keep what those tables played.

@@ -17,6 +17,8 @@ from typing import Any
 from .markup import inline_buttons
 
 BOT_ID = 7_000_000_001
+ANONYMOUS_ADMIN_ID = 1_087_968_824
+"""Telegram's GroupAnonymousBot, the sender shown for an anonymous admin's messages."""
 DEFAULT_ALLOWED_UPDATES = frozenset(
     {
         "message", "edited_message", "channel_post", "edited_channel_post",
@@ -275,6 +277,8 @@ class State:
     menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     """setChatMenuButton: per private chat id, None for the default of all of them."""
     """(scope as canonical JSON, language code or "") -> the command list."""
+    descriptions: dict[tuple[str, str], str] = field(default_factory=dict)
+    """setMyDescription / setMyShortDescription: ("description" or "short_description", language code or "")."""
     files: dict[str, bytes] = field(default_factory=dict)
     """Every file the bot uploaded (a photo), by the ``file_id`` it was given."""
     updates: UpdateQueue = field(default_factory=UpdateQueue)
@@ -323,6 +327,14 @@ class State:
         self.chats[chat_id] = chat
         self.messages[chat_id] = {}
         return chat
+
+    def anonymous_admin(self) -> User:
+        """GroupAnonymousBot: the ``from`` of every message an anonymous admin sends on behalf of a group."""
+        found = self.users.get(ANONYMOUS_ADMIN_ID)
+        if found is None:
+            found = self.users[ANONYMOUS_ADMIN_ID] = User(ANONYMOUS_ADMIN_ID, "Group", "GroupAnonymousBot",
+                                                          is_bot=True)
+        return found
 
     def new_query_id(self) -> str:
         """A fresh callback query id (Telegram's are long decimal strings)."""
