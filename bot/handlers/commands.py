@@ -206,7 +206,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     if table is None:
         await reply(update, context, tr("There is no table here."))
         return
-    if user.id != table.creator_id and not await is_admin(context, chat.id, user.id):
+    if user.id != table.creator_id and not await is_admin(context, chat.id, user.id, update):
         await reply(update, context, tr("Only the table's creator or a group admin can stop it."))
         return
     async with table.lock:

@@ -52,13 +52,23 @@ def display_name(user: User) -> str:
     return user.first_name or user.full_name or str(user.id)
 
 
-async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
-    """True for the group's creator and administrators."""
+async def is_admin(context: Context, chat_id: int, user_id: int, update: Update | None = None) -> bool:
+    """True for the group's creator and administrators, and for a command an anonymous admin sent on
+    behalf of the group (``update``'s message comes from the group itself, ``sender_chat``)."""
+    if update is not None and sent_as_group(update, chat_id):
+        return True
     try:
         member = await context.bot.get_chat_member(chat_id, user_id)
     except TelegramError:
         return False
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def sent_as_group(update: Update, chat_id: int) -> bool:
+    """True for a message sent on behalf of the group ``chat_id`` itself: only its anonymous admins can
+    (Telegram shows the sender as the group, and the library's user as GroupAnonymousBot)."""
+    message = update.effective_message
+    return message is not None and message.sender_chat is not None and message.sender_chat.id == chat_id
 
 
 async def reply_turn(context: Context, chat_id: int) -> None:

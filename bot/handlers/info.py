@@ -109,7 +109,7 @@ async def cmd_season(update: Update, context: Context) -> None:
     if not args:
         await reply(update, context, await season_text(league.db, tr, chat.id, league.clock()))
         return
-    if not await is_admin(context, chat.id, user.id):
+    if not await is_admin(context, chat.id, user.id, update):
         await reply(update, context, tr("Only a group admin can change the seasons."))
         return
     done = await _change_season(league, tr, chat.id, user.id, args[0].lower(), " ".join(args[1:]))
@@ -168,7 +168,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
     if in_group(chat):
         table = tables.in_chat(chat.id)
         creator = table is not None and table.creator_id == user.id
-        if not creator and not await is_admin(context, chat.id, user.id):
+        if not creator and not await is_admin(context, chat.id, user.id, update):
             await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
         await storage.upsert_chat(tables.db, chat.id, chat.title or "")

@@ -37,7 +37,7 @@ STRING_PARAMS = frozenset(
     {
         "text", "parse_mode", "callback_query_id", "url", "language_code", "action",
         "inline_message_id", "business_connection_id", "emoji", "caption", "title",
-        "description", "secret_token", "message_effect_id",
+        "description", "short_description", "secret_token", "message_effect_id",
     }
 )
 _COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
@@ -167,6 +167,10 @@ class BotApi:
             "unpinchatmessage": self.unpin_chat_message,
             "unpinallchatmessages": self.unpin_chat_message,
             "setchatmenubutton": self.set_chat_menu_button,
+            "setmydescription": self.set_my_description,
+            "getmydescription": self.get_my_description,
+            "setmyshortdescription": self.set_my_short_description,
+            "getmyshortdescription": self.get_my_short_description,
         }
 
     # --- chats -----------------------------------------------------------
@@ -556,6 +560,37 @@ class BotApi:
         """deleteMyCommands."""
         self.state.commands.pop(self._commands_key(p), None)
         return True
+
+    async def set_my_description(self, p: Params) -> bool:
+        """setMyDescription: at most 512 characters, per language code ("" removes it)."""
+        return self._describe(p, "description", 512)
+
+    async def set_my_short_description(self, p: Params) -> bool:
+        """setMyShortDescription: at most 120 characters, per language code ("" removes it)."""
+        return self._describe(p, "short_description", 120)
+
+    def _describe(self, p: Params, field: str, most: int) -> bool:
+        text = p.get_str(field) or ""
+        if len(text) > most:
+            raise bad_request(f"Bad Request: {field.upper()}_INVALID")
+        key = (field, p.get_str("language_code") or "")
+        if text:
+            self.state.descriptions[key] = text
+        else:
+            self.state.descriptions.pop(key, None)
+        return True
+
+    async def get_my_description(self, p: Params) -> dict[str, str]:
+        """getMyDescription: the one set for the language code, else the default."""
+        return {"description": self._description(p, "description")}
+
+    async def get_my_short_description(self, p: Params) -> dict[str, str]:
+        """getMyShortDescription: the one set for the language code, else the default."""
+        return {"short_description": self._description(p, "short_description")}
+
+    def _description(self, p: Params, field: str) -> str:
+        found = self.state.descriptions
+        return found.get((field, p.get_str("language_code") or ""), found.get((field, ""), ""))
 
     def _member(self, chat: Chat, user_id: int) -> dict[str, Any]:
         user = self.state.users.get(user_id)
