@@ -158,5 +158,7 @@ class Outbox:
     async def _send(self, chat_id: int, item: storage.Announcement) -> Message:
         """One call to Telegram: the announcement's text, or its picture with the text as its caption."""
         if item.photo is not None:  # a season's end: its picture, the text as its caption
-            return await self.bot.send_photo(chat_id, item.photo, caption=item.text, parse_mode=ParseMode.HTML)
-        return await self.bot.send_message(chat_id, item.text, parse_mode=ParseMode.HTML)
+            return await self.bot.send_photo(chat_id, item.photo, caption=item.text, parse_mode=ParseMode.HTML,
+                                             message_thread_id=item.thread_id)
+        return await self.bot.send_message(chat_id, item.text, parse_mode=ParseMode.HTML,
+                                           message_thread_id=item.thread_id)

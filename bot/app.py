@@ -163,7 +163,7 @@ def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[typ
     """The league (its answers and pictures) and the season watcher, told of every hand that ends."""
     config: Settings = app.bot_data["config"]
     league = League(tables.db, bot_username=tables.bot_username, public_url=config.public_url,
-                    live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None),
+                    live_language=lambda chat_id: next((table.lang for table in tables.all_in_chat(chat_id)), None),
                     tasks=tables.tasks)
     assert tables.outbox is not None
     watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)

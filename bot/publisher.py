@@ -69,22 +69,22 @@ class Publisher:
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
         self._handed_off: set[asyncio.Task[None]] = set()
-        self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None]]] = {}
+        self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None, int | None]]] = {}
         """Notices waiting to be sent, chat by chat, in order."""
         self._posters: dict[int, asyncio.Task[None]] = {}
         self._back = asyncio.Event()
         """Set (and replaced) when Telegram answers again after a fault: what waits to retry goes at once."""
         self.on_group_lost: Callable[[int], Awaitable[None]] | None = None  # told once of a group lost
         self.on_moved: Callable[[int, int], Awaitable[None]] | None = None  # told once: (old id, new id)
-        self.lost: set[int] = set()
-        """Groups the bot is no longer in: nothing is sent there until it is back (:meth:`regain`)."""
+        self.lost: set[int] = set()  # groups the bot is no longer in: nothing is sent there (see regain)
         self.moved: dict[int, int] = {}  # groups that became supergroups, old id to new
 
-    def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None) -> Slot:
-        """The slot for a message (created on first use, knowing what the message shows if it was stored)."""
+    def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None,
+             thread_id: int | None = None) -> Slot:
+        """The slot for a message (created on first use, knowing what it shows if stored; in topic ``thread_id``)."""
         found = self._slots.get(key)
         if found is None or found.chat_id != chat_id:
-            found = Slot(chat_id, interval)
+            found = Slot(chat_id, interval, thread_id)
             found.message_id = message_id
             if message_id is not None:
                 found.shown = self.known.get((chat_id, message_id))
@@ -247,7 +247,7 @@ class Publisher:
                 self._refused(slot.chat_id, exc, "edit")
                 return True
         # A message kept current is not followed into a supergroup: its table moves there and is shown anew.
-        sent = await self._send(slot.chat_id, text, markup, silent=False, follow=False)
+        sent = await self._send(slot.chat_id, text, markup, silent=False, follow=False, thread_id=slot.thread_id)
         if sent is not None:
             slot.message_id = sent.message_id
             self._shown(slot, shown)
@@ -257,14 +257,15 @@ class Publisher:
         return True
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
-                   *, silent: bool = False, persist: bool = False) -> Message | None:
+                   *, silent: bool = False, persist: bool = False, thread_id: int | None = None) -> Message | None:
         """Send a new message; None if the chat cannot be reached (reported if blocked), or if Telegram could
         not take it now and ``persist`` is false.  With ``persist`` a send that fails for a reason that can
         pass is tried again (:func:`retry_delay`, or at once when Telegram is back) until it goes."""
         failures = 0
         while chat_id not in self.lost:
             try:
-                return await self._send(self.moved.get(chat_id, chat_id), text, markup, silent=silent)
+                return await self._send(self.moved.get(chat_id, chat_id), text, markup, silent=silent,
+                                        thread_id=thread_id)
             except TelegramError:  # only a failure that can pass comes here
                 if not persist:
                     return None  # bot.faults logged the fault once
@@ -273,14 +274,14 @@ class Publisher:
         return None
 
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *,
-                    silent: bool, follow: bool = True) -> Message | None:
+                    silent: bool, follow: bool = True, thread_id: int | None = None) -> Message | None:
         """Send once; None if refused for good (:meth:`_refused`; with ``follow``, sent on to a supergroup);
         a failure that can pass raises."""
         if chat_id in self.lost:
             return None
         try:
             return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                               disable_notification=silent)
+                                               disable_notification=silent, message_thread_id=thread_id)
         except TelegramError as exc:
             if passes(exc):
                 raise
@@ -348,20 +349,21 @@ class Publisher:
         limiter = getattr(self.bot, "rate_limiter", None)
         return limiter.backlog if isinstance(limiter, ChatRateLimiter) else 0.0
 
-    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+             thread_id: int | None = None) -> None:
         """Send a notice soon, in a task of its own, after the notices posted to that chat before it (for a
         caller that holds a table's lock: nobody's press waits for a group's flood limit)."""
         if chat_id in self.lost:
             return
-        self._posts.setdefault(chat_id, []).append((text, markup))
+        self._posts.setdefault(chat_id, []).append((text, markup, thread_id))
         poster = self._posters.get(chat_id)
         if poster is None or poster.done():
             self._posters[chat_id] = self.tasks.start(f"notices {chat_id}", lambda: self._send_posts(chat_id))
 
     async def _send_posts(self, chat_id: int) -> None:
         while waiting := self._posts.get(chat_id):
-            text, markup = waiting[0]
-            await self.send(chat_id, text, markup, persist=True)  # the next notice waits for this one
+            text, markup, thread_id = waiting[0]
+            await self.send(chat_id, text, markup, persist=True, thread_id=thread_id)  # the next waits for it
             waiting.pop(0)
         self._posts.pop(chat_id, None)
         self._posters.pop(chat_id, None)

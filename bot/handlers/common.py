@@ -64,6 +64,13 @@ async def is_admin(context: Context, chat_id: int, user_id: int, update: Update 
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 
 
+def topic_of(update: Update) -> int | None:
+    """The forum topic a message was sent in (its ``message_thread_id``); None outside a forum's topics (a
+    group without topics, the General topic, or a reply thread of an ordinary group)."""
+    message = update.effective_message
+    return message.message_thread_id if message is not None and message.is_topic_message else None
+
+
 def sent_as_group(update: Update, chat_id: int) -> bool:
     """True for a message sent on behalf of the group ``chat_id`` itself: only its anonymous admins can
     (Telegram shows the sender as the group, and the library's user as GroupAnonymousBot)."""
@@ -106,7 +113,7 @@ async def chat_translator(context: Context, user: User, chat: Chat | None) -> Tr
     if in_group(chat):
         assert chat is not None
         tables = tables_of(context)
-        table = tables.in_chat(chat.id)
+        table = next(iter(tables.all_in_chat(chat.id)), None)  # every table of a group speaks its language
         if table is not None:
             return translator(table.lang)
         record = await storage.get_chat(tables.db, chat.id)

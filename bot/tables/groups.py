@@ -27,19 +27,23 @@ from bot.tables.showing import refresh
 log = logging.getLogger(__name__)
 
 
-async def lose_group(house: House, chat_id: int) -> Table | None:
-    """The bot is no longer in this group: close its table, tell its people privately, drop what waits
-    for the group.  Returns the table closed (None: there was none).  Takes the table's lock."""
+async def lose_group(house: House, chat_id: int) -> list[Table]:
+    """The bot is no longer in this group: close its tables (one a topic in a forum), tell their people
+    privately, drop what waits for the group.  Returns the tables closed.  Takes each table's lock."""
     if house.publisher is not None:
         house.publisher.lose(chat_id, "the bot left or was removed")
     if house.outbox is not None:
         await house.outbox.drop(chat_id)
-    table = house.in_chat(chat_id)
-    if table is None:
-        return None
+    return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
+
+
+async def _close(house: House, table: Table) -> bool:
+    """Close one table of a group the bot lost, as at /stop but without a word to the group; False if it
+    closed meanwhile."""
+    chat_id = table.chat_id
     async with table.lock:
         if house.get(table.id) is not table:  # closed meanwhile (a /stop, the match's end)
-            return None
+            return False
         await storage.update_table(house.db, table.id, status="stopped", turn_deadline=None)
         if table.match_id is not None:
             await storage.update_match(house.db, table.match_id, status="abandoned")
@@ -55,7 +59,7 @@ async def lose_group(house: House, chat_id: int) -> Table | None:
                 house.publisher.post(info.user_id, tr(
                     "I was removed from {title}, so the table there is closed. The hands already played are kept.",
                     title=title))
-    return table
+    return True
 
 
 def regain_group(house: House, chat_id: int) -> None:
@@ -71,8 +75,7 @@ async def move_group(house: House, old: int, new: int) -> None:
         await storage.migrate_chat(house.db, old, new)
     except storage.NotFound:
         log.info("group %s moved to %s: nothing stored under the old id", old, new)
-    table = house.in_chat(old)
-    if table is not None:
+    for table in house.all_in_chat(old):  # a basic group has no topics: one table at most
         async with table.lock:
             if table.chat_id == old:
                 house.move_chat(table, new)

@@ -38,9 +38,10 @@ class Tables(House):
 
     # --- the lobby ---------------------------------------------------------------------------------------
     async def new_table(self, chat_id: int, title: str, creator_id: int, creator_lang: str,
-                        preset: str | None) -> Table:
-        """Open a table in a group (one active table per group); no lock needed."""
-        return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset)
+                        preset: str | None, thread_id: int | None = None) -> Table:
+        """Open a table in a group (one active table per group, or per forum topic ``thread_id``); no lock
+        needed."""
+        return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset, thread_id)
 
     def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
         """The seat this person would get; raises TableError if they cannot sit."""

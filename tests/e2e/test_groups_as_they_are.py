@@ -215,3 +215,83 @@ async def test_the_bot_describes_itself_in_both_languages(fake_telegram: FakeTel
     assert "/newgame" in found[("description", "")] and "炒地皮" in found[("short_description", "")]
     assert "群" in found[("description", "zh")] and "群" in found[("short_description", "zh")]
     assert found[("description", "")] != found[("description", "zh")]
+
+
+class Topic:
+    """One topic of a forum group, as the scenario helpers look at a group: its bot messages are the topic's."""
+
+    def __init__(self, group: Group, thread_id: int) -> None:
+        self.group = group
+        self.thread_id = thread_id
+
+    @property
+    def id(self) -> int:
+        """The group's chat id (a topic has none of its own)."""
+        return self.group.id
+
+    def bot_messages(self) -> list:  # type: ignore[type-arg]
+        """The bot's visible messages in this topic, oldest first."""
+        return [m for m in self.group.topic_messages(self.thread_id) if m.from_bot]
+
+
+async def table_in_topic(server: FakeTelegram, app: App, person: Person, group: Group, thread_id: int,
+                         seed_index: int) -> Table:
+    """``person`` types /newgame in the topic, three casual AI seats fill the table there, the match starts."""
+    import random
+
+    from .scenario import lobby_button, press_lobby
+
+    topic = Topic(group, thread_id)
+    await person.command(group, "newgame", "yancheng", topic=thread_id)
+    table = await server.wait_for(lambda: tables(app).in_chat(group.id, thread_id), what="the topic's table")
+    await fill_with_ai(server, person, topic, 3)  # type: ignore[arg-type]
+    await choose_setting(server, person, topic, "strength", "casual")  # type: ignore[arg-type]
+    await server.wait_for(lambda: table.full and lobby_button(topic.bot_messages()[0], "start") is not None
+                          and "(empty)" not in (topic.bot_messages()[0].text or ""), what="a full table")
+    tables(app).rng = random.Random(seed_index)
+    answer = await press_lobby(server, person, topic, "start")  # type: ignore[arg-type]
+    assert not answer.show_alert, answer.text
+    await server.wait_for(lambda: table.match is not None, what="the match to start")
+    return table  # type: ignore[no-any-return]
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_two_topics_of_a_forum_each_run_a_table(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """In a forum group a table lives in the topic where /newgame was typed: two topics play at once, every
+    message of each table is in its own topic, commands act on their topic's table, one table a topic."""
+    import asyncio
+
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Forum", [alice, bob], creator=alice, forum=True)
+    north, south = group.create_topic("North table", alice), group.create_topic("South table", bob)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        first = await table_in_topic(server, app, alice, group, north, 3)
+        second = await table_in_topic(server, app, bob, group, south, 4)
+        assert first is not second and (first.thread_id, second.thread_id) == (north, south)
+        await asyncio.gather(play_hand(server, first, {0: alice}), play_hand(server, second, {0: bob}))
+        for thread_id in (north, south):
+            await server.wait_for(lambda t=thread_id: announced(Topic(group, t), "Hand 1 is over"),  # type: ignore[misc]
+                                  what="each topic's result")
+        # One table a topic; a command acts on the table of the topic it was typed in, and is answered there.
+        await alice.command(group, "newgame", topic=north)
+        await server.wait_for(lambda: announced(Topic(group, north), "This topic already has a table."),  # type: ignore[arg-type]
+                              what="the refusal, in the topic")
+        await bob.command(group, "stop", topic=south)
+        await server.wait_for(lambda: tables(app).in_chat(group.id, south) is None, what="the south table stopped")
+        await server.wait_for(lambda: announced(Topic(group, south), "The table is closed."),  # type: ignore[arg-type]
+                              what="the reply, in the topic")
+        assert tables(app).in_chat(group.id, north) is first and first.status == "playing"
+        await settled(server, app)
+        # Every message the bot wrote in the group is in one of the two topics, none in General …
+        written = [m for m in group.messages() if m.from_bot]
+        assert written and all(m.thread_id in (north, south) for m in written), [(m.thread_id, m.text) for m in written]
+        # … each table's message in its own topic, and every send to the group named a topic.
+        by_id = {m.message_id: m for m in written}
+        assert by_id[first.message_id].thread_id == north  # type: ignore[index]
+        assert by_id[second.message_id].thread_id == south  # type: ignore[index]
+        sends = [r for r in server.calls if r.chat_id == group.id and r.method in ("sendMessage", "sendPhoto")]
+        assert sends and all(r.params.get("message_thread_id") in (north, south) for r in sends)
+        record = await storage.get_table(tables(app).db, first.id)
+        assert record is not None and record.thread_id == north

@@ -309,6 +309,7 @@ class BotApi:
             if not allow_missing:
                 raise bad_request(errors.REPLY_NOT_FOUND)
             reply_to = None
+        thread = self._thread(p, chat, reply_to)
         self._flood(chat, is_edit=False)
         message = self.state.add_message(
             {
@@ -319,10 +320,24 @@ class BotApi:
                 "reply_markup": markup,
                 "reply_to_message_id": None if reply_to is None else int(reply_to),
                 "silent": p.get_bool("disable_notification"),
+                "thread_id": thread,
             },
             self.clock(),
         )
         return message.to_api(self.state)
+
+    def _thread(self, p: Params, chat: Chat, reply_to: object) -> int | None:
+        """The forum topic a new message goes to: ``message_thread_id`` (which must be one of the chat's
+        topics), else the topic of the message it replies to, else General (None)."""
+        thread = p.get_int("message_thread_id")
+        if thread is not None:
+            if thread not in chat.topics:
+                raise bad_request(errors.THREAD_NOT_FOUND)
+            return thread
+        if reply_to is not None:
+            replied = self.state.find_message(chat.id, int(str(reply_to)))
+            return replied.thread_id if replied is not None else None
+        return None
 
     def _caption(self, p: Params, caption: str | None, parse_mode: str | None,
                  entities: list[dict[str, Any]] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
@@ -373,6 +388,7 @@ class BotApi:
             reply_to = reply_parameters.get("message_id")
         if reply_to is not None and self.state.find_message(chat.id, int(reply_to)) is None:
             raise bad_request(errors.REPLY_NOT_FOUND)
+        thread = self._thread(p, chat, reply_to)
         self._flood(chat, is_edit=False)
         self.state.files[photo[-1]["file_id"]] = data
         message = self.state.add_message(
@@ -385,6 +401,7 @@ class BotApi:
                 "reply_markup": markup,
                 "reply_to_message_id": None if reply_to is None else int(reply_to),
                 "silent": p.get_bool("disable_notification"),
+                "thread_id": thread,
             },
             self.clock(),
         )

@@ -58,6 +58,8 @@ class MessageView:
     photo_id: str | None = None
     """A photo message's picture (its bytes: ``State.files[photo_id]``)."""
     caption: str | None = None
+    thread_id: int | None = None
+    """The forum topic the message is in (None: General, or a chat without topics)."""
 
     @classmethod
     def of(cls, message: Message) -> MessageView:
@@ -83,6 +85,7 @@ class MessageView:
             reply_to_message_id=message.reply_to_message_id,
             photo_id=message.photo_id,
             caption=message.caption,
+            thread_id=message.thread_id,
         )
 
     @property
@@ -152,6 +155,25 @@ class Group:
         """Every message in the chat (people's too), as it looks now."""
         stored = self.server.state.messages[chat_id if chat_id is not None else self.id]
         return [MessageView.of(m) for m in stored.values() if include_deleted or not m.deleted]
+
+    def topic_messages(self, topic: int | None) -> list[MessageView]:
+        """The visible messages of one forum topic (None: General), as people see them there."""
+        stored = self.server.state.messages[self.id]
+        return [MessageView.of(m) for m in stored.values() if not m.deleted and m.thread_id == topic]
+
+    def create_topic(self, name: str, by: Person) -> int:
+        """``by`` opens a topic in this forum; its thread id (the id of the service message opening it)."""
+        state = self.server.state
+        if not self.chat.is_forum:
+            raise ValueError("only a forum supergroup has topics")
+        message = state.add_message({"chat_id": self.id, "from_id": by.id,
+                                     "extra": {"forum_topic_created": {"name": name, "icon_color": 7322096}}},
+                                    self.server.clock())
+        message.thread_id = message.message_id
+        self.chat.topics[message.message_id] = name
+        state.updates.push("message", message.to_api(state))
+        state.on_change()
+        return message.message_id
 
     def bot_messages(self) -> list[MessageView]:
         """The bot's visible messages, oldest first."""
@@ -268,14 +290,15 @@ class Person:
 
     async def send(
         self, chat: Group | int | None, text: str, *, reply_to: MessageView | None = None,
-        as_group: bool = False,
+        as_group: bool = False, topic: int | None = None,
     ) -> MessageView:
         """Type ``text`` into ``chat`` (None: the private chat with the bot).
 
         Commands get their ``bot_command`` entities as a client sets them. In a
         group under privacy mode the bot gets only what Telegram would give it.
         With ``as_group`` an anonymous admin sends it on behalf of the group:
-        ``from`` is GroupAnonymousBot and ``sender_chat`` the group.
+        ``from`` is GroupAnonymousBot and ``sender_chat`` the group.  In a
+        forum, ``topic`` is the thread id of the topic typed in (None: General).
         """
         state = self.server.state
         chat_id = self._chat_id(chat)
@@ -291,6 +314,8 @@ class Person:
                     )
         elif target.members.get(self.id) in (None, "left", "kicked"):
             raise RuntimeError(f"{self.name} is not a member of {target.title!r}")
+        if topic is not None and topic not in target.topics:
+            raise RuntimeError(f"{target.title!r} has no topic {topic}")
         if as_group and target.members.get(self.id) not in ("creator", "administrator"):
             raise RuntimeError(f"only an admin of {target.title!r} can post as the group")
         entities = command_entities(text)
@@ -304,6 +329,7 @@ class Person:
                 "entities": entities,
                 "reply_to_message_id": reply_to.message_id if reply_to else None,
                 "extra": {"sender_chat": target.to_api(state.users)} if as_group else {},
+                "thread_id": topic,
             },
             self.server.clock(),
         )
@@ -313,7 +339,7 @@ class Person:
         return MessageView.of(message)
 
     async def command(self, chat: Group | int | None, command: str, *args: str,
-                      as_group: bool = False) -> MessageView:
+                      as_group: bool = False, topic: int | None = None) -> MessageView:
         """Pick ``command`` from the bot's command menu and send it with ``args`` (``as_group``: as an
         anonymous admin, on behalf of the group).
 
@@ -323,7 +349,7 @@ class Person:
         name = command.removeprefix("/")
         if self.server.state.chats[chat_id].is_group:
             name = f"{name}@{self.server.bot.username}"
-        return await self.send(chat, " ".join([f"/{name}", *args]), as_group=as_group)
+        return await self.send(chat, " ".join([f"/{name}", *args]), as_group=as_group, topic=topic)
 
     async def edit(self, message: MessageView, text: str) -> MessageView:
         """Edit one of their own messages (a typo corrected): Telegram sends the bot an ``edited_message``

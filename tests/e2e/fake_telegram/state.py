@@ -78,6 +78,10 @@ class Chat:
     """The bot's own status in a group: "member", "administrator", "left" or "kicked"."""
     migrated_to: int | None = None
     migrated_from: int | None = None
+    is_forum: bool = False
+    """A supergroup with topics: messages go to a topic (``message_thread_id``) or to General (none)."""
+    topics: dict[int, str] = field(default_factory=dict)
+    """A forum's topics by thread id (the id of the message that created the topic), with their names."""
 
     @property
     def is_group(self) -> bool:
@@ -100,6 +104,8 @@ class Chat:
                 data["username"] = self.username
             if self.type == "group":
                 data["all_members_are_administrators"] = False
+            if self.is_forum:
+                data["is_forum"] = True
         return data
 
 
@@ -136,6 +142,8 @@ class Message:
     """A photo message's sizes (Bot API ``PhotoSize`` objects; one here, as sent); None for text."""
     caption: str | None = None
     caption_entities: list[dict[str, Any]] = field(default_factory=list)
+    thread_id: int | None = None
+    """The forum topic the message is in (None: General, or a chat without topics)."""
     history: list[MessageVersion] = field(default_factory=list)
     """Every version including the current one, oldest first."""
 
@@ -184,6 +192,9 @@ class Message:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+            data["is_topic_message"] = True
         if with_reply and self.reply_to_message_id is not None:
             replied = state.messages.get(self.chat_id, {}).get(self.reply_to_message_id)
             if replied is not None and not replied.deleted:
