@@ -308,8 +308,8 @@ class Publisher:
         else:
             log.warning("%s refused in chat %s, given up: %s", what, chat_id, exc)
 
-    def lose(self, chat_id: int, why: str) -> None:
-        """The bot is no longer in this group: its notices dropped, nothing more sent; told once."""
+    def lose(self, chat_id: int, why: str, *, tell: bool = True) -> None:
+        """The bot is no longer in this group: its notices dropped, nothing more sent; told once (``tell``)."""
         if chat_id in self.lost:
             return
         self.lost.add(chat_id)
@@ -318,7 +318,7 @@ class Publisher:
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.chat_id == chat_id:
                 slot.dirty = False
-        if self.on_group_lost is not None:
+        if tell and self.on_group_lost is not None:
             on_group_lost = self.on_group_lost
             self._hand_off(lambda: on_group_lost(chat_id))
 

@@ -31,7 +31,7 @@ async def lose_group(house: House, chat_id: int) -> list[Table]:
     """The bot is no longer in this group: close its tables (one a topic in a forum), tell their people
     privately, drop what waits for the group.  Returns the tables closed.  Takes each table's lock."""
     if house.publisher is not None:
-        house.publisher.lose(chat_id, "the bot left or was removed")
+        house.publisher.lose(chat_id, "the bot left or was removed", tell=False)  # we are what it would tell
     if house.outbox is not None:
         await house.outbox.drop(chat_id)
     return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
