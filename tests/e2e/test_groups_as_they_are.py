@@ -23,7 +23,7 @@ from bot.updates import UPDATE_KINDS
 
 from .botkit import bot_running, tables, table_message
 from .fake_telegram import FakeTelegram, FloodLimits
-from .fake_telegram.people import Group, Person
+from .fake_telegram.people import Group, MessageView, Person
 from .scenario import App, announced, choose_setting, fill_with_ai, hint_and_do, play_hand, start_match, wait_seated
 
 REMOVED = translator("en")("I was removed from {title}, so the table there is closed. The hands already played are kept.",
@@ -229,7 +229,7 @@ class Topic:
         """The group's chat id (a topic has none of its own)."""
         return self.group.id
 
-    def bot_messages(self) -> list:  # type: ignore[type-arg]
+    def bot_messages(self) -> list[MessageView]:
         """The bot's visible messages in this topic, oldest first."""
         return [m for m in self.group.topic_messages(self.thread_id) if m.from_bot]
 
@@ -295,3 +295,12 @@ async def test_two_topics_of_a_forum_each_run_a_table(fake_telegram: FakeTelegra
         assert sends and all(r.params.get("message_thread_id") in (north, south) for r in sends)
         record = await storage.get_table(tables(app).db, first.id)
         assert record is not None and record.thread_id == north
+    # After a restart the table is still the north topic's: a /stop typed there closes it, answered there.
+    async with bot_running(server, tmp_path / "t.db") as app:
+        again = tables(app).in_chat(group.id, north)
+        assert again is not None and again.id == first.id and again.thread_id == north
+        replies = len(Topic(group, north).bot_messages())
+        await alice.command(group, "stop", topic=north)
+        await server.wait_for(lambda: tables(app).in_chat(group.id, north) is None, what="the north table stopped")
+        await server.wait_for(lambda: len(Topic(group, north).bot_messages()) > replies, what="the reply")
+        assert all(m.thread_id in (north, south) for m in group.messages() if m.from_bot)
