@@ -6,20 +6,29 @@ oldest first, and marks each one sent; nobody waits for it, so a button press
 that ends a hand is answered at once, not after the group's flood limit has
 let the announcements through.  At start-up every pending announcement is
 sent (a crash between storing a result and announcing it loses nothing).
+
+Only a failure that can pass (:func:`bot.faults.passes`) is tried again.  A
+refusal that will not pass gives the announcement up with one log line; a
+group the bot is no longer in is reported (``on_group_lost``) and the rest of
+its announcements dropped (:meth:`Outbox.drop`); a group that became a
+supergroup is reported (``on_moved``: its tables follow) and the
+announcement goes to the new chat.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from telegram import Bot
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram import Message
+from telegram.error import TelegramError
 
 import storage
-from bot.faults import passes
+from bot.faults import group_gone, moved_to, passes
 from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
@@ -39,6 +48,11 @@ class Outbox:
         self._again: set[int] = set()
         self._back = asyncio.Event()
         """Set (and replaced) when Telegram answers again: senders waiting to retry go at once."""
+        self.on_group_lost: Callable[[int], Awaitable[None]] | None = None
+        """Told of a group that refused an announcement because the bot is no longer in it."""
+        self.on_moved: Callable[[int, int], Awaitable[None]] | None = None
+        """Told of a group that refused an announcement because it became a supergroup (old id, new id)."""
+        self._dropped: set[int] = set()
 
     def sending(self, chat_id: int) -> bool:
         """True while this chat's announcements are still going out."""
@@ -52,6 +66,7 @@ class Outbox:
 
     def wake(self, chat_id: int) -> None:
         """Send what is pending for this chat (soon, in a task of its own)."""
+        self._dropped.discard(chat_id)
         sender = self._senders.get(chat_id)
         if sender is not None and not sender.done():
             self._again.add(chat_id)  # it looks once more before it stops
@@ -65,6 +80,19 @@ class Outbox:
             self.wake(chat_id)
         return len(pending)
 
+    async def drop(self, chat_id: int) -> int:
+        """The bot is no longer in this group: what waits for it is given up (stored as not sent) and its
+        sender stops; how many announcements were dropped."""
+        self._dropped.add(chat_id)
+        self._again.discard(chat_id)
+        pending = await storage.pending_announcements(self.db, chat_id)
+        for item in pending:
+            await storage.mark_announced(self.db, item.announcement_id, None)
+        if pending:
+            log.warning("outbox: %d announcement(s) to group %s dropped: the bot is no longer there",
+                        len(pending), chat_id)
+        return len(pending)
+
     async def drain(self) -> None:
         """Wait for the senders (shut-down; the caller bounds the wait)."""
         await asyncio.gather(*list(self._senders.values()), return_exceptions=True)
@@ -76,7 +104,11 @@ class Outbox:
             try:
                 pending = await storage.pending_announcements(self.db, chat_id)
                 for item in pending:
+                    if chat_id in self._dropped:
+                        return
                     sent, message_id = await self._deliver(item)
+                    if chat_id in self._dropped:  # the group is lost, or moved (its new id's sender goes on)
+                        return
                     if not sent:
                         break
                     await storage.mark_announced(self.db, item.announcement_id, message_id)
@@ -98,20 +130,35 @@ class Outbox:
                 pass
 
     async def _deliver(self, item: storage.Announcement) -> tuple[bool, int | None]:
-        """Send one announcement: (done, message id); done with no id when the chat refuses it for good."""
+        """Send one announcement: (done, message id); done with no id when the chat refuses it for good.
+        Not done (tried again later) only when the failure can pass (logged once by :mod:`bot.faults`)."""
+        chat_id = item.chat_id
         try:
-            if item.photo is not None:  # a season's end: its picture, the text as its caption
-                message = await self.bot.send_photo(item.chat_id, item.photo, caption=item.text,
-                                                    parse_mode=ParseMode.HTML)
-            else:
-                message = await self.bot.send_message(item.chat_id, item.text, parse_mode=ParseMode.HTML)
-        except (Forbidden, BadRequest) as exc:
-            log.warning("outbox: chat %s refused announcement %s (%s); not sent", item.chat_id,
-                        item.announcement_id, exc.message)
-            return True, None
+            message = await self._send(chat_id, item)
         except TelegramError as exc:
-            if not passes(exc):
-                log.warning("outbox: announcement %s to chat %s failed, will retry: %s", item.announcement_id,
-                            item.chat_id, exc)
-            return False, None
+            if passes(exc):
+                return False, None
+            new = moved_to(exc)
+            if new is not None:  # the group became a supergroup: its tables (and so this) move there
+                log.warning("outbox: group %s became supergroup %s; its announcements go there", chat_id, new)
+                if self.on_moved is not None:
+                    await self.on_moved(chat_id, new)  # stored: the announcements are the new chat's now
+                self._dropped.add(chat_id)
+                self.wake(new)
+                return False, None
+            log.warning("outbox: chat %s refused announcement %s for good (%s); not sent", chat_id,
+                        item.announcement_id, exc)
+            if group_gone(exc, chat_id):
+                self._dropped.add(chat_id)
+                if self.on_group_lost is not None:
+                    await self.on_group_lost(chat_id)
+            return True, None
         return True, message.message_id
+
+    async def _send(self, chat_id: int, item: storage.Announcement) -> Message:
+        """One call to Telegram: the announcement's text, or its picture with the text as its caption."""
+        if item.photo is not None:  # a season's end: its picture, the text as its caption
+            return await self.bot.send_photo(chat_id, item.photo, caption=item.text, parse_mode=ParseMode.HTML,
+                                             message_thread_id=item.thread_id)
+        return await self.bot.send_message(chat_id, item.text, parse_mode=ParseMode.HTML,
+                                           message_thread_id=item.thread_id)

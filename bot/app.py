@@ -1,7 +1,9 @@
 """Wiring: build the python-telegram-bot Application, load tables, run.
 
 Updates are processed concurrently (one table never stalls another); each
-table serialises its own changes with its lock.  :class:`bot.ratelimit.ChatRateLimiter`
+table serialises its own changes with its lock.  The bot asks only for the
+update kinds its handlers use (:data:`bot.updates.UPDATE_KINDS`), and a
+command runs only from a new message, never from an edited one.  :class:`bot.ratelimit.ChatRateLimiter`
 throttles chat by chat and retries after flood-control answers (a 429 delays its chat only).
 """
 
@@ -12,12 +14,14 @@ import logging
 from typing import Any, Final
 
 from telegram import (
+    Bot,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     MenuButtonWebApp,
     Update,
     WebAppInfo,
 )
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -39,7 +43,7 @@ from bot.faults import Faults
 from bot.handlers.buttons import on_callback
 from bot.handlers.commands import cmd_hand, cmd_join, cmd_leave, cmd_newgame, cmd_start, cmd_stop
 from bot.handlers.errors import on_error
-from bot.handlers.group_events import on_bot_added, on_migrate
+from bot.handlers.group_events import on_bot_status, on_migrate
 from bot.handlers.info import cmd_help, cmd_history, cmd_lang, cmd_leaderboard, cmd_rules, cmd_season, cmd_stats
 from bot.handlers.throttle import within_budget
 from bot.health import Health, beat, heartbeat_path
@@ -52,6 +56,7 @@ from bot.ratelimit import ChatRateLimiter
 from bot.reachability import WatchedRequest
 from bot.tables import Tables
 from bot.tasks import Supervisor
+from bot.updates import UPDATE_KINDS
 from bot.webapp.league import LeagueRoutes
 from bot.webapp.routes import WebAppRoutes
 from bot.webhook import Routes, WebhookServer, serve_webhook
@@ -104,10 +109,11 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         "history": cmd_history, "season": cmd_season, "lang": cmd_lang, "help": cmd_help,
     }
     for name, callback in command_handlers.items():
-        app.add_handler(CommandHandler(name, callback))
+        # A new message only: correcting a typo in an old /leave must not run it again.
+        app.add_handler(CommandHandler(name, callback, filters=filters.UpdateType.MESSAGE))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
-    app.add_handler(ChatMemberHandler(on_bot_added, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(on_bot_status, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
     return app
 
@@ -127,6 +133,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     await storage.forget_old_shown(db)
     tables.publisher.known = await storage.shown_digests(db)  # a restart re-sends no message unchanged
     tables.outbox = Outbox(db, app.bot, tasks)
+    for sender in (tables.publisher, tables.outbox):  # a group lost or moved, found by a refused call
+        sender.on_group_lost, sender.on_moved = tables.group_lost, tables.group_moved
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
     app.bot_data["reader"] = await _open_reader(db)
@@ -136,6 +144,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if pending:
         log.info("announcing %d stored results the last run did not get to", pending)
     await _publish_commands(app)
+    await publish_profile(app.bot)
     await _open_webapp(app)
     tables.restore_timers()
     for table in tables.by_id.values():
@@ -177,7 +186,7 @@ def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[typ
     """The league (its answers and pictures) and the season watcher, told of every hand that ends."""
     config: Settings = app.bot_data["config"]
     league = League(tables.db, bot_username=tables.bot_username, public_url=config.public_url,
-                    live_language=lambda chat_id: (table.lang if (table := tables.in_chat(chat_id)) else None),
+                    live_language=lambda chat_id: next((table.lang for table in tables.all_in_chat(chat_id)), None),
                     tasks=tables.tasks, reader=app.bot_data.get("reader"))
     assert tables.outbox is not None
     watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)
@@ -275,6 +284,23 @@ async def _publish_commands(app: Application) -> None:  # type: ignore[type-arg]
                                       language_code=code)
 
 
+async def publish_profile(bot: Bot) -> None:
+    """The bot's description (shown in its empty private chat before Start) and short description (its
+    profile, and shared links), in Chinese and English.  A refusal is logged: the bot runs without them."""
+    try:
+        for lang, code in (("en", None), ("zh", "zh")):
+            tr = translator(lang)
+            await bot.set_my_description(tr(
+                "I host 炒地皮 (Chao Di Pi) tables in group chats. Add me to a group and send /newgame there; "
+                "each player presses Start here once, and their cards come to this chat as buttons."),
+                language_code=code)
+            await bot.set_my_short_description(tr(
+                "炒地皮 (Chao Di Pi) tables for your group chats: add me to a group and send /newgame."),
+                language_code=code)
+    except TelegramError as exc:
+        log.warning("could not publish the bot's description: %s", exc)
+
+
 async def _blocked(tables: Tables, chat_id: int) -> None:
     """A person blocked the bot (or never started it): report it, and let the AI or the clock decide."""
     await storage.set_user_reachability(tables.db, chat_id, blocked=True)
@@ -293,5 +319,5 @@ def run(config: Settings) -> None:
     if config.webhook_url:
         asyncio.run(serve_webhook(app, config))
     else:
-        app.run_polling(allowed_updates=Update.ALL_TYPES)
+        app.run_polling(allowed_updates=list(UPDATE_KINDS))
     log.info("stopped")

@@ -2,7 +2,8 @@
 
 =========================  ===============================================================
 ``TELEGRAM_BOT_TOKEN``     the bot's token from @BotFather (required to run)
-``TELEGRAM_BASE_URL``      a self-hosted Bot API server, e.g. ``http://127.0.0.1:8081/bot``
+``TELEGRAM_BASE_URL``      a self-hosted Bot API server, e.g. ``http://127.0.0.1:8081/bot``, or the test
+                           environment, ``https://api.telegram.org/bot{token}/test``
 ``CHAODIPI_DB``            the SQLite file (default ``./chaodipi.db``)
 ``CHAODIPI_WEBHOOK_URL``   public HTTPS URL for a webhook; polling when unset
 ``CHAODIPI_WEBHOOK_LISTEN`` address the bot's HTTP server binds (default ``0.0.0.0``)
@@ -115,14 +116,21 @@ def _check_token(token: str) -> None:
         )
 
 
+TOKEN_SLOT = "/bot{token}"
+"""Where python-telegram-bot puts the token in a URL that names its place: Telegram's test environment is
+``https://api.telegram.org/bot{token}/test``."""
+
+
 def _base_url(env: Mapping[str, str]) -> str | None:
-    """``TELEGRAM_BASE_URL``, which must end in ``/bot``: the library appends the token right after it."""
+    """``TELEGRAM_BASE_URL``: ending in ``/bot`` (the library appends the token right after it), or naming
+    the token's place as ``/bot{token}`` (the test environment's ``…/bot{token}/test``)."""
     url = (env.get("TELEGRAM_BASE_URL") or "").strip().rstrip("/")
     if not url:
         return None
-    if not url.endswith("/bot"):
+    if not url.endswith("/bot") and TOKEN_SLOT not in url:
         raise ConfigError(
-            f"TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot; did you mean {url}/bot ?"
+            f"TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot, or name the token's place as "
+            f"in https://api.telegram.org/bot{{token}}/test; did you mean {url}/bot ?"
         )
     return url
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from telegram.error import BadRequest, NetworkError, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from storage import StorageFault
 
@@ -45,6 +45,22 @@ def passes(exc: BaseException) -> bool:
     if isinstance(exc, BadRequest):
         return False
     return isinstance(exc, StorageFault | NetworkError | RetryAfter)
+
+
+def group_gone(exc: TelegramError, chat_id: int) -> bool:
+    """True when Telegram answered that the bot cannot write to this group any more: it was removed
+    (403 "bot was kicked", "bot is not a member") or the group is gone ("chat not found").  A private
+    chat's 403 is a person blocking the bot, never this."""
+    if chat_id >= 0:
+        return False
+    if isinstance(exc, Forbidden):
+        return True
+    return isinstance(exc, BadRequest) and "chat not found" in exc.message.lower()
+
+
+def moved_to(exc: BaseException) -> int | None:
+    """The supergroup's id when Telegram refused a call because the group was upgraded (``ChatMigrated``)."""
+    return exc.new_chat_id if isinstance(exc, ChatMigrated) else None
 
 
 @dataclass(slots=True)

@@ -145,6 +145,9 @@ class Table:
     match_id: int | None = None
     hand_id: int | None = None
     message_id: int | None = None
+    thread_id: int | None = None
+    """The forum topic the table lives in (every group message of it goes there); None in a group
+    without topics, or in a forum's General topic."""
     deadline: float | None = None
     turn_key: tuple[Any, ...] | None = None
     reminded: bool = False

@@ -10,6 +10,10 @@
   spent on it).  "Message is not modified" is still success; a message that
   vanished is sent again; a person who blocked the bot is reported once to the
   caller.
+* A refusal that will not pass is not tried again (one log line).  A group
+  the bot is no longer in (403, "chat not found") is *lost*: reported once
+  (``on_group_lost``), nothing more is sent there; a group that became a
+  supergroup is reported once (``on_moved``), its notices go to the new id.
 * Nothing is forgotten when Telegram fails for a reason that can pass (no
   network, a 5xx, a timeout, flood control past the limiter's retries): the
   message stays marked, and is tried again after :func:`retry_delay`, or at
@@ -35,7 +39,7 @@ from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.faults import passes
+from bot.faults import group_gone, moved_to, passes
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
 from bot.slots import TAP_GAP, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
 from bot.tasks import Supervisor
@@ -65,17 +69,22 @@ class Publisher:
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
         self._handed_off: set[asyncio.Task[None]] = set()
-        self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None]]] = {}
+        self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None, int | None]]] = {}
         """Notices waiting to be sent, chat by chat, in order."""
         self._posters: dict[int, asyncio.Task[None]] = {}
         self._back = asyncio.Event()
         """Set (and replaced) when Telegram answers again after a fault: what waits to retry goes at once."""
+        self.on_group_lost: Callable[[int], Awaitable[None]] | None = None  # told once of a group lost
+        self.on_moved: Callable[[int, int], Awaitable[None]] | None = None  # told once: (old id, new id)
+        self.lost: set[int] = set()  # groups the bot is no longer in: nothing is sent there (see regain)
+        self.moved: dict[int, int] = {}  # groups that became supergroups, old id to new
 
-    def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None) -> Slot:
-        """The slot for a message (created on first use, knowing what the message shows if it was stored)."""
+    def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None,
+             thread_id: int | None = None) -> Slot:
+        """The slot for a message (created on first use, knowing what it shows if stored; in topic ``thread_id``)."""
         found = self._slots.get(key)
         if found is None or found.chat_id != chat_id:
-            found = Slot(chat_id, interval)
+            found = Slot(chat_id, interval, thread_id)
             found.message_id = message_id
             if message_id is not None:
                 found.shown = self.known.get((chat_id, message_id))
@@ -105,12 +114,8 @@ class Publisher:
             slot.task.cancel()
 
     def retire(self, slot: Slot, key: tuple[int, str], render: Render) -> None:
-        """Show the message one last time and stop keeping it current (a table closed).
-
-        Nothing is cancelled and nobody waits: an edit in flight finishes, the
-        last content follows it within the slot's interval, and :meth:`drain`
-        still sends it at shut-down.
-        """
+        """Show the message one last time and stop keeping it current (a table closed).  Nothing is cancelled
+        and nobody waits: the last content follows an edit in flight, and :meth:`drain` still sends it."""
         if self._slots.get(key) is slot:
             del self._slots[key]
         slot.render = render
@@ -213,7 +218,7 @@ class Publisher:
 
         Returns False when nothing was sent: the message already shows exactly that.
         """
-        if slot.render is None:
+        if slot.render is None or slot.chat_id in self.lost or slot.chat_id in self.moved:
             return False
         text, markup = slot.render()
         if markup is not None and not any(markup.inline_keyboard):
@@ -234,17 +239,15 @@ class Publisher:
                     self._shown(slot, shown)
                     return True
                 if not message_gone(exc):
-                    log.warning("edit refused in chat %s: %s", slot.chat_id, exc.message)
+                    self._refused(slot.chat_id, exc, "edit")
                     return True
-            except Forbidden:
-                self._hand_off(lambda: self.on_blocked(slot.chat_id))
-                return True
             except TelegramError as exc:
                 if passes(exc):
                     raise  # tried again later (see _flush_later)
-                log.warning("edit failed in chat %s: %s", slot.chat_id, exc)
+                self._refused(slot.chat_id, exc, "edit")
                 return True
-        sent = await self._send(slot.chat_id, text, markup, silent=False)
+        # A message kept current is not followed into a supergroup: its table moves there and is shown anew.
+        sent = await self._send(slot.chat_id, text, markup, silent=False, follow=False, thread_id=slot.thread_id)
         if sent is not None:
             slot.message_id = sent.message_id
             self._shown(slot, shown)
@@ -254,32 +257,74 @@ class Publisher:
         return True
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
-                   *, silent: bool = False, persist: bool = False) -> Message | None:
+                   *, silent: bool = False, persist: bool = False, thread_id: int | None = None) -> Message | None:
         """Send a new message; None if the chat cannot be reached (reported if blocked), or if Telegram could
         not take it now and ``persist`` is false.  With ``persist`` a send that fails for a reason that can
         pass is tried again (:func:`retry_delay`, or at once when Telegram is back) until it goes."""
         failures = 0
-        while True:
+        while chat_id not in self.lost:
             try:
-                return await self._send(chat_id, text, markup, silent=silent)
-            except TelegramError as exc:
-                if not passes(exc):
-                    log.warning("send refused in chat %s: %s", chat_id, exc)
-                    return None
+                return await self._send(self.moved.get(chat_id, chat_id), text, markup, silent=silent,
+                                        thread_id=thread_id)
+            except TelegramError:  # only a failure that can pass comes here
                 if not persist:
                     return None  # bot.faults logged the fault once
                 failures += 1
                 await self._pause(retry_delay(failures))
+        return None
 
     async def _send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, *,
-                    silent: bool) -> Message | None:
-        """Send once; None if the chat refuses for good (a block is reported); a failure that can pass raises."""
+                    silent: bool, follow: bool = True, thread_id: int | None = None) -> Message | None:
+        """Send once; None if refused for good (:meth:`_refused`; with ``follow``, sent on to a supergroup);
+        a failure that can pass raises."""
+        if chat_id in self.lost:
+            return None
         try:
             return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                               disable_notification=silent)
-        except Forbidden:
-            self._hand_off(lambda: self.on_blocked(chat_id))
+                                               disable_notification=silent, message_thread_id=thread_id)
+        except TelegramError as exc:
+            if passes(exc):
+                raise
+            self._refused(chat_id, exc, "send")
+            new = moved_to(exc)
+            if follow and new is not None and new not in self.moved:
+                return await self._send(new, text, markup, silent=silent, follow=False)
             return None
+
+    def _refused(self, chat_id: int, exc: TelegramError, what: str) -> None:
+        """A call to ``chat_id`` was refused for good: a moved or lost group or a block reported, else logged."""
+        new = moved_to(exc)
+        if new is not None:
+            if chat_id not in self.moved:
+                self.moved[chat_id] = new
+                log.warning("group %s became supergroup %s; its table moves there", chat_id, new)
+                if self.on_moved is not None:
+                    on_moved = self.on_moved
+                    self._hand_off(lambda: on_moved(chat_id, new))
+        elif group_gone(exc, chat_id):
+            self.lose(chat_id, str(exc))
+        elif isinstance(exc, Forbidden):
+            self._hand_off(lambda: self.on_blocked(chat_id))
+        else:
+            log.warning("%s refused in chat %s, given up: %s", what, chat_id, exc)
+
+    def lose(self, chat_id: int, why: str, *, tell: bool = True) -> None:
+        """The bot is no longer in this group: its notices dropped, nothing more sent; told once (``tell``)."""
+        if chat_id in self.lost:
+            return
+        self.lost.add(chat_id)
+        log.warning("group %s is out of reach (%s): nothing more is sent there", chat_id, why)
+        self._posts.pop(chat_id, None)  # its poster, if any, finds nothing more to send
+        for slot in [*self._slots.values(), *self._retired.values()]:
+            if slot.chat_id == chat_id:
+                slot.dirty = False
+        if tell and self.on_group_lost is not None:
+            on_group_lost = self.on_group_lost
+            self._hand_off(lambda: on_group_lost(chat_id))
+
+    def regain(self, chat_id: int) -> None:
+        """The bot is in this group again: it may write there."""
+        self.lost.discard(chat_id)
 
     @property
     def kept(self) -> int:
@@ -288,15 +333,13 @@ class Publisher:
 
     @property
     def settled(self) -> bool:
-        """True when every message shows its latest content: no edit waits or is under way, the last
-        edits of closed tables' messages included."""
+        """True when every message shows its latest content (closed tables' last edits included)."""
         return not self._retired and all(not slot.dirty and (slot.task is None or slot.task.done())
                                          for slot in self._slots.values())
 
     @property
     def behind(self) -> bool:
-        """True while the bot sends more than Telegram's overall limit lets through (see
-        :attr:`bot.ratelimit.ChatRateLimiter.behind`)."""
+        """True while the bot sends more than Telegram's overall limit lets through (``ChatRateLimiter.behind``)."""
         limiter = getattr(self.bot, "rate_limiter", None)
         return isinstance(limiter, ChatRateLimiter) and limiter.behind
 
@@ -306,22 +349,21 @@ class Publisher:
         limiter = getattr(self.bot, "rate_limiter", None)
         return limiter.backlog if isinstance(limiter, ChatRateLimiter) else 0.0
 
-    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
-        """Send a notice soon, in a task of its own, after the notices posted to that chat before it.
-
-        For a caller that holds a table's lock: a message waits for its chat's
-        flood limit and, on a busy bot, for the overall one (seconds, in a
-        group), and nobody else's press should wait for it.
-        """
-        self._posts.setdefault(chat_id, []).append((text, markup))
+    def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
+             thread_id: int | None = None) -> None:
+        """Send a notice soon, in a task of its own, after the notices posted to that chat before it (for a
+        caller that holds a table's lock: nobody's press waits for a group's flood limit)."""
+        if chat_id in self.lost:
+            return
+        self._posts.setdefault(chat_id, []).append((text, markup, thread_id))
         poster = self._posters.get(chat_id)
         if poster is None or poster.done():
             self._posters[chat_id] = self.tasks.start(f"notices {chat_id}", lambda: self._send_posts(chat_id))
 
     async def _send_posts(self, chat_id: int) -> None:
         while waiting := self._posts.get(chat_id):
-            text, markup = waiting[0]
-            await self.send(chat_id, text, markup, persist=True)  # the next notice waits for this one
+            text, markup, thread_id = waiting[0]
+            await self.send(chat_id, text, markup, persist=True, thread_id=thread_id)  # the next waits for it
             waiting.pop(0)
         self._posts.pop(chat_id, None)
         self._posters.pop(chat_id, None)
@@ -332,17 +374,14 @@ class Publisher:
             return
         try:
             await self.bot.delete_message(chat_id, message_id)
-        except BadRequest as exc:
-            log.debug("message %s in chat %s was already gone: %s", message_id, chat_id, exc.message)
-        except Forbidden:
-            pass  # the person blocked the bot: their chat is out of reach, and reported elsewhere
+        except (BadRequest, Forbidden) as exc:  # gone already, or the chat is out of reach (reported elsewhere)
+            log.debug("message %s in chat %s not deleted: %s", message_id, chat_id, exc.message)
         except TelegramError as exc:
             if not passes(exc):  # one that can pass was logged once by bot.faults; the message stays
                 log.warning("delete failed in chat %s: %s", chat_id, exc)
 
     async def drain(self) -> None:
-        """Flush every pending edit now, retired slots' too, send the notices posted, and finish the
-        database work (shut-down)."""
+        """Shut-down: flush every pending edit now (retired slots' too), send the notices, finish the stores."""
         await asyncio.gather(*list(self._posters.values()), return_exceptions=True)
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.task is not None and not slot.task.done():

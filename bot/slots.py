@@ -61,10 +61,12 @@ class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown", "priority", "flying", "failures", "sent_at")
+                 "busy", "shown", "priority", "flying", "failures", "sent_at", "thread_id")
 
-    def __init__(self, chat_id: int, interval: float) -> None:
+    def __init__(self, chat_id: int, interval: float, thread_id: int | None = None) -> None:
         self.chat_id = chat_id
+        self.thread_id = thread_id
+        """The forum topic a new message goes to (None: the chat itself, or a forum's General topic)."""
         self.message_id: int | None = None
         self.interval = interval
         self.next_at = 0.0

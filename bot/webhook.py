@@ -58,6 +58,7 @@ from telegram.ext import Application
 from bot.config import Settings
 from bot.health import Health
 from bot.http_errors import Runner
+from bot.updates import UPDATE_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +200,7 @@ async def serve_webhook(application: Application, config: Settings,  # type: ign
         initialised = True
         await server.start()
         await application.bot.set_webhook(config.webhook_url.rstrip("/") + WEBHOOK_PATH, secret_token=secret,
-                                          allowed_updates=Update.ALL_TYPES)
+                                          allowed_updates=list(UPDATE_KINDS))
         await application.start()
         log.info("serving the webhook at %s%s", config.webhook_url.rstrip("/"), WEBHOOK_PATH)
         await stop.wait()

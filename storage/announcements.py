@@ -29,13 +29,17 @@ class Announcement:
     text: str
     photo: bytes | None = field(default=None, repr=False)
     """A picture (PNG) sent with the text as its caption; None: a text message."""
+    thread_id: int | None = None
+    """The forum topic of the table it is about (None: a group without topics, or the General topic)."""
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Announcement:
         """Build one from a row of :func:`pending_announcements`' query."""
         photo = row["photo"]
+        thread = row["thread_id"]
         return cls(int(row["announcement_id"]), int(row["table_id"]), int(row["chat_id"]), str(row["kind"]),
-                   str(row["text"]), bytes(photo) if photo is not None else None)
+                   str(row["text"]), bytes(photo) if photo is not None else None,
+                   int(thread) if thread is not None else None)
 
 
 async def add_announcement(db: Database, table_id: int, kind: str, text: str, *,
@@ -58,7 +62,7 @@ async def add_announcement(db: Database, table_id: int, kind: str, text: str, *,
 async def pending_announcements(db: Database, chat_id: int | None = None) -> list[Announcement]:
     """The announcements not sent yet, oldest first: of one chat, or of every chat."""
     rows = await db.fetchall(
-        """SELECT a.announcement_id, a.table_id, t.chat_id, a.kind, a.text, a.photo
+        """SELECT a.announcement_id, a.table_id, t.chat_id, t.thread_id, a.kind, a.text, a.photo
            FROM announcements AS a JOIN tables AS t ON t.table_id = a.table_id
            WHERE a.sent_at IS NULL AND (? IS NULL OR t.chat_id = ?)
            ORDER BY a.announcement_id""",

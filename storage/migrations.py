@@ -307,6 +307,14 @@ _V7_SEASONS = (
         WHERE json_extract(special, '$.escaped') IS NOT NULL""",
 )
 
+_V8_TOPICS = (
+    # A forum supergroup runs one table per topic: "one active table" is per (group, topic) now, the
+    # group's General topic (and a group without topics) counting as topic 0.
+    "DROP INDEX tables_one_active_per_chat",
+    """CREATE UNIQUE INDEX tables_one_active_per_topic ON tables (chat_id, COALESCE(thread_id, 0))
+        WHERE status IN ('open', 'playing')""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "core tables, event log, results and the result_rows view", _V1_CORE),
     Migration(2, "snapshot cache of hand states", _V2_SNAPSHOTS),
@@ -317,6 +325,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "what each message kept current shows (a digest)", _V6_SHOWN_MESSAGES),
     Migration(7, "league seasons, the group's time zone, announcements with a picture, results by group",
               _V7_SEASONS),
+    Migration(8, "one active table per topic of a forum group", _V8_TOPICS),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

@@ -24,14 +24,15 @@ async def create_table(
     settings: dict[str, Any] | None = None,
     thread_id: int | None = None,
 ) -> TableRecord:
-    """Open a new table in a chat (status ``open``).
+    """Open a new table in a chat (status ``open``), in a forum's topic ``thread_id`` if given.
 
-    Raises :class:`TableAlreadyActive` if the chat has an open or playing
-    table, and :class:`NotFound` if the chat (or creator) was never recorded.
+    Raises :class:`TableAlreadyActive` if the chat (that topic of it) has an
+    open or playing table, and :class:`NotFound` if the chat (or creator) was
+    never recorded.
     """
     now = time.time()
     async with db.transaction():
-        if await get_active_table(db, chat_id) is not None:
+        if await get_active_table(db, chat_id, thread_id) is not None:
             raise TableAlreadyActive(chat_id)
         try:
             rows = await db.execute(
@@ -50,10 +51,12 @@ async def get_table(db: Database, table_id: int) -> TableRecord | None:
     return TableRecord.from_row(row) if row is not None else None
 
 
-async def get_active_table(db: Database, chat_id: int) -> TableRecord | None:
-    """The chat's open or playing table, or ``None``."""
+async def get_active_table(db: Database, chat_id: int, thread_id: int | None = None) -> TableRecord | None:
+    """The chat's open or playing table (in the forum topic ``thread_id``; None: a group without topics,
+    or a forum's General topic), or ``None``."""
     row = await db.fetchone(
-        "SELECT * FROM tables WHERE chat_id = ? AND status IN ('open', 'playing')", (chat_id,)
+        """SELECT * FROM tables WHERE chat_id = ? AND COALESCE(thread_id, 0) = COALESCE(?, 0)
+           AND status IN ('open', 'playing')""", (chat_id, thread_id),
     )
     return TableRecord.from_row(row) if row is not None else None
 
@@ -193,7 +196,7 @@ def _integrity(
 ) -> StorageError:
     """Turn a constraint failure into the error the caller can act on."""
     text = str(exc)
-    if "tables.chat_id" in text and chat_id is not None:
+    if ("tables.chat_id" in text or "tables_one_active" in text) and chat_id is not None:
         return TableAlreadyActive(chat_id)
     if "seats.table_id, seats.user_id" in text:
         return StorageError(f"User {user_id} already sits at table {table_id}.")

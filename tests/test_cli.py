@@ -99,7 +99,8 @@ def test_a_placeholder_token_is_one_sentence(token: str) -> None:
 def test_a_base_url_without_bot_is_one_sentence() -> None:
     done = chaodipi("run", env={"TELEGRAM_BOT_TOKEN": "1:AAHsecret", "TELEGRAM_BASE_URL": "http://127.0.0.1:8081"})
     assert done.returncode == 2
-    assert done.stderr == ("chaodipi run: TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot; "
+    assert done.stderr == ("chaodipi run: TELEGRAM_BASE_URL must end with /bot, as in http://127.0.0.1:8081/bot, "
+                           "or name the token's place as in https://api.telegram.org/bot{token}/test; "
                            "did you mean http://127.0.0.1:8081/bot ?\n")
 
 

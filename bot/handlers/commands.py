@@ -14,7 +14,17 @@ from telegram.constants import ChatType
 import storage
 from bot import links
 from bot.command_texts import help_text
-from bot.handlers.common import Context, in_group, storage_trouble, is_admin, remember_user, reply, tables_of, who_asks
+from bot.handlers.common import (
+    Context,
+    in_group,
+    is_admin,
+    remember_user,
+    reply,
+    storage_trouble,
+    tables_of,
+    topic_of,
+    who_asks,
+)
 from bot.handlers.common import chat_translator, user_translator
 from bot.handlers.league_buttons import page_offer
 from bot.handlers.seating import seat_person
@@ -127,7 +137,7 @@ async def cmd_newgame(update: Update, context: Context) -> None:
     tables = tables_of(context)
     await remember_user(context, user)
     try:
-        table = await tables.new_table(chat.id, chat.title or "", user.id, tr.lang, preset)
+        table = await tables.new_table(chat.id, chat.title or "", user.id, tr.lang, preset, topic_of(update))
     except TableError as exc:
         await reply(update, context, exc.text(tr))
         return
@@ -144,7 +154,7 @@ async def cmd_join(update: Update, context: Context) -> None:
     if caller is None:
         return
     user, chat, tr = caller
-    table = tables_of(context).in_chat(chat.id)
+    table = tables_of(context).in_chat(chat.id, topic_of(update))
     if table is None:
         await reply(update, context, tr("There is no table here. Start one with /newgame."))
         return
@@ -161,7 +171,7 @@ async def cmd_leave(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     tables = tables_of(context)
-    table = tables.in_chat(chat.id)
+    table = tables.in_chat(chat.id, topic_of(update))
     if table is None or table.seat_of(user.id) is None:
         await reply(update, context, tr("You are not seated at a table in this chat."))
         return
@@ -199,11 +209,11 @@ async def cmd_stop(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     tables = tables_of(context)
-    table = tables.in_chat(chat.id)
+    table = tables.in_chat(chat.id, topic_of(update))
     if table is None:
         await reply(update, context, tr("There is no table here."))
         return
-    if user.id != table.creator_id and not await is_admin(context, chat.id, user.id):
+    if user.id != table.creator_id and not await is_admin(context, chat.id, user.id, update):
         await reply(update, context, tr("Only the table's creator or a group admin can stop it."))
         return
     async with table.lock:

@@ -53,13 +53,30 @@ def display_name(user: User) -> str:
     return shown(user.first_name or user.full_name or "").strip() or str(user.id)
 
 
-async def is_admin(context: Context, chat_id: int, user_id: int) -> bool:
-    """True for the group's creator and administrators."""
+async def is_admin(context: Context, chat_id: int, user_id: int, update: Update | None = None) -> bool:
+    """True for the group's creator and administrators, and for a command an anonymous admin sent on
+    behalf of the group (``update``'s message comes from the group itself, ``sender_chat``)."""
+    if update is not None and sent_as_group(update, chat_id):
+        return True
     try:
         member = await context.bot.get_chat_member(chat_id, user_id)
     except TelegramError:
         return False
     return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def topic_of(update: Update) -> int | None:
+    """The forum topic a message was sent in (its ``message_thread_id``); None outside a forum's topics (a
+    group without topics, the General topic, or a reply thread of an ordinary group)."""
+    message = update.effective_message
+    return message.message_thread_id if message is not None and message.is_topic_message else None
+
+
+def sent_as_group(update: Update, chat_id: int) -> bool:
+    """True for a message sent on behalf of the group ``chat_id`` itself: only its anonymous admins can
+    (Telegram shows the sender as the group, and the library's user as GroupAnonymousBot)."""
+    message = update.effective_message
+    return message is not None and message.sender_chat is not None and message.sender_chat.id == chat_id
 
 
 async def reply_turn(context: Context, chat_id: int) -> None:
@@ -97,7 +114,7 @@ async def chat_translator(context: Context, user: User, chat: Chat | None) -> Tr
     if in_group(chat):
         assert chat is not None
         tables = tables_of(context)
-        table = tables.in_chat(chat.id)
+        table = next(iter(tables.all_in_chat(chat.id)), None)  # every table of a group speaks its language
         if table is not None:
             return translator(table.lang)
         record = await storage.get_chat(tables.db, chat.id)

@@ -1,4 +1,6 @@
-"""What happens to a group itself: the bot is added to it; it becomes a supergroup (a new chat id)."""
+"""What happens to a group itself: the bot is added to it or removed from it; it becomes a supergroup (a new
+chat id).  Losing a group is an event, not an error: its table closes and its people are told privately
+(:meth:`bot.tables.Tables.group_lost`)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,24 @@ log = logging.getLogger(__name__)
 
 IN: frozenset[str] = frozenset({ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR})
 """The bot's statuses in a group where it can play."""
+OUT: frozenset[str] = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
+"""The bot's statuses in a group it is no longer in (left, or removed: "kicked")."""
+
+
+async def on_bot_status(update: Update, context: Context) -> None:
+    """The bot's own membership changed (``my_chat_member``): added to a group (a hello), or removed from
+    it or leaving it (its table closes).  In a private chat it is a person blocking or restarting the bot,
+    which the publisher and /start handle."""
+    change = update.my_chat_member
+    if change is None or not in_group(change.chat):
+        return
+    if change.new_chat_member.status in OUT:
+        log.warning("the bot is no longer in group %s (%s)", change.chat.id, change.new_chat_member.status)
+        await tables_of(context).group_lost(change.chat.id)
+        return
+    if change.new_chat_member.status in IN:
+        tables_of(context).group_back(change.chat.id)
+    await on_bot_added(update, context)
 
 
 async def on_bot_added(update: Update, context: Context) -> None:
@@ -41,11 +61,4 @@ async def on_migrate(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    old, new = message.chat.id, message.migrate_to_chat_id
-    tables = tables_of(context)
-    await storage.migrate_chat(tables.db, old, new)
-    table = tables.in_chat(old)
-    if table is not None:
-        async with table.lock:
-            tables.move_chat(table, new)
-            tables.refresh(table)
+    await tables_of(context).group_moved(message.chat.id, message.migrate_to_chat_id)

@@ -10,7 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 import storage
 from bot.command_texts import help_text, rules_text
 from bot.handlers.common import Context, chat_translator, in_group, is_admin, remember_user, reply, tables_of
-from bot.handlers.common import who_asks
+from bot.handlers.common import topic_of, who_asks
 from bot.handlers.league_buttons import history_markup, league_of, send_board
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.league.board import CURRENT, League, leaderboard
@@ -28,7 +28,7 @@ async def cmd_rules(update: Update, context: Context) -> None:
         return
     user, chat, tr = caller
     name = " ".join(context.args) if context.args else None
-    table = tables_of(context).in_chat(chat.id)
+    table = tables_of(context).in_chat(chat.id, topic_of(update))
     try:  # without a name: this chat's table, with its choice of open or hidden bids
         ruleset = get_ruleset(name) if name is not None else (
             table.settings.ruleset() if table is not None else get_ruleset("yancheng"))
@@ -110,7 +110,7 @@ async def cmd_season(update: Update, context: Context) -> None:
     if not args:
         await reply(update, context, await season_text(league.db, tr, chat.id, league.clock()))
         return
-    if not await is_admin(context, chat.id, user.id):
+    if not await is_admin(context, chat.id, user.id, update):
         await reply(update, context, tr("Only a group admin can change the seasons."))
         return
     done = await _change_season(league, tr, chat.id, user.id, args[0].lower(), " ".join(args[1:]))
@@ -171,16 +171,16 @@ async def cmd_lang(update: Update, context: Context) -> None:
         return
     tr = translator(choice)
     if in_group(chat):
-        table = tables.in_chat(chat.id)
+        table = tables.in_chat(chat.id, topic_of(update))
         creator = table is not None and table.creator_id == user.id
-        if not creator and not await is_admin(context, chat.id, user.id):
+        if not creator and not await is_admin(context, chat.id, user.id, update):
             await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
         await storage.upsert_chat(tables.db, chat.id, chat.title or "")
         await storage.update_chat(tables.db, chat.id, language=choice)
-        if table is not None:
-            table.lang = choice
-            tables.refresh(table)
+        for each in tables.all_in_chat(chat.id):  # one group, one language: every topic's table
+            each.lang = choice
+            tables.refresh(each)
         await reply(update, context, tr("The group's language is now English."))
         return
     await remember_user(context, user)

@@ -11,6 +11,7 @@
 ``turns``           after every change: deadlines, reminders, timeouts, AI seats, nudges, pauses
 ``watch``           the heartbeat's look: what should move a table is there; stuck tables
 ``lobby``           opening a table, seats, AI seats, settings, start and stop
+``groups``          the group itself: the bot removed from it (its table closes), a supergroup upgrade
 ``startup``         bringing the live tables back from storage at start-up
 ``replays``         finished hands rebuilt from the log, for the people who played them
 ``service``         :class:`Tables`: the calls the keyboard and the Mini App make

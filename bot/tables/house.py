@@ -60,7 +60,8 @@ class House:
         self.faults = faults if faults is not None else Faults()
         """Faults that can pass (storage, Telegram): what ``/health`` reports."""
         self.by_id: dict[int, Table] = {}
-        self.by_chat: dict[int, int] = {}
+        self.by_chat: dict[tuple[int, int | None], int] = {}
+        """Live tables by (group, forum topic): one a topic (a group without topics has one, topic None)."""
         self.group_titles: dict[int, str] = {}
         self.publisher: Publisher | None = None
         self.outbox: Outbox | None = None
@@ -82,10 +83,15 @@ class House:
         """The strong AI's searches: worker processes (started at the first search), budgets by the queue."""
 
     # --- the registry -----------------------------------------------------------------------
-    def in_chat(self, chat_id: int) -> Table | None:
-        """The active table of a group chat."""
-        table_id = self.by_chat.get(chat_id)
+    def in_chat(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The active table of a group chat (of its forum topic ``thread_id``; None: a group without topics,
+        or a forum's General topic)."""
+        table_id = self.by_chat.get((chat_id, thread_id))
         return self.by_id.get(table_id) if table_id is not None else None
+
+    def all_in_chat(self, chat_id: int) -> list[Table]:
+        """Every active table of a group chat, whatever its topic."""
+        return [table for table in self.by_id.values() if table.chat_id == chat_id]
 
     def get(self, table_id: int) -> Table | None:
         """A table by id."""
@@ -103,13 +109,13 @@ class House:
     def register(self, table: Table) -> None:
         """A table is live: found by its id and its group."""
         self.by_id[table.id] = table
-        self.by_chat[table.chat_id] = table.id
+        self.by_chat[(table.chat_id, table.thread_id)] = table.id
 
     def unregister(self, table: Table) -> None:
         """A table is over: forget it, stop its tasks (but the one calling) and its messages."""
         self.by_id.pop(table.id, None)
-        if self.by_chat.get(table.chat_id) == table.id:
-            del self.by_chat[table.chat_id]
+        if self.by_chat.get((table.chat_id, table.thread_id)) == table.id:
+            del self.by_chat[(table.chat_id, table.thread_id)]
         for kind in ("ai", "timer", "next-hand"):
             # The AI move or the timer that ended the match still has its writes to finish.
             self.tasks.cancel(f"{kind} {table.id}")
@@ -121,8 +127,9 @@ class House:
         again there (the caller refreshes)."""
         old = table.chat_id
         table.chat_id = new_chat_id
-        self.by_chat.pop(old, None)
-        self.by_chat[new_chat_id] = table.id
+        if self.by_chat.get((old, table.thread_id)) == table.id:
+            del self.by_chat[(old, table.thread_id)]
+        self.by_chat[(new_chat_id, table.thread_id)] = table.id
         self.group_titles[new_chat_id] = self.group_titles.pop(old, table.title)
         if self.publisher is not None:
             self.publisher.forget((table.id, "group"))
@@ -148,7 +155,7 @@ class House:
     def announce(self, table: Table, text: str) -> None:
         """A notice in the group, sent after the table's lock is released (see :meth:`Publisher.post`)."""
         if self.publisher is not None:
-            self.publisher.post(table.chat_id, text)
+            self.publisher.post(table.chat_id, text, thread_id=table.thread_id)
 
     def far_behind(self) -> bool:
         """True while the messages waiting for Telegram's overall limit need more than :data:`FAR_BEHIND`

@@ -24,14 +24,18 @@ log = logging.getLogger(__name__)
 
 
 async def new_table(house: House, chat_id: int, title: str, creator_id: int, creator_lang: str,
-                    preset: str | None) -> Table:
-    """Open a table in a group (one active table per group)."""
-    existing = house.in_chat(chat_id)
+                    preset: str | None, thread_id: int | None = None) -> Table:
+    """Open a table in a group (one active table per group, or per topic of a forum group: ``thread_id``)."""
+    existing = house.in_chat(chat_id, thread_id)
     if existing is not None:
         if existing.status != "finished":
+            if thread_id is not None:
+                raise TableError("This topic already has a table. Use /stop to close it first.")
             raise TableError("This group already has a table. Use /stop to close it first.")
         house.unregister(existing)  # a match that has ended holds nothing (as after a restart)
     chat = await storage.upsert_chat(house.db, chat_id, title)
+    if house.publisher is not None:
+        house.publisher.regain(chat_id)  # a command came from the group: the bot is there again
     lang = chat.language or creator_lang
     # A group that never chose keeps no settings: its tables get today's defaults (the strong AI
     # among them); settings stored before a choice existed keep what those tables played.
@@ -40,9 +44,10 @@ async def new_table(house: House, chat_id: int, title: str, creator_id: int, cre
         settings = replace(settings, preset=preset, hidden=None)
     elif chat.default_preset:
         settings = replace(settings, preset=chat.default_preset)
-    record = await storage.create_table(house.db, chat_id, creator_id=creator_id, settings=settings.to_dict())
+    record = await storage.create_table(house.db, chat_id, creator_id=creator_id, settings=settings.to_dict(),
+                                        thread_id=thread_id)
     table = Table(id=record.table_id, chat_id=chat_id, creator_id=creator_id, lang=lang, title=title,
-                  settings=settings)
+                  settings=settings, thread_id=thread_id)
     house.group_titles[chat_id] = title
     house.register(table)
     return table

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from telegram import InlineKeyboardMarkup
 
 from bot.model import Table
-from bot.tables import lobby, play, replays, seats, showing, startup, turns, watch
+from bot.tables import groups, lobby, play, replays, seats, showing, startup, turns, watch
 from bot.tables.hand_messages import holds, slot_key
 from bot.tables.house import House
 from engine.ai import choose_action
@@ -38,9 +38,10 @@ class Tables(House):
 
     # --- the lobby ---------------------------------------------------------------------------------------
     async def new_table(self, chat_id: int, title: str, creator_id: int, creator_lang: str,
-                        preset: str | None) -> Table:
-        """Open a table in a group (one active table per group); no lock needed."""
-        return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset)
+                        preset: str | None, thread_id: int | None = None) -> Table:
+        """Open a table in a group (one active table per group, or per forum topic ``thread_id``); no lock
+        needed."""
+        return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset, thread_id)
 
     def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
         """The seat this person would get; raises TableError if they cannot sit."""
@@ -204,6 +205,20 @@ class Tables(House):
         for table, seat in self.tables_of(user_id):
             await seats.unreachable(self, table, seat)
             turns.kick_ai(self, table)
+
+    # --- the group itself -------------------------------------------------------------------------------------
+    async def group_lost(self, chat_id: int) -> None:
+        """The bot is no longer in this group (removed, left, or a call there refused with 403): its table
+        closes as at /stop, its people are told privately, nothing more is sent there.  No lock needed."""
+        await groups.lose_group(self, chat_id)
+
+    def group_back(self, chat_id: int) -> None:
+        """The bot is in this group again: it may write there."""
+        groups.regain_group(self, chat_id)
+
+    async def group_moved(self, old: int, new: int) -> None:
+        """The group became a supergroup: its records and table move to the new id.  No lock needed."""
+        await groups.move_group(self, old, new)
 
     # --- start-up and shut-down ------------------------------------------------------------------------------
     async def load_tables(self) -> None:

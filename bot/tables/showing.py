@@ -34,7 +34,8 @@ def refresh(house: House, table: Table, *, urgent: Sequence[int] = (), pressed: 
     publisher = house.publisher
     if publisher is None:
         return
-    group = publisher.slot(group_slot_key(table), table.chat_id, house.config.group_interval, table.message_id)
+    group = publisher.slot(group_slot_key(table), table.chat_id, house.config.group_interval, table.message_id,
+                           table.thread_id)
     group.on_sent = lambda message_id: remember_table_message(house, table, message_id)
     publisher.schedule(group, lambda: render_group_message(house, table), now=table.message_id is None)
     if not table.playing or table.between_hands is not None:  # the next hand is shown when it starts
@@ -69,7 +70,7 @@ def show_closed(house: House, table: Table) -> None:
     if house.publisher is None:
         return
     slot = house.publisher.slot(group_slot_key(table), table.chat_id, house.config.group_interval,
-                                table.message_id)
+                                table.message_id, table.thread_id)
     # Not "now": that would cut short an edit waiting out flood control; this one follows it.
     house.publisher.schedule(slot, lambda: render_group_message(house, table))
 
@@ -84,7 +85,7 @@ def show_last_time(house: House, table: Table) -> None:
     if house.publisher is None:
         return
     key = group_slot_key(table)
-    slot = house.publisher.slot(key, table.chat_id, house.config.group_interval, table.message_id)
+    slot = house.publisher.slot(key, table.chat_id, house.config.group_interval, table.message_id, table.thread_id)
     house.publisher.retire(slot, key, lambda: render_group_message(house, table))
 
 

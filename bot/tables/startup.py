@@ -32,7 +32,7 @@ async def load_tables(house: House) -> None:
             lang=lang,
             title=chat.title if chat is not None else "", status=record.status,
             settings=TableSettings.from_dict(record.settings), message_id=record.message_id,
-            deadline=record.turn_deadline,
+            thread_id=record.thread_id, deadline=record.turn_deadline,
         )
         for seat_record in active.seats:
             table.seats[seat_record.seat] = await _seat(house, seat_record)

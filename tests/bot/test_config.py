@@ -64,3 +64,15 @@ def test_the_base_url_ends_with_bot(url: str, kept: str) -> None:
     assert Settings.from_env(TOKEN | {"TELEGRAM_BASE_URL": url}).base_url == kept
     with pytest.raises(ConfigError, match="did you mean http://127.0.0.1:8081/bot"):
         Settings.from_env(TOKEN | {"TELEGRAM_BASE_URL": "http://127.0.0.1:8081"})
+
+
+def test_the_test_environments_url_is_accepted_and_reaches_it() -> None:
+    """The library's documented form for Telegram's test environment names the token's place."""
+    from bot.app import build_application
+
+    url = "https://api.telegram.org/bot{token}/test"
+    settings = Settings.from_env({"TELEGRAM_BOT_TOKEN": "123:abc", "TELEGRAM_BASE_URL": url})
+    assert settings.base_url == url
+    app = build_application(settings)
+    assert app.bot.base_url == "https://api.telegram.org/bot123:abc/test"
+    assert app.bot.base_file_url == "https://api.telegram.org/file/bot123:abc/test"

@@ -12,6 +12,7 @@ from bot.app import build_application
 from bot.config import Settings
 from bot.model import Table
 from bot.tables import Tables
+from bot.updates import UPDATE_KINDS
 
 from .fake_telegram import FakeTelegram
 from .fake_telegram.people import Group, MessageView, Person
@@ -42,7 +43,8 @@ async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) ->
 
         def polling_failed(exc: Exception) -> None:  # as run_polling passes it: to the bot's error handler
             app.create_task(app.process_error(error=exc, update=None))
-        await app.updater.start_polling(timeout=1, error_callback=polling_failed)
+        # The update kinds the bot asks for, as run_polling and the webhook ask for them.
+        await app.updater.start_polling(timeout=1, error_callback=polling_failed, allowed_updates=list(UPDATE_KINDS))
         try:
             yield app
         finally:

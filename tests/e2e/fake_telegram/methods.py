@@ -37,7 +37,7 @@ STRING_PARAMS = frozenset(
     {
         "text", "parse_mode", "callback_query_id", "url", "language_code", "action",
         "inline_message_id", "business_connection_id", "emoji", "caption", "title",
-        "description", "secret_token", "message_effect_id",
+        "description", "short_description", "secret_token", "message_effect_id",
     }
 )
 _COMMAND_NAME = re.compile(r"[a-z0-9_]{1,32}")
@@ -167,6 +167,10 @@ class BotApi:
             "unpinchatmessage": self.unpin_chat_message,
             "unpinallchatmessages": self.unpin_chat_message,
             "setchatmenubutton": self.set_chat_menu_button,
+            "setmydescription": self.set_my_description,
+            "getmydescription": self.get_my_description,
+            "setmyshortdescription": self.set_my_short_description,
+            "getmyshortdescription": self.get_my_short_description,
         }
 
     # --- chats -----------------------------------------------------------
@@ -305,6 +309,7 @@ class BotApi:
             if not allow_missing:
                 raise bad_request(errors.REPLY_NOT_FOUND)
             reply_to = None
+        thread = self._thread(p, chat, reply_to)
         self._flood(chat, is_edit=False)
         message = self.state.add_message(
             {
@@ -315,10 +320,24 @@ class BotApi:
                 "reply_markup": markup,
                 "reply_to_message_id": None if reply_to is None else int(reply_to),
                 "silent": p.get_bool("disable_notification"),
+                "thread_id": thread,
             },
             self.clock(),
         )
         return message.to_api(self.state)
+
+    def _thread(self, p: Params, chat: Chat, reply_to: object) -> int | None:
+        """The forum topic a new message goes to: ``message_thread_id`` (which must be one of the chat's
+        topics), else the topic of the message it replies to, else General (None)."""
+        thread = p.get_int("message_thread_id")
+        if thread is not None:
+            if thread not in chat.topics:
+                raise bad_request(errors.THREAD_NOT_FOUND)
+            return thread
+        if reply_to is not None:
+            replied = self.state.find_message(chat.id, int(str(reply_to)))
+            return replied.thread_id if replied is not None else None
+        return None
 
     def _caption(self, p: Params, caption: str | None, parse_mode: str | None,
                  entities: list[dict[str, Any]] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
@@ -369,6 +388,7 @@ class BotApi:
             reply_to = reply_parameters.get("message_id")
         if reply_to is not None and self.state.find_message(chat.id, int(reply_to)) is None:
             raise bad_request(errors.REPLY_NOT_FOUND)
+        thread = self._thread(p, chat, reply_to)
         self._flood(chat, is_edit=False)
         self.state.files[photo[-1]["file_id"]] = data
         message = self.state.add_message(
@@ -381,6 +401,7 @@ class BotApi:
                 "reply_markup": markup,
                 "reply_to_message_id": None if reply_to is None else int(reply_to),
                 "silent": p.get_bool("disable_notification"),
+                "thread_id": thread,
             },
             self.clock(),
         )
@@ -556,6 +577,37 @@ class BotApi:
         """deleteMyCommands."""
         self.state.commands.pop(self._commands_key(p), None)
         return True
+
+    async def set_my_description(self, p: Params) -> bool:
+        """setMyDescription: at most 512 characters, per language code ("" removes it)."""
+        return self._describe(p, "description", 512)
+
+    async def set_my_short_description(self, p: Params) -> bool:
+        """setMyShortDescription: at most 120 characters, per language code ("" removes it)."""
+        return self._describe(p, "short_description", 120)
+
+    def _describe(self, p: Params, field: str, most: int) -> bool:
+        text = p.get_str(field) or ""
+        if len(text) > most:
+            raise bad_request(f"Bad Request: {field.upper()}_INVALID")
+        key = (field, p.get_str("language_code") or "")
+        if text:
+            self.state.descriptions[key] = text
+        else:
+            self.state.descriptions.pop(key, None)
+        return True
+
+    async def get_my_description(self, p: Params) -> dict[str, str]:
+        """getMyDescription: the one set for the language code, else the default."""
+        return {"description": self._description(p, "description")}
+
+    async def get_my_short_description(self, p: Params) -> dict[str, str]:
+        """getMyShortDescription: the one set for the language code, else the default."""
+        return {"short_description": self._description(p, "short_description")}
+
+    def _description(self, p: Params, field: str) -> str:
+        found = self.state.descriptions
+        return found.get((field, p.get_str("language_code") or ""), found.get((field, ""), ""))
 
     def _member(self, chat: Chat, user_id: int) -> dict[str, Any]:
         user = self.state.users.get(user_id)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from .formatting import command_entities
-from .state import CallbackQuery, Chat, Message, User, unix_now
+from .state import CallbackQuery, Chat, Message, MessageVersion, User, unix_now
 
 if TYPE_CHECKING:
     from .server import FakeTelegram
@@ -58,6 +58,8 @@ class MessageView:
     photo_id: str | None = None
     """A photo message's picture (its bytes: ``State.files[photo_id]``)."""
     caption: str | None = None
+    thread_id: int | None = None
+    """The forum topic the message is in (None: General, or a chat without topics)."""
 
     @classmethod
     def of(cls, message: Message) -> MessageView:
@@ -83,6 +85,7 @@ class MessageView:
             reply_to_message_id=message.reply_to_message_id,
             photo_id=message.photo_id,
             caption=message.caption,
+            thread_id=message.thread_id,
         )
 
     @property
@@ -153,6 +156,25 @@ class Group:
         stored = self.server.state.messages[chat_id if chat_id is not None else self.id]
         return [MessageView.of(m) for m in stored.values() if include_deleted or not m.deleted]
 
+    def topic_messages(self, topic: int | None) -> list[MessageView]:
+        """The visible messages of one forum topic (None: General), as people see them there."""
+        stored = self.server.state.messages[self.id]
+        return [MessageView.of(m) for m in stored.values() if not m.deleted and m.thread_id == topic]
+
+    def create_topic(self, name: str, by: Person) -> int:
+        """``by`` opens a topic in this forum; its thread id (the id of the service message opening it)."""
+        state = self.server.state
+        if not self.chat.is_forum:
+            raise ValueError("only a forum supergroup has topics")
+        message = state.add_message({"chat_id": self.id, "from_id": by.id,
+                                     "extra": {"forum_topic_created": {"name": name, "icon_color": 7322096}}},
+                                    self.server.clock())
+        message.thread_id = message.message_id
+        self.chat.topics[message.message_id] = name
+        state.updates.push("message", message.to_api(state))
+        state.on_change()
+        return message.message_id
+
     def bot_messages(self) -> list[MessageView]:
         """The bot's visible messages, oldest first."""
         return [m for m in self.messages() if m.from_bot]
@@ -168,9 +190,24 @@ class Group:
         """Make ``person`` a member (or "administrator", "creator") without any update."""
         self.chat.members[person.id] = status
 
-    def remove_bot(self, *, kicked: bool = True) -> None:
-        """Take the bot out of the group (Telegram then answers 403 to it)."""
+    def remove_bot(self, *, kicked: bool = True, by: Person | None = None, tell: bool = False) -> None:
+        """Take the bot out of the group (Telegram then answers 403 to it).  With ``tell`` (a member ``by``
+        removed it), Telegram sends the bot a ``my_chat_member`` update: member → kicked (or left); without,
+        the bot finds out only from the 403s (it was offline, or the update was not asked for)."""
+        old = self.chat.bot_status
         self.chat.bot_status = "kicked" if kicked else "left"
+        if tell:
+            state = self.server.state
+            bot = state.bot.to_api()
+            new: dict[str, Any] = {"status": self.chat.bot_status, "user": bot}
+            if kicked:
+                new["until_date"] = 0
+            sender = by.user.to_api() if by is not None else bot
+            state.updates.push("my_chat_member", {
+                "chat": self.chat.to_api(state.users), "from": sender, "date": unix_now(),
+                "old_chat_member": {"status": old, "user": bot}, "new_chat_member": new,
+            })
+            state.on_change()
 
     def add_bot(self, by: Person) -> None:
         """``by`` adds the bot to the group: Telegram sends the bot a ``my_chat_member`` update."""
@@ -183,12 +220,13 @@ class Group:
             "old_chat_member": {"status": old, "user": bot}, "new_chat_member": {"status": "member", "user": bot},
         })
 
-    async def migrate_to_supergroup(self, by: Person) -> int:
+    async def migrate_to_supergroup(self, by: Person, *, tell: bool = True) -> int:
         """Upgrade to a supergroup as Telegram does; returns the new chat id.
 
         The old chat gets a service message with ``migrate_to_chat_id`` and the
-        new one a message with ``migrate_from_chat_id`` (both reach the bot);
-        afterwards writing to the old id is 400 with ``migrate_to_chat_id``.
+        new one a message with ``migrate_from_chat_id`` (both reach the bot
+        unless ``tell`` is false: the bot was offline, or privacy mode hid
+        them); afterwards writing to the old id is 400 with ``migrate_to_chat_id``.
         """
         state = self.server.state
         old = self.chat
@@ -212,8 +250,9 @@ class Group:
         from_msg = state.add_message(
             {"chat_id": new.id, "from_id": by.id, "extra": {"migrate_from_chat_id": old.id}}, at
         )
-        state.updates.push("message", to_msg.to_api(state))
-        state.updates.push("message", from_msg.to_api(state))
+        if tell:
+            state.updates.push("message", to_msg.to_api(state))
+            state.updates.push("message", from_msg.to_api(state))
         self.server.flood.forget_chat(old.id)
         state.on_change()
         return new.id
@@ -250,12 +289,16 @@ class Person:
     # --- actions ------------------------------------------------------------
 
     async def send(
-        self, chat: Group | int | None, text: str, *, reply_to: MessageView | None = None
+        self, chat: Group | int | None, text: str, *, reply_to: MessageView | None = None,
+        as_group: bool = False, topic: int | None = None,
     ) -> MessageView:
         """Type ``text`` into ``chat`` (None: the private chat with the bot).
 
         Commands get their ``bot_command`` entities as a client sets them. In a
         group under privacy mode the bot gets only what Telegram would give it.
+        With ``as_group`` an anonymous admin sends it on behalf of the group:
+        ``from`` is GroupAnonymousBot and ``sender_chat`` the group.  In a
+        forum, ``topic`` is the thread id of the topic typed in (None: General).
         """
         state = self.server.state
         chat_id = self._chat_id(chat)
@@ -271,16 +314,22 @@ class Person:
                     )
         elif target.members.get(self.id) in (None, "left", "kicked"):
             raise RuntimeError(f"{self.name} is not a member of {target.title!r}")
+        if topic is not None and topic not in target.topics:
+            raise RuntimeError(f"{target.title!r} has no topic {topic}")
+        if as_group and target.members.get(self.id) not in ("creator", "administrator"):
+            raise RuntimeError(f"only an admin of {target.title!r} can post as the group")
         entities = command_entities(text)
         if target.type == "private" and text.split(" ", 1)[0] == "/start":
             self._mark_started()
         message = state.add_message(
             {
                 "chat_id": chat_id,
-                "from_id": self.id,
+                "from_id": state.anonymous_admin().id if as_group else self.id,
                 "text": text,
                 "entities": entities,
                 "reply_to_message_id": reply_to.message_id if reply_to else None,
+                "extra": {"sender_chat": target.to_api(state.users)} if as_group else {},
+                "thread_id": topic,
             },
             self.server.clock(),
         )
@@ -289,8 +338,10 @@ class Person:
         state.on_change()
         return MessageView.of(message)
 
-    async def command(self, chat: Group | int | None, command: str, *args: str) -> MessageView:
-        """Pick ``command`` from the bot's command menu and send it with ``args``.
+    async def command(self, chat: Group | int | None, command: str, *args: str,
+                      as_group: bool = False, topic: int | None = None) -> MessageView:
+        """Pick ``command`` from the bot's command menu and send it with ``args`` (``as_group``: as an
+        anonymous admin, on behalf of the group).
 
         In a group the client writes ``/command@botname``, in private ``/command``.
         """
@@ -298,7 +349,23 @@ class Person:
         name = command.removeprefix("/")
         if self.server.state.chats[chat_id].is_group:
             name = f"{name}@{self.server.bot.username}"
-        return await self.send(chat, " ".join([f"/{name}", *args]))
+        return await self.send(chat, " ".join([f"/{name}", *args]), as_group=as_group, topic=topic)
+
+    async def edit(self, message: MessageView, text: str) -> MessageView:
+        """Edit one of their own messages (a typo corrected): Telegram sends the bot an ``edited_message``
+        update (if it asked for that kind) with the new text and its entities."""
+        state = self.server.state
+        stored = state.messages[message.chat_id][message.message_id]
+        if stored.from_id != self.id or stored.deleted:
+            raise RuntimeError(f"{self.name} can edit only their own messages that are still there")
+        stored.text = text
+        stored.entities = command_entities(text)
+        stored.edit_date = unix_now()
+        stored.history.append(MessageVersion(text, tuple(stored.entities), None, self.server.clock()))
+        if self._bot_receives(state.chats[message.chat_id], stored):
+            state.updates.push("edited_message", stored.to_api(state))
+        state.on_change()
+        return MessageView.of(stored)
 
     def _bot_receives(self, chat: Chat, message: Message) -> bool:
         if chat.type == "private" or not self.server.privacy_mode:

@@ -194,9 +194,12 @@ class FakeTelegram:
         supergroup: bool = False,
         username: str | None = None,
         bot_admin: bool = False,
+        forum: bool = False,
     ) -> Group:
-        """A new group with the bot already in it (and the people given as members)."""
-        chat = self.state.add_group(title, supergroup=supergroup, username=username)
+        """A new group with the bot already in it (and the people given as members); ``forum``: a
+        supergroup with topics (``Group.create_topic``)."""
+        chat = self.state.add_group(title, supergroup=supergroup or forum, username=username)
+        chat.is_forum = forum
         chat.bot_status = "administrator" if bot_admin else "member"
         for member in members:
             chat.members[member.id] = "member"

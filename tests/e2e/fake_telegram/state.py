@@ -17,6 +17,8 @@ from typing import Any
 from .markup import inline_buttons
 
 BOT_ID = 7_000_000_001
+ANONYMOUS_ADMIN_ID = 1_087_968_824
+"""Telegram's GroupAnonymousBot, the sender shown for an anonymous admin's messages."""
 DEFAULT_ALLOWED_UPDATES = frozenset(
     {
         "message", "edited_message", "channel_post", "edited_channel_post",
@@ -76,6 +78,10 @@ class Chat:
     """The bot's own status in a group: "member", "administrator", "left" or "kicked"."""
     migrated_to: int | None = None
     migrated_from: int | None = None
+    is_forum: bool = False
+    """A supergroup with topics: messages go to a topic (``message_thread_id``) or to General (none)."""
+    topics: dict[int, str] = field(default_factory=dict)
+    """A forum's topics by thread id (the id of the message that created the topic), with their names."""
 
     @property
     def is_group(self) -> bool:
@@ -98,6 +104,8 @@ class Chat:
                 data["username"] = self.username
             if self.type == "group":
                 data["all_members_are_administrators"] = False
+            if self.is_forum:
+                data["is_forum"] = True
         return data
 
 
@@ -134,6 +142,8 @@ class Message:
     """A photo message's sizes (Bot API ``PhotoSize`` objects; one here, as sent); None for text."""
     caption: str | None = None
     caption_entities: list[dict[str, Any]] = field(default_factory=list)
+    thread_id: int | None = None
+    """The forum topic the message is in (None: General, or a chat without topics)."""
     history: list[MessageVersion] = field(default_factory=list)
     """Every version including the current one, oldest first."""
 
@@ -182,6 +192,9 @@ class Message:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        if self.thread_id is not None:
+            data["message_thread_id"] = self.thread_id
+            data["is_topic_message"] = True
         if with_reply and self.reply_to_message_id is not None:
             replied = state.messages.get(self.chat_id, {}).get(self.reply_to_message_id)
             if replied is not None and not replied.deleted:
@@ -275,6 +288,8 @@ class State:
     menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     """setChatMenuButton: per private chat id, None for the default of all of them."""
     """(scope as canonical JSON, language code or "") -> the command list."""
+    descriptions: dict[tuple[str, str], str] = field(default_factory=dict)
+    """setMyDescription / setMyShortDescription: ("description" or "short_description", language code or "")."""
     files: dict[str, bytes] = field(default_factory=dict)
     """Every file the bot uploaded (a photo), by the ``file_id`` it was given."""
     updates: UpdateQueue = field(default_factory=UpdateQueue)
@@ -323,6 +338,14 @@ class State:
         self.chats[chat_id] = chat
         self.messages[chat_id] = {}
         return chat
+
+    def anonymous_admin(self) -> User:
+        """GroupAnonymousBot: the ``from`` of every message an anonymous admin sends on behalf of a group."""
+        found = self.users.get(ANONYMOUS_ADMIN_ID)
+        if found is None:
+            found = self.users[ANONYMOUS_ADMIN_ID] = User(ANONYMOUS_ADMIN_ID, "Group", "GroupAnonymousBot",
+                                                          is_bot=True)
+        return found
 
     def new_query_id(self) -> str:
         """A fresh callback query id (Telegram's are long decimal strings)."""

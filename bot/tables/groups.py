@@ -1,0 +1,85 @@
+"""What happens to a group itself: the bot loses it (removed, or it is gone), or it moves to a supergroup.
+
+Losing a group is an event, not an error: its table closes at once as at
+``/stop`` (the match is abandoned, nothing stored is lost), the people seated
+there are told in their private chats, the notices and announcements still
+waiting for the group are dropped, and nothing more is sent there.  A person
+blocking the bot never closes a table (:func:`bot.tables.seats.unreachable`
+handles that).
+
+A group that became a supergroup keeps its table: its records move to the
+new id (:func:`storage.migrate_chat`) and its table message is shown anew
+there.  Both calls are safe to make twice (a service message and a refused
+call may both tell it).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import storage
+from bot.i18n import translator
+from bot.labels import name_html
+from bot.model import Table
+from bot.tables.house import House
+from bot.tables.showing import refresh
+
+log = logging.getLogger(__name__)
+
+
+async def lose_group(house: House, chat_id: int) -> list[Table]:
+    """The bot is no longer in this group: close its tables (one a topic in a forum), tell their people
+    privately, drop what waits for the group.  Returns the tables closed.  Takes each table's lock."""
+    if house.publisher is not None:
+        house.publisher.lose(chat_id, "the bot left or was removed", tell=False)  # we are what it would tell
+    if house.outbox is not None:
+        await house.outbox.drop(chat_id)
+    return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
+
+
+async def _close(house: House, table: Table) -> bool:
+    """Close one table of a group the bot lost, as at /stop but without a word to the group; False if it
+    closed meanwhile."""
+    chat_id = table.chat_id
+    async with table.lock:
+        if house.get(table.id) is not table:  # closed meanwhile (a /stop, the match's end)
+            return False
+        await storage.update_table(house.db, table.id, status="stopped", turn_deadline=None)
+        if table.match_id is not None:
+            await storage.update_match(house.db, table.match_id, status="abandoned")
+        table.status = "stopped"
+        house.unregister(table)
+        log.warning("table %s closed: the bot is no longer in group %s", table.id, chat_id)
+        title = name_html(house.group_titles.get(chat_id, table.title))
+        for info in table.seats:
+            if info is None or info.user_id is None:
+                continue
+            if house.publisher is not None:
+                tr = translator(info.lang)
+                house.publisher.post(info.user_id, tr(
+                    "I was removed from {title}, so the table there is closed. The hands already played are kept.",
+                    title=title))
+    return True
+
+
+def regain_group(house: House, chat_id: int) -> None:
+    """The bot is in this group again (added back, or a command came from it): it may write there."""
+    if house.publisher is not None:
+        house.publisher.regain(chat_id)
+
+
+async def move_group(house: House, old: int, new: int) -> None:
+    """The group ``old`` became the supergroup ``new``: its records and its table move there, the table
+    message is shown anew in the new chat, and its waiting announcements go there."""
+    try:
+        await storage.migrate_chat(house.db, old, new)
+    except storage.NotFound:
+        log.info("group %s moved to %s: nothing stored under the old id", old, new)
+    for table in house.all_in_chat(old):  # a basic group has no topics: one table at most
+        async with table.lock:
+            if table.chat_id == old:
+                house.move_chat(table, new)
+                refresh(house, table)
+                log.warning("table %s moved with its group from %s to %s", table.id, old, new)
+    if house.outbox is not None:
+        house.outbox.wake(new)
