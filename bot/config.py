@@ -92,7 +92,7 @@ class Settings:
             raise ConfigError(
                 "TELEGRAM_BOT_TOKEN is not set. Create a bot with @BotFather, then run:\n"
                 "    export TELEGRAM_BOT_TOKEN=123456:ABC...\n"
-                "To see the game without a token, try:  chaodipi demo"
+                "To play without a token, in your browser, try:  chaodipi play --open"
             )
         _check_token(token)
         return cls(
