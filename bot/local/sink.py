@@ -56,10 +56,8 @@ class BotApiSink:
         app.router.add_route("*", "/bot{token}/{method}", self._answer)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
-        await site.start()
-        assert site._server is not None
-        self._port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        self._port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
         """Stop listening."""
