@@ -36,6 +36,7 @@ from bot.i18n import translator
 from bot.local.sink import BotApiSink
 from bot.model import AiStrength, Table
 from bot.tables import Tables
+from bot.untrusted import shown
 from bot.webapp.signin import LOCAL_SIGNIN, LocalPerson, LocalSignIn
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,9 @@ class Session:
 
     app: Application  # type: ignore[type-arg]
     table: Table
+    people: list[LocalPerson] = field(default_factory=list)
     addresses: list[str] = field(default_factory=list)
-    """Per person, in seat order: the page with their sign-in's secret in the fragment."""
+    """Per person: the page with their sign-in's secret in the fragment."""
 
 
 def _free_port(listen: str) -> int:
@@ -110,7 +112,7 @@ async def playing(options: PlayOptions) -> AsyncIterator[Session]:
                 table = await _open_table(tables, options, people)
                 addresses = [f"{config.public_url}/app/?t={table.id}#local={signin.issue(person)}"
                              for person in people]
-                yield Session(app, table, addresses)
+                yield Session(app, table, people, addresses)
             finally:
                 await app.stop()
                 await app.post_stop(app)
@@ -120,7 +122,8 @@ async def playing(options: PlayOptions) -> AsyncIterator[Session]:
 
 
 def _people(options: PlayOptions) -> list[LocalPerson]:
-    names = options.names or (translator(options.lang)("You"),)
+    you = translator(options.lang)("You")
+    names = [shown(name).strip() or you for name in options.names] or [you]
     return [LocalPerson(person_id(i), name, options.lang) for i, name in enumerate(names[:4])]
 
 
@@ -128,9 +131,14 @@ async def _open_table(tables: Tables, options: PlayOptions, people: list[LocalPe
     """The local group's table with these people: the one left unfinished, else a new one, started."""
     existing = tables.in_chat(LOCAL_CHAT)
     if existing is not None and existing.status != "finished":
-        if not options.new and all(existing.seat_of(person.id) is not None for person in people):
-            return existing
         async with existing.lock:
+            seats = [existing.seat_of(person.id) for person in people]
+            if existing.status == "playing" and not options.new and None not in seats:
+                for seat in seats:  # they are back (as /start in the private chat says): the AI stops for them
+                    assert seat is not None
+                    await tables.come_back(existing, seat)
+                tables.resume(existing)
+                return existing
             await tables.stop(existing)
     db = tables.db
     for person in people:
@@ -158,7 +166,7 @@ async def serve(options: PlayOptions, *, open_browser: bool) -> None:
     tr = translator(options.lang)
     async with playing(options) as session:
         print(tr("Play at this address (keep it to yourself; Ctrl-C stops, the match goes on next time):"))
-        for person, address in zip(_people(options), session.addresses, strict=True):
+        for person, address in zip(session.people, session.addresses, strict=True):
             print(f"  {person.first_name}: {address}" if len(session.addresses) > 1 else f"  {address}")
         if open_browser:
             webbrowser.open(session.addresses[0])

@@ -237,9 +237,11 @@ async def test_chaodipi_run_refuses_the_local_sign_in(fake_telegram: FakeTelegra
             async with client.post(f"{base}/app/api/tables/{table_id}/ticket",
                                    headers={"Authorization": f"local {secret}"}) as response:
                 assert response.status == 401
-    # And chaodipi play takes its table up again where it was left.
+    # And chaodipi play takes its table up again where it was left; --new closes it for another.
     async with playing(quick(db)) as again:
-        assert again.table.id == table_id
+        assert again.table.id == table_id and again.table.status == "playing"
+    async with playing(quick(db, new=True)) as fresh:
+        assert fresh.table.id != table_id and fresh.table.status == "playing"
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
