@@ -122,7 +122,8 @@ async def playing(options: PlayOptions) -> AsyncIterator[Session]:
 
 
 def _people(options: PlayOptions) -> list[LocalPerson]:
-    you = translator(options.lang)("You")
+    tr = translator(options.lang)
+    you = tr("You")
     names = [shown(name).strip() or you for name in options.names] or [you]
     return [LocalPerson(person_id(i), name, options.lang) for i, name in enumerate(names[:4])]
 
@@ -144,7 +145,8 @@ async def _open_table(tables: Tables, options: PlayOptions, people: list[LocalPe
     for person in people:
         await storage.upsert_user(db, person.id, person.first_name, language=options.lang)
         await storage.set_user_reachability(db, person.id, can_message_privately=True, blocked=False)
-    title = translator(options.lang)("On this computer")
+    tr = translator(options.lang)
+    title = tr("On this computer")
     await storage.upsert_chat(db, LOCAL_CHAT, title)
     await storage.update_chat(db, LOCAL_CHAT, language=options.lang)
     table = await tables.new_table(LOCAL_CHAT, title, people[0].id, options.lang, options.preset)
