@@ -257,6 +257,8 @@ def _play(args: argparse.Namespace, db_path: Path) -> int:
                           port=args.port, names=tuple(args.name or ()), new=args.new)
     try:
         asyncio.run(serve(options, open_browser=args.open))
+    except KeyboardInterrupt:  # Ctrl-C while it was starting: nothing was played yet
+        return 130
     except (ValueError, StorageError, OSError) as exc:  # an address that is not one, a database or port refused
         print(f"chaodipi play: {exc}", file=sys.stderr)
         return 1

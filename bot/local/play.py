@@ -170,8 +170,8 @@ async def serve(options: PlayOptions, *, open_browser: bool) -> None:
         print(tr("Play at this address (keep it to yourself; Ctrl-C stops, the match goes on next time):"))
         for person, address in zip(session.people, session.addresses, strict=True):
             print(f"  {person.first_name}: {address}" if len(session.addresses) > 1 else f"  {address}")
-        if open_browser:
-            webbrowser.open(session.addresses[0])
+        if open_browser:  # in a thread: a browser that runs in the terminal must not hold up the service
+            await asyncio.to_thread(webbrowser.open, session.addresses[0])
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
