@@ -73,9 +73,10 @@ class Outbox:
             return
         self._senders[chat_id] = self.tasks.start(f"outbox {chat_id}", lambda: self._send_pending(chat_id))
 
-    async def resume(self) -> int:
-        """At start-up: wake the sender of every chat with something pending; how many are pending."""
-        pending = await storage.pending_announcements(self.db)
+    async def resume(self, hosts: Callable[[int], bool]) -> int:
+        """At start-up: wake the sender of every chat this run hosts (:meth:`bot.config.Settings.hosts`) with
+        something pending; how many are pending there."""
+        pending = [item for item in await storage.pending_announcements(self.db) if hosts(item.chat_id)]
         for chat_id in dict.fromkeys(item.chat_id for item in pending):
             self.wake(chat_id)
         return len(pending)

@@ -140,7 +140,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     app.bot_data["reader"] = await _open_reader(db)
     _start_league(app, tables)
     await tables.load_tables()
-    pending = await tables.outbox.resume()
+    pending = await tables.outbox.resume(config.hosts)
     if pending:
         log.info("announcing %d stored results the last run did not get to", pending)
     await _publish_commands(app)
@@ -150,7 +150,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     for table in tables.by_id.values():
         tables.refresh(table, urgent=range(4))  # hand messages at once: any selection shown is gone
     health: Health = app.bot_data["health"]
-    app.bot_data["heartbeat"] = tasks.start("heartbeat", lambda: beat(heartbeat_path(config.db_path), health))
+    if not config.local:  # `chaodipi health` tells of chaodipi run, which may use the same database meanwhile
+        app.bot_data["heartbeat"] = tasks.start("heartbeat", lambda: beat(heartbeat_path(config.db_path), health))
     log.info("ready: %d active tables", len(tables.by_id))
 
 
@@ -189,7 +190,7 @@ def _start_league(app: Application, tables: Tables) -> None:  # type: ignore[typ
                     live_language=lambda chat_id: next((table.lang for table in tables.all_in_chat(chat_id)), None),
                     tasks=tables.tasks, reader=app.bot_data.get("reader"))
     assert tables.outbox is not None
-    watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock)
+    watcher = SeasonWatcher(tables.db, league.tell_season_end, tables.outbox.wake, league.clock, config.hosts)
     tables.hand_watchers.append(lambda table: league.hand_ended(table.chat_id))
     tables.hand_watchers.append(lambda table: watcher.hand_ended(table.chat_id))
     app.bot_data["league"] = league

@@ -42,7 +42,7 @@ settings (environment variables):
 SIGTERM or Ctrl-C stops the bot gracefully: no new updates, the moves in
 progress are stored, pending edits are sent, the database is closed.
 While it runs, `chaodipi health` checks that it is alive.
-Without a token, try `chaodipi demo`.
+Without a token, try `chaodipi play` (in your browser) or `chaodipi demo`.
 """
 
 DEMO_EXAMPLES = """\
@@ -56,6 +56,19 @@ The strong AI (a new table's default) searches before each play, so a hand
 takes a few seconds; its search is timed, so on a busy machine a seed may
 now and then give another play. The casual AI answers at once and repeats
 a seed exactly.
+"""
+
+PLAY_NOTES = """\
+examples:
+  chaodipi play --open                  a table of you and three AI seats, in your browser
+  chaodipi play --lang en --ai casual   in English, with quick AI seats
+  chaodipi play --listen 192.168.1.20 --name Ann --name Bo
+                                        two people on your network, each with an address of their own
+
+The address it prints carries a secret in its fragment (after #): whoever has it
+plays that seat, so keep it to yourself. The sign-in works only in chaodipi play
+and only on the address it listens on. Ctrl-C stops; a match left unfinished goes
+on at the next chaodipi play with the same database.
 """
 
 BACKUP_NOTES = """\
@@ -95,6 +108,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="chaodipi", formatter_class=raw,
         description="A Telegram bot that hosts games of 炒地皮 (Chao Di Pi).",
         epilog="examples:\n"
+               "  chaodipi play --open                play in your browser against three AI seats (no token)\n"
                "  chaodipi demo --lang en             watch four AI seats play one hand (no token needed)\n"
                "  TELEGRAM_BOT_TOKEN=... chaodipi run   run the bot\n"
                "  chaodipi backup /backups/chaodipi-$(date +%F).db\n\n"
@@ -132,6 +146,31 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--pause", type=float, default=0.0, help="seconds to pause after each trick")
     demo.add_argument("--ai", choices=("strong", "casual"), default="strong",
                       help="how well the AI seats play: strong (default, as a new table) or casual (instant)")
+
+    play = commands.add_parser(
+        "play", formatter_class=raw,
+        help="play in your browser against three AI seats (no token, no Telegram)",
+        description="Start the bot's own service on this machine and open a table of you and three AI\n"
+                    "seats; play the whole match in the browser, with the page, rules, hints, results,\n"
+                    "replays and league of the Telegram bot, stored in the same database.",
+        epilog=PLAY_NOTES,
+    )
+    play.add_argument("--preset", default="yancheng",
+                      help="yancheng (default), yangzhou, yangzhong, nantong, xin, chizhou, anhui; "
+                           "Chinese names and 暗炒/扛旗/明炒 work too")
+    play.add_argument("--ai", choices=("strong", "casual"), default="strong",
+                      help="how well the AI seats play: strong (default) or casual (instant)")
+    play.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the table (default zh)")
+    play.add_argument("--db", help=db_help)
+    play.add_argument("--listen", default="127.0.0.1",
+                      help="the address to serve on (default 127.0.0.1; name this machine's address on your "
+                           "network for friends to join; never 0.0.0.0)")
+    play.add_argument("--port", type=int, default=0, help="the port to serve on (default 0: a free one)")
+    play.add_argument("--name", action="append", metavar="NAME",
+                      help="your name at the table; give it up to four times to seat that many people, "
+                           "each with an address of their own")
+    play.add_argument("--new", action="store_true", help="close a match left unfinished and start a new one")
+    play.add_argument("--open", action="store_true", help="open the page in your web browser")
 
     backup = commands.add_parser(
         "backup", formatter_class=raw,
@@ -181,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if args.command == "demo":
         return _demo(args)
+    if args.command == "play":
+        return _play(args, Path(db_path))
     if args.command == "health":
         return _health(db_path, args.max_age)
     return _run(verbose=args.verbose)
@@ -197,6 +238,30 @@ def _demo(args: argparse.Namespace) -> int:
         return 2
     play(preset=preset, lang=args.lang, hands=max(1, args.hands), seed=args.seed, pause=args.pause,
          whole_match=args.match, strength=args.ai)
+    return 0
+
+
+def _play(args: argparse.Namespace, db_path: Path) -> int:
+    from bot.local.play import PlayOptions, serve
+    from engine.ruleset import get_ruleset
+
+    try:
+        preset = get_ruleset(args.preset).name
+    except ValueError as exc:
+        print(f"chaodipi play: {exc}", file=sys.stderr)
+        return 2
+    if len(args.name or ()) > 4:
+        print("chaodipi play: a table has four seats: at most four --name", file=sys.stderr)
+        return 2
+    options = PlayOptions(db_path=db_path, preset=preset, ai=args.ai, lang=args.lang, listen=args.listen,
+                          port=args.port, names=tuple(args.name or ()), new=args.new)
+    try:
+        asyncio.run(serve(options, open_browser=args.open))
+    except KeyboardInterrupt:  # Ctrl-C while it was starting: nothing was played yet
+        return 130
+    except (ValueError, StorageError, OSError) as exc:  # an address that is not one, a database or port refused
+        print(f"chaodipi play: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

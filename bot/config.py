@@ -28,8 +28,19 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from storage import default_db_path
+
+
+LOCAL_IDS: Final = 2**52
+"""``chaodipi play``'s people, group and bot have ids beyond this: past Telegram's (52 bits at most) and
+within JavaScript's exact integers (the page reads them)."""
+
+
+def is_local(chat_or_user_id: int) -> bool:
+    """True for an id of ``chaodipi play``'s world (its people, its group, its bot)."""
+    return abs(chat_or_user_id) > LOCAL_IDS
 
 
 class ConfigError(Exception):
@@ -64,6 +75,14 @@ class Settings:
     waited out chat by chat either way)."""
     log_level: str = "INFO"
     log_format: str = "text"
+    local: bool = False
+    """``chaodipi play``: the bot hosts the local group's tables only, the way ``chaodipi run`` hosts every
+    other group's (never read from the environment: only ``chaodipi play`` sets it)."""
+
+    def hosts(self, chat_id: int) -> bool:
+        """True for a group this run hosts: the local group in ``chaodipi play``, any other in ``chaodipi run``
+        (so a database both use keeps each one's tables, results and seasons with it)."""
+        return is_local(chat_id) == self.local
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -74,7 +93,7 @@ class Settings:
             raise ConfigError(
                 "TELEGRAM_BOT_TOKEN is not set. Create a bot with @BotFather, then run:\n"
                 "    export TELEGRAM_BOT_TOKEN=123456:ABC...\n"
-                "To see the game without a token, try:  chaodipi demo"
+                "To play without a token, in your browser, try:  chaodipi play --open"
             )
         _check_token(token)
         return cls(

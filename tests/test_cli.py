@@ -24,7 +24,7 @@ def chaodipi(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
 def test_top_level_help_lists_every_command() -> None:
     done = chaodipi("--help")
     assert done.returncode == 0
-    for command in ("run", "demo", "backup", "restore", "health"):
+    for command in ("run", "play", "demo", "backup", "restore", "health"):
         assert f"    {command}" in done.stdout
     assert "chaodipi COMMAND --help" in done.stdout
 
@@ -39,6 +39,7 @@ def test_run_help_lists_every_setting() -> None:
 
 @pytest.mark.parametrize("command, expected", [
     ("demo", ["--preset", "--lang", "--seed", "--match", "--ai", "examples:"]),
+    ("play", ["--preset", "--ai", "--lang", "--db", "--port", "--listen", "--name", "--new", "--open", "examples:"]),
     ("backup", ["PATH", "--db", "integrity_check", "chaodipi restore"]),
     ("restore", ["PATH", "--db", "-wal"]),
     ("health", ["--db", "--max-age", "heartbeat", "GET /health"]),

@@ -193,3 +193,18 @@ def test_the_compose_file() -> None:
 def test_no_real_token_in_deploy(name: str) -> None:
     text = (DEPLOY / name).read_text(encoding="utf-8")
     assert not re.search(r"\b\d{8,10}:[A-Za-z0-9_-]{30,}\b", text)
+
+
+def test_the_readmes_first_command_installs_and_plays() -> None:
+    """The first command a newcomer meets needs no token: it installs and opens a table in the browser; the
+    Telegram set-up comes after it."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+    first = blocks[0].strip()
+    assert "\n" not in first and "TELEGRAM_BOT_TOKEN" not in first, first
+    steps = [shlex.split(step) for step in first.split("&&")]
+    assert steps[0][:3] == ["python3", "-m", "venv"]
+    assert steps[1][1:3] == ["install", "-c"] and "constraints.txt" in steps[1]
+    assert steps[-1][1] == "play"
+    runs_the_cli(["chaodipi", *steps[-1][1:]])
+    assert readme.index("chaodipi play") < readme.index("export TELEGRAM_BOT_TOKEN")

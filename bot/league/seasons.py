@@ -87,8 +87,11 @@ class SeasonWatcher:
     """
 
     def __init__(self, db: storage.Database, tell: Callable[[storage.Season], Awaitable[int | None]],
-                 wake: Callable[[int], None], clock: Callable[[], float]) -> None:
+                 wake: Callable[[int], None], clock: Callable[[], float],
+                 hosts: Callable[[int], bool] = lambda chat_id: True) -> None:
         self.db = db
+        self.hosts = hosts
+        """The groups whose seasons this run tells (:meth:`bot.config.Settings.hosts`)."""
         self.tell = tell
         self.wake = wake
         self.clock = clock
@@ -139,7 +142,7 @@ class SeasonWatcher:
             chat_id = self._chats.pop()
             await storage.current_season(self.db, chat_id, now)
         told = 0
-        due = await storage.seasons_to_close(self.db, now - GRACE)
+        due = [season for season in await storage.seasons_to_close(self.db, now - GRACE) if self.hosts(season.chat_id)]
         for gone in self._failed.keys() - {season.season_id for season in due}:  # closed meanwhile
             del self._failed[gone]
         for season in due:

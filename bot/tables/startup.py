@@ -22,6 +22,8 @@ async def load_tables(house: House) -> None:
     """Bring back every open or playing table, replaying each current hand's log."""
     for active in await storage.load_active_tables(house.db):
         record = active.table
+        if not house.config.hosts(record.chat_id):  # chaodipi play's table in chaodipi run, or the other way
+            continue
         chat = await storage.get_chat(house.db, record.chat_id)
         # As new_table chose it: the group's /lang, else its creator's language.
         creator = await storage.get_user(house.db, record.creator_id) if record.creator_id else None

@@ -8,7 +8,8 @@
 
 Every answer carries the web app's security headers (its Content-Security-Policy: nothing inline, so the
 page's styles are a file of their own).  Every API request carries Telegram's ``initData`` (``Authorization: tma
-<initData>``), checked by :mod:`bot.webapp.initdata` as it is: 401 when it
+<initData>``), checked by :mod:`bot.webapp.initdata` as it is (``chaodipi play``'s local sign-in:
+:mod:`bot.webapp.signin`): 401 when it
 does not prove who asks.  A person sees the league of a group they played
 in (held a seat in one of its scored hands) and is in now (:mod:`bot.league.members`): 403 for any other.  The page's
 data is the picture's (:func:`bot.league.pictures.chart_data`), so the page
@@ -38,8 +39,9 @@ from bot.league.chart import ChartData
 from bot.league.members import Members
 from bot.league.pictures import Board
 from bot.untrusted import shown
-from bot.webapp.initdata import InitDataError, WebAppUser, validate
+from bot.webapp.initdata import InitDataError, WebAppUser
 from bot.webapp.inputs import parse_chat_id
+from bot.webapp.signin import who_asks
 
 log = logging.getLogger(__name__)
 
@@ -77,11 +79,8 @@ class LeagueRoutes:
         return members  # type: ignore[no-any-return]
 
     def _user(self, request: web.Request) -> WebAppUser:
-        header = request.headers.get("Authorization", "")
-        config = self.application.bot_data["config"]
         try:
-            return validate(header[4:] if header.startswith("tma ") else "", config.token,
-                            max_age=config.webapp_max_age)
+            return who_asks(request, self.application.bot_data)
         except InitDataError as exc:
             log.warning("league page request refused: %s (from %s)", exc, request.remote)
             raise web.HTTPUnauthorized(text=_dumps({"ok": False, "error": str(exc)}),

@@ -14,7 +14,8 @@
 
 Every API request but the stream carries Telegram's ``initData`` in the
 header ``Authorization: tma <initData>``, checked by
-:mod:`bot.webapp.initdata`: 401 when it does not prove who asks.  The stream
+:mod:`bot.webapp.initdata` (or, in ``chaodipi play`` only, ``local <secret>``:
+:mod:`bot.webapp.signin`): 401 when it does not prove who asks.  The stream
 is opened with a ticket from an authenticated POST instead (a browser's
 ``EventSource`` sends no headers, and ``initData`` must not go in a URL).
 The person may read and act only for the seat they hold at that table, and
@@ -49,10 +50,11 @@ from bot.model import Table
 from bot.tables import MoveKind, TableError, Tables
 from bot.webapp import headers
 from bot.webapp.events import SeatStream
-from bot.webapp.initdata import InitDataError, WebAppUser, validate
+from bot.webapp.initdata import InitDataError, WebAppUser
 from bot.webapp.inputs import MOVE_FIELDS, Move, move_of, nonce_of, parse_id, read_object, refuse
 from bot.webapp.live import Live
 from bot.webapp.replay import replay_json
+from bot.webapp.signin import who_asks
 from bot.webapp.state import seat_state
 from bot.webapp.streams import TICKET_LIFE, StreamCapError, Streams
 from engine.errors import EngineError
@@ -61,7 +63,7 @@ log = logging.getLogger(__name__)
 
 PREFIX: Final = "/app"
 STATIC: Final = {"": ("index.html", "text/html"), "app.js": ("app.js", "text/javascript"),
-                 "app.css": ("app.css", "text/css")}
+                 "app.css": ("app.css", "text/css"), "signin.js": ("signin.js", "text/javascript")}
 NONCES_KEPT: Final = 100_000
 """At most this many recent nonces are remembered (a bound on memory; about 10 MB)."""
 OPS: Final[dict[str, MoveKind]] = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal",
@@ -120,10 +122,8 @@ class WebAppRoutes:
             tables.watchers.remove(self.live.changed)
 
     def _user(self, request: web.Request) -> WebAppUser:
-        header = request.headers.get("Authorization", "")
-        init_data = header[4:] if header.startswith("tma ") else ""
         try:
-            return validate(init_data, self.application.bot_data["config"].token, max_age=self.max_age)
+            return who_asks(request, self.application.bot_data)
         except InitDataError as exc:
             log.warning("web app request refused: %s (from %s)", exc, request.remote)
             refuse(web.HTTPUnauthorized, str(exc))

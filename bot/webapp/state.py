@@ -26,7 +26,7 @@ WORDS: Final = (
     "Replay", "Trick {n}", "Previous", "Next", "Close", "Waiting for the match to start.", "The table is closed.",
     "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points", "I'm back",
     "You no longer hold this seat.", "This page has expired: open it again from Telegram.", "level {level}",
-    "📈 League page",
+    "📈 League page", "This page has expired: open the address chaodipi play printed again.",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 

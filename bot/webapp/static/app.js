@@ -4,18 +4,21 @@
 "use strict";
 
 (function () {
-  const tg = window.Telegram && window.Telegram.WebApp;
-  if (!tg || !tg.initData) {
+  const signin = window.chaodipiSignIn;  // signin.js: Telegram's initData, or chaodipi play's local sign-in
+  if (!signin) {
     document.getElementById("app").hidden = true;
     document.getElementById("no-telegram").hidden = false;
     return;
   }
-  tg.ready();
-  if (tg.expand) tg.expand();
+  const tg = signin.tg;  // null in a browser (chaodipi play): no theme, haptics or back button then
+  if (tg) {
+    tg.ready();
+    if (tg.expand) tg.expand();
+  }
 
   const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
   const params = new URLSearchParams(location.search);
-  const startParam = (tg.initDataUnsafe && tg.initDataUnsafe.start_param) || "";
+  const startParam = (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) || "";
   let tableId = params.get("t") || (/^t\d+$/.test(startParam) ? startParam.slice(1) : null);
   const replayId = params.get("replay") || (/^r\d+$/.test(startParam) ? startParam.slice(1) : null);
   let state = null;
@@ -30,13 +33,13 @@
   const $ = (id) => document.getElementById(id);
 
   function applyTheme() {
-    const theme = tg.themeParams || {};
+    const theme = (tg && tg.themeParams) || {};
     for (const key of Object.keys(theme)) {
       document.documentElement.style.setProperty("--tg-theme-" + key.replace(/_/g, "-"), theme[key]);
     }
   }
   applyTheme();
-  if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
+  if (tg && tg.onEvent) tg.onEvent("themeChanged", applyTheme);
 
   function w(key, values) {
     let text = (state && state.words[key]) || key;
@@ -77,13 +80,13 @@
     el.hidden = false;
     clearTimeout(toast.timer);
     toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
-    if (tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("error");
+    if (tg && tg.HapticFeedback) tg.HapticFeedback.notificationOccurred("error");
   }
 
   async function api(path, body) {
     const response = await fetch("api/" + path, {
       method: body === undefined ? "GET" : "POST",
-      headers: { "Authorization": "tma " + tg.initData, "Content-Type": "application/json" },
+      headers: { "Authorization": signin.header, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     let data = null;
@@ -331,7 +334,11 @@
     }
     if (mine !== opening) return;  // a later call took over (「我回来了」 during a retry)
     const { status, data } = answer;
-    if (status === 401) { stopped(w("This page has expired: open it again from Telegram.")); return; }
+    if (status === 401) {
+      stopped(w(signin.local ? "This page has expired: open the address chaodipi play printed again."
+        : "This page has expired: open it again from Telegram."));
+      return;
+    }
     if (status === 403) { stopped(w("You no longer hold this seat.")); return; }
     if (status !== 200) {
       banner(data.refusal || w("Reconnecting…"));

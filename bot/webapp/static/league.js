@@ -2,20 +2,25 @@
 // Its data is the picture's (GET api/league/<chat>), so the page and the bot's picture agree.
 (function () {
   "use strict";
-  const tg = window.Telegram && window.Telegram.WebApp;
+  const signin = window.chaodipiSignIn;  // signin.js: Telegram's initData, or chaodipi play's local sign-in
   const message = document.getElementById("message");
   function say(text) { message.textContent = text; message.hidden = false; }
-  if (!tg || !tg.initData) {
+  if (!signin) {
     say("请在 Telegram 里打开联赛页面：在群里发 /leaderboard，点「📈 联赛页面」。 " +
         "Open this page from Telegram: send /leaderboard in your group and press “📈 League page”.");
     return;
   }
-  tg.ready();
+  const tg = signin.tg;  // null in a browser (chaodipi play)
+  if (tg) tg.ready();
   const params = new URLSearchParams(location.search);
   const table = params.get("t");  // opened from a table's page: Telegram's back button goes back to it
-  if (table && /^\d+$/.test(table) && tg.BackButton) {
+  if (table && /^\d+$/.test(table) && tg && tg.BackButton) {
     tg.BackButton.onClick(() => { location.href = "./?t=" + table; });
     tg.BackButton.show();
+  } else if (table && /^\d+$/.test(table)) {  // a browser's page has no back button of Telegram's: a link
+    const back = document.getElementById("back");
+    back.href = "./?t=" + table;
+    back.hidden = false;
   }
   const COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                    "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
@@ -23,7 +28,7 @@
   const SVG = "http://www.w3.org/2000/svg";
 
   async function api(path) {
-    const response = await fetch(path, { headers: { "Authorization": "tma " + tg.initData } });
+    const response = await fetch(path, { headers: { "Authorization": signin.header } });
     const body = await response.json().catch(() => ({}));
     if (!response.ok || !body.ok) throw new Error(body.error || String(response.status));
     return body;
