@@ -137,9 +137,9 @@ async def change_setting(house: House, table: Table, key: str, value: str) -> No
     elif key == "timeout" and value in ("ai", "escape"):
         s = replace(s, on_timeout=value)  # type: ignore[arg-type]
     elif key == "strength" and value in AI_STRENGTHS:
-        s = replace(s, ai_strength=value)  # type: ignore[arg-type]
+        s = replace(s, ai_strength=value)
     elif key == "returns" and value in RETURNS:
-        s = replace(s, returns=value)  # type: ignore[arg-type]
+        s = replace(s, returns=value)
     else:
         raise TableError("That button is out of date.")
     s.ruleset()  # refuse an inconsistent choice before storing it
