@@ -17,6 +17,7 @@ from bot.labels import seat_label
 from bot.model import Table
 from bot.render_group import render_result, seat_name
 from bot.render_private import render_hand, sorted_hand
+from bot.untrusted import shown
 from engine.trump import trump_context
 from engine.views import HandView
 
@@ -56,7 +57,7 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
               "ai": info is not None and info.is_ai} for s, info in enumerate(table.seats)]
     state: dict[str, Any] = {
         "table": table.id, "chat": table.chat_id, "seat": seat, "lang": tr.lang, "status": table.status,
-        "title": group_title, "seats": seats, "words": words(tr), "deadline": table.deadline,
+        "title": shown(group_title), "seats": seats, "words": words(tr), "deadline": table.deadline,
         "last_hand_id": last_hand_id, "view": None, "hand": [], "groups": [], "mode": None,
         "version": table.version(seat), "info": "", "last_result": None, "seq": 0, "away": False,
     }
