@@ -54,18 +54,18 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from bench_heuristics import Deals, report  # noqa: E402
 
 from engine.ai import DEFAULT_BUDGET, DEFAULT_DEALS, Player, casual_action, strong_player  # noqa: E402
 from engine.hand import Action  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import Tally, duel, margin_line, sides_line  # noqa: E402
 from engine.views import HandView  # noqa: E402
-
-from bench_heuristics import Deals, report  # noqa: E402
 
 Times = dict[str, list[float]]
 Saved = dict[str, dict[str, Any]]

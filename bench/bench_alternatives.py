@@ -35,9 +35,9 @@ from collections.abc import Callable
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from engine.ai import casual_action, heuristic_action  # noqa: E402
-from engine.ai.memory import build_memory, context, points_of, same_side  # noqa: E402
 from engine.ai.following import beatable, follow_candidates, winning_follows  # noqa: E402
 from engine.ai.leading import _lead_options  # noqa: E402
+from engine.ai.memory import build_memory, context, points_of, same_side  # noqa: E402
 from engine.ai.prices import discard_cost, distinct, feed_cost, play_cost  # noqa: E402
 from engine.ai.search import rollout_value, world_hand  # noqa: E402
 from engine.cards import Card  # noqa: E402

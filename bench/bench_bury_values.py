@@ -35,14 +35,14 @@ from contextlib import contextmanager
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from bench_bids import played_out  # noqa: E402
+from bench_search import interval  # noqa: E402
+
 from engine.ai import Player, burying, casual_action, heuristic_action  # noqa: E402
 from engine.hand import Action, Hand  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import actions, duel_setup  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402
-
-from bench_bids import played_out  # noqa: E402
-from bench_search import interval  # noqa: E402
 
 
 @contextmanager

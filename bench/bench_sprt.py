@@ -44,13 +44,13 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
+from remote_player import RemotePlayer  # noqa: E402
+
 from engine.ai import Player, strong_player  # noqa: E402
 from engine.hand import Action, Hand  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import derived_seed, duel_setup, play_hand  # noqa: E402
 from engine.views import HandView  # noqa: E402
-
-from remote_player import RemotePlayer  # noqa: E402
 
 P0, P1 = 0.50, 0.55
 ALPHA = BETA = 0.05

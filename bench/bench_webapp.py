@@ -57,6 +57,9 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bot.model import Table  # noqa: E402
+from bot.webapp import streams as webapp_streams  # noqa: E402
+from bot.webhook import HEADER_TIMEOUT  # noqa: E402
 from tests.e2e.appkit import (  # noqa: E402
     AppClient,
     Stream,
@@ -69,13 +72,10 @@ from tests.e2e.appkit import (  # noqa: E402
 )
 from tests.e2e.botkit import tables  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
+from tests.e2e.fake_telegram.people import Person  # noqa: E402
+from tests.e2e.odd_inputs import Answer, try_all  # noqa: E402
 from tests.e2e.plans import find_plan  # noqa: E402
 from tests.e2e.scenario import announced, fill_with_ai, play_hand, sit_from_group, start_match, wait_seated  # noqa: E402
-from tests.e2e.odd_inputs import Answer, try_all  # noqa: E402
-from tests.e2e.fake_telegram.people import Person  # noqa: E402
-from bot.model import Table  # noqa: E402
-from bot.webapp import streams as webapp_streams  # noqa: E402
-from bot.webhook import HEADER_TIMEOUT  # noqa: E402
 
 
 async def one_hand(mode: str, start: int, folder: Path, latencies: dict[str, list[float]]) -> tuple[Counter[str], int]:

@@ -22,9 +22,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from telegram import Bot
+from telegram import Bot, Message
 from telegram.constants import ParseMode
-from telegram import Message
 from telegram.error import TelegramError
 
 import storage

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from storage import DB_ENV_VAR, StorageError, backup_file, default_db_path, restore
 
-
 RUN_SETTINGS = """\
 settings (environment variables):
   TELEGRAM_BOT_TOKEN        the bot's token from @BotFather (required)

@@ -32,7 +32,6 @@ from typing import Final
 
 from storage import default_db_path
 
-
 LOCAL_IDS: Final = 2**52
 """``chaodipi play``'s people, group and bot have ids beyond this: past Telegram's (52 bits at most) and
 within JavaScript's exact integers (the page reads them)."""

@@ -37,8 +37,8 @@ from datetime import timedelta
 from typing import Any
 
 from telegram.error import RetryAfter
-from telegram.warnings import PTBDeprecationWarning
 from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.tasks import Supervisor
 

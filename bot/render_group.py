@@ -16,7 +16,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks, story
 from bot.i18n import Translator
 from bot.labels import (
-    cards_label, flag_phrase, level_label, name_html, preset_label, seat_label, signed, trump_phrase,
+    cards_label,
+    flag_phrase,
+    level_label,
+    name_html,
+    preset_label,
+    seat_label,
+    signed,
+    trump_phrase,
 )
 from bot.model import PACES, RETURNS, Table, hidden_choosable
 from engine.hand import Trick, side_of

@@ -14,7 +14,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from bot import callbacks
 from bot.i18n import Translator
 from bot.labels import (
-    and_list, card_label, cards_label, flag_phrase, level_label, name_html, seat_label, trump_label, trump_phrase,
+    and_list,
+    card_label,
+    cards_label,
+    flag_phrase,
+    level_label,
+    name_html,
+    seat_label,
+    trump_label,
+    trump_phrase,
 )
 from bot.model import Table
 from bot.render_group import phase_lines, seat_name

@@ -13,8 +13,8 @@ from itertools import combinations
 
 from engine.cards import Card
 from engine.combos import classify, tractors_in
-from engine.follow import check_follow
 from engine.errors import IllegalPlayError
+from engine.follow import check_follow
 from engine.trump import TRUMP, TrumpContext
 
 Cost = Callable[[Card], float]

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, format_cards
 from engine.bidding import BidRecord
+from engine.cards import Card, format_cards
 from engine.hand import KITTY_SIZE, Adjustment, Hand, Phase, Trick, side_of
 from engine.notices import Notice, ThrowFailed
 from engine.special import HandResult

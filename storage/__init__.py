@@ -40,11 +40,11 @@ from storage.hands import (
     create_hand,
     create_match,
     get_active_hand,
-    match_hands,
     get_hand,
     get_hand_result,
     get_match,
     get_playing_match,
+    match_hands,
     record_hand_result,
     update_hand,
     update_match,
@@ -69,7 +69,6 @@ from storage.league import (
 )
 from storage.loading import Replayer, check_log, load_active_table, load_active_tables, replay
 from storage.migrations import SCHEMA_VERSION, migrate, schema_version
-from storage.shown import forget_old_shown, save_shown, shown_digests
 from storage.records import (
     ActiveTable,
     ChatRecord,
@@ -103,6 +102,7 @@ from storage.seasons import (
     time_zone,
     zone,
 )
+from storage.shown import forget_old_shown, save_shown, shown_digests
 from storage.standings import partnership_standings, player_standings
 from storage.tables import (
     clear_seat,

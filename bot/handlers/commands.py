@@ -16,6 +16,7 @@ from bot import links
 from bot.command_texts import help_text
 from bot.handlers.common import (
     Context,
+    chat_translator,
     in_group,
     is_admin,
     remember_user,
@@ -23,9 +24,9 @@ from bot.handlers.common import (
     storage_trouble,
     tables_of,
     topic_of,
+    user_translator,
     who_asks,
 )
-from bot.handlers.common import chat_translator, user_translator
 from bot.handlers.league_buttons import page_offer
 from bot.handlers.seating import seat_person
 from bot.i18n import Translator

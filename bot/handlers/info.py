@@ -9,8 +9,17 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppI
 
 import storage
 from bot.command_texts import help_text, rules_text
-from bot.handlers.common import Context, chat_translator, in_group, is_admin, remember_user, reply, tables_of
-from bot.handlers.common import topic_of, who_asks
+from bot.handlers.common import (
+    Context,
+    chat_translator,
+    in_group,
+    is_admin,
+    remember_user,
+    reply,
+    tables_of,
+    topic_of,
+    who_asks,
+)
 from bot.handlers.league_buttons import history_markup, league_of, send_board
 from bot.i18n import LANGUAGES, Translator, translator
 from bot.league.board import CURRENT, League, leaderboard

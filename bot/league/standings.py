@@ -66,13 +66,13 @@ def rank(lines: Sequence[storage.LeagueLine], pairs: Sequence[storage.Partnershi
          min_hands: int) -> Standings:
     """The table of a stretch under the rule above."""
     ranked: list[Placed] = []
-    for index, line in enumerate(sorted((l for l in lines if l.hands >= min_hands), key=order_key)):
+    for index, line in enumerate(sorted((one for one in lines if one.hands >= min_hands), key=order_key)):
         tied = ranked and order_key(ranked[-1].line) == order_key(line)
         ranked.append(Placed(ranked[-1].place if tied else index + 1, line))
-    others = sorted((l for l in lines if l.hands < min_hands), key=lambda l: (-l.hands, -l.jifen, l.user_id))
+    others = sorted((one for one in lines if one.hands < min_hands), key=lambda one: (-one.hands, -one.jifen, one.user_id))
     minimum = pair_minimum(min_hands)
     duos = sorted((p for p in pairs if p.hands >= minimum), key=lambda p: (-p.jifen, -p.hands_won, p.user_ids))
-    return Standings(tuple(ranked), tuple(Placed(None, l) for l in others), tuple(duos), min_hands)
+    return Standings(tuple(ranked), tuple(Placed(None, one) for one in others), tuple(duos), min_hands)
 
 
 def rule_text(tr: Translator, min_hands: int) -> str:

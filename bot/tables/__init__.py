@@ -24,10 +24,10 @@ so no two files import each other.  The rooms reach storage through
 
 from bot.tables.hand_messages import slot_key
 from bot.tables.house import FAR_BEHIND, TableError
+from bot.tables.nudges import AT_THE_TABLE
 from bot.tables.replays import Replay
 from bot.tables.seats import confirmed_escape, escape_cost, escape_question, nobody_left, present
 from bot.tables.service import MoveKind, Tables
-from bot.tables.nudges import AT_THE_TABLE
 
 __all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "Replay", "TableError", "Tables", "confirmed_escape",
            "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]

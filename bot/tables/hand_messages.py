@@ -23,8 +23,8 @@ from bot import callbacks
 from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.model import Seat, Table
-from bot.slots import Render
 from bot.render_private import render_hand
+from bot.slots import Render
 from bot.tables.house import House
 
 Why = Literal["left", "away"]

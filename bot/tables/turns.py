@@ -23,9 +23,9 @@ from bot.model import PACES, THINKING, Table
 from bot.render_group import time_left
 from bot.tables.hand_messages import send_away_notice, slot_key
 from bot.tables.house import House, TableError
+from bot.tables.nudges import nudge
 from bot.tables.play import act, escape
 from bot.tables.seats import set_away
-from bot.tables.nudges import nudge
 from bot.tables.showing import refresh
 from engine.ai import choose_action
 from engine.errors import EngineError

@@ -28,6 +28,15 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
+from engine.ai.baseline import choose_action as casual_action
+from engine.ai.bidding import bid_options, choose_bid, choose_steal
+from engine.ai.burying import choose_bury
+from engine.ai.dominance import prune_follows
+from engine.ai.following import every_play, follow_candidates
+from engine.ai.leading import lead_candidates
+from engine.ai.memory import Memory, build_memory, context
+from engine.ai.prices import distinct, power
+from engine.ai.search import best_play
 from engine.cards import Card, format_cards
 from engine.combos import decompose
 from engine.errors import IllegalActionError, IllegalPlayError
@@ -37,16 +46,6 @@ from engine.hints import cheapest_follow
 from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
 from engine.views import HandView
-
-from engine.ai.baseline import choose_action as casual_action
-from engine.ai.bidding import bid_options, choose_bid, choose_steal
-from engine.ai.burying import choose_bury
-from engine.ai.dominance import prune_follows
-from engine.ai.memory import Memory, build_memory, context
-from engine.ai.following import every_play, follow_candidates
-from engine.ai.leading import lead_candidates
-from engine.ai.prices import distinct, power
-from engine.ai.search import best_play
 
 __all__ = ["STRENGTHS", "Player", "Strength", "StrongPlayer", "casual_action", "choose_action",
            "heuristic_action", "random_action", "strong_player"]

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.ai.memory import context
 from engine.bidding import available, needs_choice, overrides, read_step, step_allowed, trump_of
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card
 from engine.combos import tractors_in
@@ -20,8 +21,6 @@ from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
 from engine.trump import TRUMP, TrumpContext
 from engine.views import BidView, HandView
-
-from engine.ai.memory import context
 
 
 @dataclass(frozen=True, slots=True)

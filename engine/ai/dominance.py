@@ -27,15 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.ai.following import beatable, winning_follows
+from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
+from engine.ai.prices import distinct, power
 from engine.cards import ACE, Card
 from engine.combos import Shape, classify
 from engine.hints import cheapest_follow
 from engine.tricks import trick_winner_in
 from engine.trump import TRUMP, TrumpContext
-
-from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
-from engine.ai.following import beatable, winning_follows
-from engine.ai.prices import distinct, power
 
 _Wins = Callable[[Sequence[Card]], bool]
 """Whether a follow takes the trick as it stands."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
+from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power
 from engine.cards import Card
 from engine.combos import Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
@@ -19,9 +21,6 @@ from engine.follow import check_follow, legal_follows
 from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
-
-from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
-from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power
 
 
 def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
@@ -280,7 +279,7 @@ def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, la
     n = len(shape.cards)
     ruffed = winner != 0 and any(ctx.group(c) != group for c in win)
     for seat in later:
-        can_follow = mem.may_hold(seat, group) and not (group in mem.voids[seat])
+        can_follow = mem.may_hold(seat, group) and group not in mem.voids[seat]
         if not ruffed and can_follow and _follow_beats(mem, shape, win):
             return True
         if group != TRUMP and mem.may_be_void(seat, group, n) and mem.may_hold(seat, TRUMP):

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
+from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
 from engine.cards import Card
 from engine.combos import Component, classify, decompose, five_ten_king
 from engine.trump import TRUMP, TrumpContext
-
-from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
-from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
 
 
 def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, limit: int) -> list[list[Card]]:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from engine.ai.memory import BIG_TRUMP, Memory
 from engine.cards import RED_FIVE, Card
 from engine.trump import TRUMP, TrumpContext
-
-from engine.ai.memory import BIG_TRUMP, Memory
 
 
 def power(ctx: TrumpContext, card: Card) -> float:

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from engine.ai.memory import BIG_TRUMP, Memory, card_rows, card_table
 from engine.cards import DECK, Card
 from engine.combos import classify
 from engine.errors import IllegalActionError
@@ -36,8 +37,6 @@ from engine.ruleset import Ruleset
 from engine.special import HandResult
 from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView, view_for
-
-from engine.ai.memory import BIG_TRUMP, Memory, card_rows, card_table
 
 Policy = Callable[[HandView, Ruleset], Action]
 """The rollout player: a play for the seat whose view it is given."""

@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
 from bench_ai import load, merge, parts, play_pieces  # noqa: E402
+
 from engine.ai import casual_action, heuristic_action  # noqa: E402
 from engine.ruleset import RULESETS  # noqa: E402
 from engine.selfplay import duel, margin_line  # noqa: E402

@@ -9,8 +9,9 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
-import engine.ai.search as search  # noqa: E402
 from bench_same import checksums  # noqa: E402
+
+import engine.ai.search as search  # noqa: E402
 
 
 def test_the_same_code_gives_the_same_checksums_and_the_forced_play_shortcut_changes_nothing(

@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
 from bench_sprt import LOWER, UPPER, llr, play_deal, report, verdict  # noqa: E402
 from remote_player import RemotePlayer  # noqa: E402
+
 from engine.ai import casual_action, heuristic_action  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")

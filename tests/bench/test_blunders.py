@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
 from bench_blunders import table  # noqa: E402
 from blunders import judge_bury, judge_hand, judge_play, judge_steal, legal_plays  # noqa: E402
+
 from engine.cards import parse_cards  # noqa: E402
 from engine.hand import Hand  # noqa: E402
 from engine.selfplay import main as selfplay  # noqa: E402

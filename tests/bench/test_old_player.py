@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
 from blunders import judge_play  # noqa: E402
 from remote_player import RemotePlayer  # noqa: E402
+
 from engine.cards import parse_cards  # noqa: E402
 from engine.views import view_for  # noqa: E402
 from tests.engine.ai.test_blunders import POSITIONS, position  # noqa: E402

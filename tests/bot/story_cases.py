@@ -16,10 +16,19 @@ from engine.cards import Card
 from engine.hand import Action, Hand
 from engine.match import HandRecord, Match, MatchStart
 from engine.selfplay import actions
-from tests.engine.rig import (action, cards, flag_plays, flag_tricks, full_deal, mini_deal, mini_setup_steps, p_hand_steps,
-                              play_tricks, rig)
+from tests.engine.rig import (
+    action,
+    cards,
+    flag_plays,
+    flag_tricks,
+    full_deal,
+    mini_deal,
+    mini_setup_steps,
+    p_hand_steps,
+    play_tricks,
+    rig,
+)
 from tests.engine.test_match import start
-
 
 Deal = tuple[list[list[Card]], list[Card]]
 

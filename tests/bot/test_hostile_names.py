@@ -12,12 +12,12 @@ from collections.abc import Callable
 import pytest
 
 import storage
-from bot.tables import hand_messages, seats
-from bot.league.standings import champions_text, rank, table_text
 from bot.i18n import translator
+from bot.league.standings import champions_text, rank, table_text
 from bot.model import Table
 from bot.render_group import render_lobby, render_match_over, render_result, render_settings, render_table
 from bot.render_private import render_hand
+from bot.tables import hand_messages, seats
 from bot.untrusted import BIDI_CONTROLS, shown
 
 from . import tables as T

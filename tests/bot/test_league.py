@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot.tables import seats
-from bot.league.standings import rank, table_text
 from bot.config import Settings
 from bot.i18n import translator
+from bot.league.standings import rank, table_text
 from bot.model import Table
-from bot.tables import Tables
+from bot.tables import Tables, seats
 from engine.ai import choose_action
 from engine.hand import Action, Hand
 from engine.match import HandRecord
@@ -185,11 +184,11 @@ async def test_every_figure_of_stats_and_leaderboard_after_a_mixed_league(league
     assert await storage.partnership_standings(tables.db, CHAT) == pairs
     # The league's own lines: the same figures, the escapes that cost, no match won (none was finished).
     lines = await storage.league_lines(tables.db, CHAT)
-    assert [(l.user_id, l.hands, l.hands_won, l.jifen, l.dealer_hands, l.dealer_won, l.dealer_jifen,
-             l.attacker_hands, l.attacker_won, l.attacker_jifen, l.escapes, l.matches_won) for l in lines] == [
+    assert [(one.user_id, one.hands, one.hands_won, one.jifen, one.dealer_hands, one.dealer_won, one.dealer_jifen,
+             one.attacker_hands, one.attacker_won, one.attacker_jifen, one.escapes, one.matches_won) for one in lines] == [
         (p.user_id, p.hands, p.hands_won, p.jifen, p.dealer_hands, p.dealer_won, p.dealer_jifen,
          p.attacker_hands, p.attacker_won, p.attacker_jifen, league.escapes.get(p.user_id, 0), 0) for p in players]
-    assert sum(l.escapes for l in lines) == 1
+    assert sum(one.escapes for one in lines) == 1
     assert await storage.partnership_lines(tables.db, CHAT) == pairs
     expected_lines = [storage.LeagueLine(p.user_id, p.display_name, p.hands, p.hands_won, p.jifen, 0,
                                          league.escapes.get(p.user_id, 0), p.dealer_hands, p.dealer_won,

@@ -74,7 +74,7 @@ def fixture_chart(players: int, hands: int = 240, lang: str = "zh") -> ChartData
             totals[uid][2] += int(won)
     lines = [LeagueLine(uid, NAMES[uid - 1], hands_, won, jifen, uid % 3, uid % 2, hands_ // 2, won // 2,
                         jifen // 2, float(uid)) for uid, (jifen, hands_, won) in totals.items()]
-    minimum = sorted(l.hands for l in lines)[min(2, players - 1)] if players > 2 else 0
+    minimum = sorted(one.hands for one in lines)[min(2, players - 1)] if players > 2 else 0
     standings = rank(lines, [], minimum)  # the two who played least are below the line
     tr = translator(lang)
     sampled = storage.sample_series(series, [p.line.user_id for p in standings.ranked], cap=800)

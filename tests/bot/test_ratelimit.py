@@ -198,9 +198,9 @@ async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(p
     """Served by arrival plus a head start (a press 0 s, a group 33.5 s): a busy bot never starves a group.
     A message a button's answer waits for goes first however long the others waited (Telegram takes no
     answer after 15 s)."""
-    from bot.ratelimit import ANSWER, GROUP, PRESSER, Bucket, Queue
-
     import time
+
+    from bot.ratelimit import ANSWER, GROUP, PRESSER, Bucket, Queue
 
     start, jump = time.monotonic(), [0.0]
 

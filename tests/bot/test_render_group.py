@@ -19,7 +19,13 @@ from bot.i18n import translator
 from bot.labels import card_label, cards_label
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import (
-    phase_lines, render_lobby, render_match_over, render_result, render_settings, render_table, time_left,
+    phase_lines,
+    render_lobby,
+    render_match_over,
+    render_result,
+    render_settings,
+    render_table,
+    time_left,
 )
 from bot.render_private import render_hand
 from engine.cards import Card
@@ -29,7 +35,13 @@ from engine.ruleset import RULESETS
 from engine.views import view_for
 from tests.bot import tables as T
 from tests.bot.checks import (
-    SUIT, assert_keyboard_limits, assert_telegram_html, buttons, card_labels, labels, without_cards,
+    SUIT,
+    assert_keyboard_limits,
+    assert_telegram_html,
+    buttons,
+    card_labels,
+    labels,
+    without_cards,
 )
 
 SEATS = {"zh": ("北", "东", "南", "西"), "en": ("N", "E", "S", "W")}

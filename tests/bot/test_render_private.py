@@ -25,7 +25,14 @@ from engine.trump import TRUMP, trump_context
 from engine.views import view_for
 from tests.bot import tables as T
 from tests.bot.checks import (
-    CARD_ROW, SUIT, assert_keyboard_limits, assert_telegram_html, buttons, card_labels, decode_button, labels,
+    CARD_ROW,
+    SUIT,
+    assert_keyboard_limits,
+    assert_telegram_html,
+    buttons,
+    card_labels,
+    decode_button,
+    labels,
     without_cards,
 )
 

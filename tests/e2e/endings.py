@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import storage
-from bot.tables import lobby as service
 from bot.config import Settings
 from bot.tables import Tables
+from bot.tables import lobby as service
 from engine.ai import choose_action
 from engine.hand import Action
 from engine.match import Match, MatchStart, SideLevel

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.tables import turns as service
 from bot.model import Pace
 from bot.ratelimit import ChatRateLimiter
+from bot.tables import turns as service
 
 from .botkit import bot_running, hand_message, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits

@@ -21,7 +21,7 @@ from bot.i18n import translator
 from bot.model import Table
 from bot.updates import UPDATE_KINDS
 
-from .botkit import bot_running, tables, table_message
+from .botkit import bot_running, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
 from .scenario import App, announced, choose_setting, fill_with_ai, hint_and_do, play_hand, start_match, wait_seated

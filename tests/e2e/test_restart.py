@@ -26,8 +26,17 @@ from engine.hand import Hand
 from .botkit import bot_running, hand_message, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
-from .scenario import App, announced, fill_with_ai, play_hand, press_back, press_hand, press_lobby, start_match, wait_seated
-
+from .scenario import (
+    App,
+    announced,
+    fill_with_ai,
+    play_hand,
+    press_back,
+    press_hand,
+    press_lobby,
+    start_match,
+    wait_seated,
+)
 
 
 async def _open(server: FakeTelegram, app: App, alice: Person, bob: Person | None, group: Group,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from .fake_telegram import FakeTelegram, FloodLimits
 from . import seat_changes
+from .fake_telegram import FakeTelegram, FloodLimits
 from .seat_changes import seat_change_run
 
 

@@ -35,7 +35,15 @@ from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import CallbackAnswer, Group, Person
 from .plans import Move
 from .scenario import (
-    App, make_move, move_landed, press_hand, press_lobby, select_cards, sit_from_group, start_match, wait_seated,
+    App,
+    make_move,
+    move_landed,
+    press_hand,
+    press_lobby,
+    select_cards,
+    sit_from_group,
+    start_match,
+    wait_seated,
 )
 
 TAGS = re.compile(r"<[^>]+>")

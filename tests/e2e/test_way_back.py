@@ -22,7 +22,14 @@ from .botkit import bot_running, hand_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView
 from .scenario import (
-    announced, choose_setting, fill_with_ai, play_hand, play_until, press_lobby, start_match, wait_seated,
+    announced,
+    choose_setting,
+    fill_with_ai,
+    play_hand,
+    play_until,
+    press_lobby,
+    start_match,
+    wait_seated,
 )
 
 

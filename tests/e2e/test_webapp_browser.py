@@ -15,8 +15,8 @@ table is closed.
 from __future__ import annotations
 
 import json
-import socket
 import os
+import socket
 from pathlib import Path
 
 import pytest

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import os
+import random
 import subprocess
 import sys
-import json
-import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -20,8 +20,8 @@ from engine.ai import Player, casual_action, random_action
 from engine.ai.bidding import accepted_bid, bid_card_sets
 from engine.ai.burying import choose_bury
 from engine.bidding import needs_choice, read_step
-from engine.combos import classify
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, parse_cards
+from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.hand import Action, Hand, HandSetup
 from engine.match import Match

@@ -11,9 +11,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.ai import Player, StrongPlayer, casual_action, choose_action, heuristic_action, random_action
+from engine.ai import (
+    Player,
+    StrongPlayer,
+    _rollout_policy,
+    casual_action,
+    choose_action,
+    heuristic_action,
+    random_action,
+)
 from engine.ai.memory import build_memory, context
-from engine.ai import _rollout_policy
 from engine.ai.search import deck_is_whole, rollout_value, sample_world, world_hand
 from engine.cards import Card
 from engine.errors import IllegalActionError

@@ -6,7 +6,7 @@ import pytest
 
 from engine import is_tractor, trick_winner
 from engine.combos import classify, decompose, structure
-from tests.engine._util import PLAIN_PRESETS, PRESETS, R, R5_PRESETS, C, ctx
+from tests.engine._util import PLAIN_PRESETS, PRESETS, R5_PRESETS, C, R, ctx
 
 SKIP_PRESETS = ("yangzhou", "yangzhong", "xin", "chizhou", "anhui")
 NO_SKIP_PRESETS = ("yancheng", "nantong")

@@ -13,7 +13,7 @@ from engine import is_legal_follow
 from engine.cards import Card
 from engine.errors import IllegalPlayError
 from engine.follow import check_follow
-from tests.engine._util import PAIRS_MUST_FOLLOW, PRESETS, R, R5_PRESETS, C, ctx
+from tests.engine._util import PAIRS_MUST_FOLLOW, PRESETS, R5_PRESETS, C, R, ctx
 
 
 def legal(name: str, level: str, trump: str | None, lead: str, hand: str, play: str) -> bool:
@@ -545,7 +545,8 @@ def test_legal_follows_the_last_cards_are_the_only_play() -> None:
 
 
 def test_legal_follows_agree_with_check_follow() -> None:
-    from engine.follow import is_legal_follow as legal_follow, legal_follows
+    from engine.follow import is_legal_follow as legal_follow
+    from engine.follow import legal_follows
 
     c = ctx("yancheng", "2", "S")
     hand = C("KC KC QC QC 9C 3D")

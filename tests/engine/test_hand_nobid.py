@@ -13,8 +13,7 @@ import pytest
 from engine.errors import IllegalActionError
 from engine.hand import next_seat, side_of
 from engine.views import view_for
-from tests.engine.rig import (all_pass_bidding, cards, full_deal, new_hand, p_deal, play_tricks, rig_pickup,
-                              run)
+from tests.engine.rig import all_pass_bidding, cards, full_deal, new_hand, p_deal, play_tricks, rig_pickup, run
 
 REDEAL_PRESETS = ("yancheng", "yangzhou", "yangzhong", "nantong", "xin", "chizhou")
 BASE_PRESETS = ("yancheng", "yangzhou", "yangzhong", "nantong")

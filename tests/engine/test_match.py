@@ -19,8 +19,18 @@ from engine.errors import EngineError, IllegalActionError
 from engine.hand import Action
 from engine.match import Match, MatchStart, SideLevel
 from engine.ruleset import get_ruleset
-from tests.engine.rig import (action, cards, flag_plays, flag_tricks, full_deal, mini_setup_steps, p_hand_steps,
-                              play_tricks, rig, side_scores)
+from tests.engine.rig import (
+    action,
+    cards,
+    flag_plays,
+    flag_tricks,
+    full_deal,
+    mini_setup_steps,
+    p_hand_steps,
+    play_tricks,
+    rig,
+    side_scores,
+)
 from tests.engine.selfplay import drive
 
 

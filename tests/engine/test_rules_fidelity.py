@@ -11,9 +11,8 @@ from itertools import combinations
 
 import pytest
 
-from engine.cards import DECK, RED_FIVE
+from engine.cards import ACE, DECK, RED_FIVE
 from engine.combos import classify
-from engine.cards import ACE
 from engine.follow import is_legal_follow, red_fives_forced
 from engine.levels import LevelMove, MoveReason, SideLevel
 from engine.ruleset import get_ruleset

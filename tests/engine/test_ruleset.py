@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engine import RULESETS, Ruleset, RulesetError, get_ruleset
-from tests.engine._util import PLAIN_PRESETS, PRESETS, R, R5_PRESETS
+from tests.engine._util import PLAIN_PRESETS, PRESETS, R5_PRESETS, R
 
 
 def test_exactly_the_seven_presets() -> None:

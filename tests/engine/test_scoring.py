@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import LevelOutcome, kitty_multiplier, level_outcome, trick_winner
-from tests.engine._util import PRESETS, R, R5_PRESETS
+from tests.engine._util import PRESETS, R5_PRESETS, R
 
 # --- the printed tables, encoded from the text of §2.14 -------------------------------------------
 # Each entry: p -> (who gains, levels, dealer 积分, attacker 积分); "dealer" = dealer side keeps the deal.

@@ -7,7 +7,7 @@ import pytest
 from engine import IllegalPlayError, format_cards, resolve_throw
 from engine.combos import classify
 from engine.throws import judge_throw, throw_penalty
-from tests.engine._util import PLAIN_PRESETS, PRESETS, R, R5_PRESETS, C, ctx
+from tests.engine._util import PLAIN_PRESETS, PRESETS, R5_PRESETS, C, R, ctx
 
 
 def played(name: str, level: str, trump: str | None, throw: str, *others: str) -> str:

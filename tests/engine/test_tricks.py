@@ -12,7 +12,7 @@ from engine import deal, trick_winner
 from engine.cards import DECK, Card, rank_name
 from engine.combos import decompose
 from engine.tricks import _single_winner, _winner_by_shape
-from tests.engine._util import PRESETS, R, R5_PRESETS, ctx
+from tests.engine._util import PRESETS, R5_PRESETS, R, ctx
 
 
 def win(name: str, level: str | None, trump: str | None, *plays: str) -> int:

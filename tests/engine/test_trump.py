@@ -8,7 +8,7 @@ import pytest
 
 from engine import trick_winner
 from engine.cards import ALL_CARDS
-from tests.engine._util import PLAIN_PRESETS, R, R5_PRESETS, C, card, ctx
+from tests.engine._util import PLAIN_PRESETS, R5_PRESETS, C, R, card, ctx
 
 Tier = str  # cards of equal strength, space separated
 

@@ -8,7 +8,7 @@ from engine import is_tractor, kitty_multiplier, level_outcome, trick_winner
 from engine.cards import card_points, parse_cards
 from engine.combos import classify
 from engine.throws import judge_throw, throw_penalty
-from tests.engine._util import PRESETS, R, R5_PRESETS, C, ctx
+from tests.engine._util import PRESETS, R5_PRESETS, C, R, ctx
 
 # The seed's E-examples assume ordinary ranks: level J keeps 2…10 out of the way, ♠ is trump,
 # and the plain suit is clubs (no red five in the R5 family).

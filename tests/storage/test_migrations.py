@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 import storage
-from storage import Database, SchemaTooNew, StorageError
-from storage import migrations
+from storage import Database, SchemaTooNew, StorageError, migrations
 from storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration, migrate, schema_version
 
 

@@ -110,8 +110,8 @@ async def test_the_leagues_lines_count_escapes_matches_won_and_never_the_ai(db: 
     await storage.update_match(db, hands.match_id, status="finished", winner_side=0)
     lines = {line.user_id: line for line in await storage.league_lines(db, CHAT)}
     assert set(lines) == {ann, bo, cy, di}
-    figures = {uid: (l.hands, l.hands_won, l.jifen, l.matches_won, l.escapes, l.dealer_hands)
-               for uid, l in lines.items()}
+    figures = {uid: (one.hands, one.hands_won, one.jifen, one.matches_won, one.escapes, one.dealer_hands)
+               for uid, one in lines.items()}
     assert figures[ann] == figures[cy] == (4, 3, 2 - 1 + 1 + 1, 1, 0, 4)
     assert figures[bo] == (4, 1, -2 + 1 - 3 - 1, 0, 1, 0)  # the escape is a loss, and an escape
     assert figures[di] == (3, 0, -2 - 1 - 1, 0, 0, 0)  # the hand the AI finished for him is not his
@@ -166,7 +166,7 @@ async def test_results_stored_before_migration_7_count_in_their_groups_league(tm
     db = await Database.open(path)
     try:
         lines = await storage.league_lines(db, CHAT, since=at(2026, 10, 1), until=at(2026, 11, 1))
-        assert [(l.user_id, l.jifen) for l in lines] == [(1, 2), (3, 2), (2, -2), (4, -2)]
+        assert [(one.user_id, one.jifen) for one in lines] == [(1, 2), (3, 2), (2, -2), (4, -2)]
         assert (await storage.current_season(db, CHAT, at(2026, 12, 2))).name == "2026-12"
         assert [s.name for s in await storage.seasons_of(db, CHAT)] == ["2026-10", "2026-11", "2026-12"]
         await storage.update_table(db, game.table.table_id, status="finished")

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import random
 
+from engine.ai.baseline.bidding import choose_bid, choose_steal
+from engine.ai.baseline.burying import choose_bury
+from engine.ai.baseline.memory import build_memory, context
+from engine.ai.baseline.playing import choose_follow, choose_lead, power
 from engine.cards import Card
 from engine.errors import IllegalActionError, IllegalPlayError
 from engine.follow import check_lead
@@ -18,11 +22,6 @@ from engine.hand import Action
 from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
 from engine.views import HandView
-
-from engine.ai.baseline.bidding import choose_bid, choose_steal
-from engine.ai.baseline.burying import choose_bury
-from engine.ai.baseline.memory import build_memory, context
-from engine.ai.baseline.playing import choose_follow, choose_lead, power
 
 __all__ = ["choose_action"]
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from engine.ai.baseline.memory import Memory, partner_of, points_of, same_side
 from engine.cards import Card
 from engine.combos import Component, Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
@@ -21,8 +22,6 @@ from engine.follow import check_follow
 from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
-
-from engine.ai.baseline.memory import Memory, partner_of, points_of, same_side
 
 _BIG = 20  # orders from here up are level cards, jokers and the red five
 
@@ -251,7 +250,7 @@ def _beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, l
     n = len(shape.cards)
     ruffed = winner != 0 and any(ctx.group(c) != group for c in win)
     for seat in later:
-        can_follow = mem.may_hold(seat, group) and not (group in mem.voids[seat])
+        can_follow = mem.may_hold(seat, group) and group not in mem.voids[seat]
         if not ruffed and can_follow and _follow_beats(mem, shape, win):
             return True
         if group != TRUMP and mem.may_be_void(seat, group, n) and mem.may_hold(seat, TRUMP):

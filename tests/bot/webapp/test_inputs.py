@@ -8,7 +8,7 @@ import pytest
 from aiohttp import web
 
 from bot.untrusted import MAX_ID
-from bot.webapp.inputs import parse_chat_id, parse_id, move_of, nonce_of, too_deep
+from bot.webapp.inputs import move_of, nonce_of, parse_chat_id, parse_id, too_deep
 from engine.cards import Card
 
 

@@ -26,7 +26,6 @@ from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.trump import trump_context
 from engine.views import BidView, HandView, view_for
-
 from tests.engine.ai.finish import casual_until
 
 STRONG = StrongPlayer(budget=float("inf"))

@@ -26,7 +26,6 @@ from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.trump import TRUMP, trump_context
 from engine.views import BidView, HandView, view_for
-
 from tests.engine.ai.finish import casual_until, finish_casually
 from tests.engine.rig import mini_hand, play_tricks
 

@@ -9,9 +9,9 @@ from collections import Counter
 import pytest
 
 from engine.ai import StrongPlayer, _candidates, heuristic_action
-from engine.ai.memory import build_memory, context
 from engine.ai.following import every_play
 from engine.ai.leading import lead_candidates
+from engine.ai.memory import build_memory, context
 from engine.ai.search import forced_play
 from engine.cards import Card, format_cards, parse_cards
 from engine.combos import classify
@@ -20,7 +20,6 @@ from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
 from engine.views import view_for
-
 from tests.engine.ai.finish import finish_casually
 from tests.engine.rig import mini_hand
 
