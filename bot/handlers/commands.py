@@ -19,6 +19,7 @@ from bot.handlers.common import (
     chat_translator,
     in_group,
     is_admin,
+    menu_in_language,
     remember_user,
     reply,
     storage_trouble,
@@ -50,6 +51,8 @@ async def cmd_start(update: Update, context: Context) -> None:
     await remember_user(context, user)
     await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
     tr = await user_translator(context, user)
+    if tr.lang != "zh":  # the bot's default menu button reads Chinese
+        await menu_in_language(context, user.id, tr)
     for seated, index in tables.tables_of(user.id):
         async with seated.lock:
             info = seated.seats[index]

@@ -10,7 +10,7 @@ import asyncio
 import logging
 from typing import cast
 
-from telegram import Chat, InlineKeyboardMarkup, Update, User
+from telegram import Chat, InlineKeyboardMarkup, MenuButtonWebApp, Update, User, WebAppInfo
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -46,6 +46,19 @@ async def remember_user(context: Context, user: User) -> storage.UserRecord:
     record = await storage.get_user(db, user.id)
     language = record.language if record is not None and record.language else pick_language(user.language_code)
     return await storage.upsert_user(db, user.id, display_name(user), language=language)
+
+
+async def menu_in_language(context: Context, user_id: int, tr: Translator) -> None:
+    """The menu button of a person's private chat in their language, where the web app is on (the bot's
+    default button is in Chinese, the language most players read)."""
+    public_url = tables_of(context).config.public_url
+    if public_url is None:
+        return
+    button = MenuButtonWebApp(tr("🃏 Open the table"), WebAppInfo(f"{public_url}/app/"))
+    try:
+        await context.bot.set_chat_menu_button(chat_id=user_id, menu_button=button)
+    except TelegramError as exc:
+        log.warning("menu button refused in a private chat: %s", type(exc).__name__)
 
 
 def display_name(user: User) -> str:

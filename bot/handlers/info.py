@@ -14,6 +14,7 @@ from bot.handlers.common import (
     chat_translator,
     in_group,
     is_admin,
+    menu_in_language,
     remember_user,
     reply,
     tables_of,
@@ -194,6 +195,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
         return
     await remember_user(context, user)
     await storage.set_user_language(tables.db, user.id, choice)
+    await menu_in_language(context, user.id, tr)
     for table, seat in tables.tables_of(user.id):
         info = table.seats[seat]
         if info is not None:

@@ -48,6 +48,7 @@ from bot.i18n import Translator, pick_language, translator
 from bot.messages import refusal, storage_refusal
 from bot.model import Table
 from bot.tables import MoveKind, TableError, Tables
+from bot.untrusted import shown
 from bot.webapp import headers
 from bot.webapp.events import SeatStream
 from bot.webapp.initdata import InitDataError, WebAppUser
@@ -55,7 +56,7 @@ from bot.webapp.inputs import MOVE_FIELDS, Move, move_of, nonce_of, parse_id, re
 from bot.webapp.live import Live
 from bot.webapp.replay import replay_json
 from bot.webapp.signin import who_asks
-from bot.webapp.state import seat_state
+from bot.webapp.state import seat_state, words
 from bot.webapp.streams import TICKET_LIFE, StreamCapError, Streams
 from engine.errors import EngineError
 
@@ -192,9 +193,11 @@ class WebAppRoutes:
     async def _tables(self, request: web.Request) -> web.Response:
         user = self._user(request)
         tables = self.tables
-        mine = [{"table": t.id, "seat": s, "title": tables.group_titles.get(t.chat_id, t.title), "status": t.status}
-                for t, s in tables.tables_of(user.id)]
-        return _json({"ok": True, "tables": mine})
+        mine = [{"table": t.id, "seat": s, "title": shown(tables.group_titles.get(t.chat_id, t.title)),
+                 "status": t.status} for t, s in tables.tables_of(user.id)]
+        tr = await self._translator(user.id, user.language_code)
+        # The page's words come with the list: a person with no seat (or at another's table) is told so.
+        return _json({"ok": True, "tables": mine, "lang": tr.lang, "words": words(tr)})
 
     async def _state(self, request: web.Request) -> web.Response:
         user = self._user(request)

@@ -28,6 +28,10 @@ WORDS: Final = (
     "Reconnecting…", "Last trick", "Choose the trump:", "Kitty", "Attackers' points", "I'm back",
     "You no longer hold this seat.", "This page has expired: open it again from Telegram.", "level {level}",
     "📈 League page", "This page has expired: open the address chaodipi play printed again.",
+    "You have no seat at a table now. In a group, send /newgame to open a table or /join to take a seat; "
+    "it then opens here.",
+    "This table is not yours: you hold no seat at it.", "Open the table in {title}",
+    "Something went wrong; try again.",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 

@@ -13,7 +13,7 @@ from .appkit import AppClient, app_base, init_data_for, webapp_running
 from .chromium import Browser, chromium_path
 from .fake_telegram import FakeTelegram, FloodLimits
 from .league_kit import past_hands
-from .test_webapp_browser import LIGHT, SHOTS, telegram_stub
+from .test_webapp_browser import DARK, SHOTS, telegram_stub
 
 pytestmark = pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 
@@ -62,7 +62,7 @@ async def test_the_league_page_draws_the_chart_in_the_browser(fake_telegram: Fak
             await browser.call("Network.enable")
             await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
             await browser.call("Page.addScriptToEvaluateOnNewDocument",
-                               source=telegram_stub(init_data_for(server, people[0]), user, LIGHT))
+                               source=telegram_stub(init_data_for(server, people[0]), user, DARK))
             await browser.wait_for("true", "the browser")
             await server.wait_for(lambda: any("至少打满 3 局" in (m.text or "") for m in group.bot_messages()),
                                   timeout=30, what="the minimum changed")
@@ -71,6 +71,9 @@ async def test_the_league_page_draws_the_chart_in_the_browser(fake_telegram: Fak
             assert await browser.evaluate("document.querySelectorAll('#chart path.line').length") == 4
             assert await browser.evaluate("document.querySelectorAll('#table tbody tr').length") == 4
             assert await browser.evaluate("document.querySelector('#title').textContent.startsWith('联赛 · ')")
+            # Telegram's dark theme, as the table's page has it (the page's own default is white).
+            assert await browser.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(23, 33, 43)"
+            assert await browser.evaluate("getComputedStyle(document.body).color") == "rgb(245, 245, 245)"
             await browser.screenshot(SHOTS / "league.png")
             await browser.evaluate("document.querySelector('#stretches button').click()")
             await browser.wait_for("document.querySelector('#title').textContent === '联赛 · 总榜'", "all time")

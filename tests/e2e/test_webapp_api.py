@@ -359,3 +359,21 @@ async def test_a_card_tapped_on_another_seats_keyboard_reaches_no_other_stream(f
     finally:
         for s in streams.values():
             await s.__aexit__(None, None, None)
+
+
+async def test_the_menu_button_speaks_each_persons_language(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    server = fake_telegram
+    ann = server.person("Ann", "ann", language_code="en", started=False)
+    li = server.person("李", "li", language_code="zh-hans", started=False)
+    async with webapp_running(server, tmp_path / "t.db"):
+        default = server.state.menu_buttons.get(None)
+        assert default is not None and default["text"] == "🃏 打开牌桌"
+        await ann.start_private()
+        await server.wait_for(lambda: ann.id in server.state.menu_buttons, what="Ann's menu button")
+        assert server.state.menu_buttons[ann.id]["text"] == "🃏 Open the table"
+        await li.start_private()
+        await server.wait_for(lambda: any(m.from_bot for m in li.private_messages()), what="the answer to 李")
+        assert li.id not in server.state.menu_buttons  # the default speaks Chinese already
+        await li.command(None, "lang", "en")
+        await server.wait_for(lambda: li.id in server.state.menu_buttons, what="李's menu button after /lang en")
+        assert server.state.menu_buttons[li.id]["text"] == "🃏 Open the table"

@@ -288,3 +288,44 @@ async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: 
         await browser.wait_for("document.querySelector('#info').textContent === '牌桌已关闭。'", "the closed table")
         assert await browser.evaluate("document.querySelectorAll('#hand .card').length") == 0
         assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console
+
+
+async def test_a_person_with_no_seat_is_told_so_and_another_groups_table_is_refused_in_words(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Bob (no seat) opens the app from the menu: a word and the way to a table, not a blank green table;
+    Alice opens a table not hers: a refusal in words and a button to her own table, not "HTTP 403"."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    mine, theirs = server.group("Alice's", [alice]), server.group("Others", [bob])
+    async with webapp_running(server, tmp_path / "t.db") as app, Browser.launch(tmp_path / "profile") as browser:
+        await alice.command(mine, "newgame", "yancheng")
+        await server.wait_for(lambda: mine.bot_messages(), what="Alice's table")
+        await wait_seated(server, app, mine, alice)
+        await browser.call("Network.enable")
+        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+        bob_user = {"id": bob.id, "first_name": "Bob", "language_code": "en"}
+        stub = await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                                  source=telegram_stub(init_data_for(server, bob), bob_user, DARK))
+        await browser.call("Page.navigate", url=f"{app_base(app)}/app/")
+        await browser.wait_for("document.querySelector('#info').textContent.startsWith('You have no seat')",
+                               "Bob's word")
+        assert "/newgame" in await browser.evaluate("document.querySelector('#info').textContent")
+        await browser.call("Page.removeScriptToEvaluateOnNewDocument", identifier=stub["identifier"])
+
+        await bob.command(theirs, "newgame", "yancheng")
+        await server.wait_for(lambda: theirs.bot_messages(), what="Bob's table")
+        await wait_seated(server, app, theirs, bob)
+        other = tables(app).in_chat(theirs.id)
+        assert other is not None
+        alice_user = {"id": alice.id, "first_name": "Alice", "language_code": "zh-hans"}
+        await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                           source=telegram_stub(init_data_for(server, alice), alice_user, DARK))
+        await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={other.id}")
+        await browser.wait_for("document.querySelector('#info').textContent === '这不是你的牌桌：你没有坐在这一桌。'",
+                               "the refusal in words")
+        assert "HTTP" not in await browser.evaluate("document.body.textContent")
+        assert await browser.evaluate(click("打开 Alice's 的牌桌"))
+        await browser.wait_for("document.querySelector('#title').textContent.includes(\"Alice's\")", "her table")
+        assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console
+

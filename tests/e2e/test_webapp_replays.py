@@ -68,3 +68,8 @@ async def test_the_people_who_played_a_hand_replay_it_and_nobody_else(fake_teleg
             assert await status("Mallory", hand_id) == 403, "never at the table"
         _status, body = await clients["Alice"].get(f"/app/api/hands/{first}")
         assert body["replay"]["hand_id"] == first and body["replay"]["seats"][0]["name"] == "Alice"
+        # The trump, the dealer and how the trump was set, in the table's words (Alice reads Chinese).
+        facts = body["replay"]["facts"]
+        assert facts and facts[0].startswith(("主 ", "打无主", "扛旗")) and " · 庄家 " in facts[0], facts
+        assert "抓分方" in facts[0] and len(facts) == 2 and facts[1].startswith(("亮主经过", "无人亮主")), facts
+        assert body["replay"]["words"]["Attackers' points"] == "抓分方得分"  # the term used everywhere else

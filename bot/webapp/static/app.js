@@ -230,7 +230,7 @@
         choosing = null;
         if (data.ok) selected = [];
         if (data.refusal) toast(data.refusal);
-        else if (!data.ok) toast(`HTTP ${status}`);
+        else if (!data.ok) toast(refusalOf(status, data));
       }
       if (data.state) show(data.state);
     } finally {
@@ -279,8 +279,10 @@
     $("centre").textContent = trick ? `+${trick.points}` : "";
     const result = view.result || {};
     const kitty = (view.kitty || "").split(" ").filter(Boolean).map(label).join("");
-    $("info").textContent = `${w("Kitty")}: ${kitty}\n${w("Attackers' points")}: ` +
-      (result.attacker_points !== undefined ? result.attacker_points : view.trick_points);
+    // The trump, the dealer and how the trump was set, as the table message told them; then the kitty.
+    $("info").textContent = (replay.data.facts || []).concat([`${w("Kitty")}: ${kitty}`,
+      `${w("Attackers' points")}: ` + (result.attacker_points !== undefined ? result.attacker_points
+                                                                           : view.trick_points)]).join("\n");
     $("hand").innerHTML = "";
     $("choices").hidden = true;
     const bar = $("actions");
@@ -299,7 +301,7 @@
       const { status, data } = await api(`tables/${tableId}/back`, { nonce: nonce() });
       if (data.state) show(data.state);
       if (data.refusal) toast(data.refusal);
-      else if (!data.ok) toast(`HTTP ${status}`);
+      else if (!data.ok) toast(refusalOf(status, data));
       if (data.state && !data.state.away) listen();
     } finally {
       busy = false;
@@ -391,14 +393,45 @@
     $("info").textContent = text;
   }
 
+  // A refusal in words: the server's reason where it gave one, else what the status means.
+  function refusalOf(status, data) {
+    if (status === 401) return w("This page has expired: open it again from Telegram.");
+    if (status === 403) return w("This table is not yours: you hold no seat at it.");
+    return data.error || w("Something went wrong; try again.");
+  }
+
+  // No seat to show here: say why in the person's words, and offer the tables where they do sit.
+  async function elsewhere(key, tables) {
+    if (!tables) tables = (await api("tables")).data;
+    state = { words: tables.words || {}, lang: tables.lang, seat: 0 };
+    $("title").textContent = "";
+    $("info").textContent = w(key);
+    const bar = $("actions");
+    bar.innerHTML = "";
+    for (const t of tables.tables || []) {
+      if (String(t.table) === String(tableId)) continue;
+      bar.appendChild(button(w("Open the table in {title}", { title: t.title }), () => {
+        tableId = String(t.table);
+        bar.innerHTML = "";
+        start();
+      }));
+    }
+  }
+
   async function start() {
     if (!tableId && !replayId) {
       const { data } = await api("tables");
       if (data.ok && data.tables.length) tableId = String(data.tables[0].table);
+      else if (data.ok) {
+        await elsewhere("You have no seat at a table now. In a group, send /newgame to open a table or /join " +
+                        "to take a seat; it then opens here.", data);
+        return;
+      } else { $("info").textContent = refusalOf(0, data); return; }
     }
     if (tableId) {
       const { status, data } = await api(`tables/${tableId}`);
-      if (status !== 200) { $("info").textContent = `HTTP ${status}`; return; }
+      if (status === 403) { await elsewhere("This table is not yours: you hold no seat at it."); return; }
+      if (status !== 200) { $("info").textContent = refusalOf(status, data); return; }
       show(data.state);
       if (!data.state.away) listen();
     }

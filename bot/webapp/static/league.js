@@ -12,6 +12,15 @@
   }
   const tg = signin.tg;  // null in a browser (chaodipi play)
   if (tg) tg.ready();
+  // Telegram's theme, as the table's page takes it (a dark table must not lead to a white league).
+  function applyTheme() {
+    const theme = (tg && tg.themeParams) || {};
+    for (const key of Object.keys(theme)) {
+      document.documentElement.style.setProperty("--tg-theme-" + key.replace(/_/g, "-"), theme[key]);
+    }
+  }
+  applyTheme();
+  if (tg && tg.onEvent) tg.onEvent("themeChanged", applyTheme);
   const params = new URLSearchParams(location.search);
   const table = params.get("t");  // opened from a table's page: Telegram's back button goes back to it
   if (table && /^\d+$/.test(table) && tg && tg.BackButton) {
