@@ -174,6 +174,10 @@ class Table:
     """Seats of :attr:`left` whose person asked for them back: theirs again when the next hand starts."""
     turn_since: float = 0.0
     """When the turn (or the bidding window) the table waits for now began (unix time)."""
+    turn_shown: float = 0.0
+    """When the player to move was shown their turn (unix time; 0 until the turn's timer saw it shown):
+    their thinking is counted from then, never from a moment their message still waited in the bot's queue
+    (:func:`bot.tables.turns.shown_at`)."""
     ticked: dict[int, dict[Card, set[int]]] = field(default_factory=dict)
     """Per seat, which copy of each selected card was tapped (two ♣4 buttons: the one pressed is ticked)."""
     restarted: set[int] = field(default_factory=set)
@@ -182,7 +186,7 @@ class Table:
     def thinking(self, now: float) -> bool:
         """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:
         every message of the table then says whose turn it is."""
-        return self.reminded or (self.turn_since > 0 and now - self.turn_since >= THINKING[self.settings.pace])
+        return self.reminded or (self.turn_shown > 0 and now - self.turn_shown >= THINKING[self.settings.pace])
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""

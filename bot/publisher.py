@@ -94,6 +94,7 @@ class Publisher:
     def _shown(self, slot: Slot, digest: str) -> None:
         """The slot's message shows ``digest`` now, as Telegram accepted it: remembered, and stored."""
         slot.shown = digest
+        slot.shown_at = time.time()
         message_id = slot.message_id
         if message_id is None or self.known.get((slot.chat_id, message_id)) == digest:
             return
@@ -101,6 +102,14 @@ class Publisher:
         if self.on_shown is not None:
             on_shown, chat_id = self.on_shown, slot.chat_id
             self._hand_off(lambda: on_shown(chat_id, message_id, digest))
+
+    def shown_at(self, key: tuple[int, str]) -> float | None:
+        """When the message last showed its latest content (unix time); None while a change of it still waits
+        to be shown (or is in flight), or for a message this publisher does not keep."""
+        slot = self._slots.get(key)
+        if slot is None or slot.dirty or slot.busy:
+            return None
+        return slot.shown_at
 
     def unsent(self, key: tuple[int, str]) -> bool:
         """True while the message is still to be sent (a new message waiting, or in flight)."""

@@ -61,7 +61,7 @@ class Slot:
     """One message kept current by edits: where it is and when it may next be touched."""
 
     __slots__ = ("chat_id", "message_id", "interval", "next_at", "task", "dirty", "render", "on_sent", "sending",
-                 "busy", "shown", "priority", "flying", "failures", "sent_at", "thread_id")
+                 "busy", "shown", "priority", "flying", "failures", "sent_at", "thread_id", "shown_at")
 
     def __init__(self, chat_id: int, interval: float, thread_id: int | None = None) -> None:
         self.chat_id = chat_id
@@ -88,4 +88,6 @@ class Slot:
         self.failures = 0
         """Calls in a row that failed for a reason that can pass (the message waits to be tried again)."""
         self.sent_at = float("-inf")
+        self.shown_at = 0.0
+        """When Telegram last accepted this message's content (unix time; 0: not since the bot started)."""
         """When (monotonic) the message was last sent or edited: quick taps wait for :data:`TAP_GAP` after it."""

@@ -39,6 +39,11 @@ NEWS_FIRST: Final = 30.0
 STALL: Final = 5.0
 """Seconds past its time a timer may wake before the bot counts as having stalled (frozen, far behind, or
 down): a deadline that passed meanwhile is not a timeout, the turn gets :func:`grace` more."""
+SHOWN_POLL: Final = 0.5
+"""Seconds between two looks at whether the player to move has been shown their turn yet (while the bot's
+queue holds it; bounded by the turn's reminder)."""
+
+
 def after_change(house: House, table: Table, *, actor: int | None = None) -> None:
     """After any change: the deadline, the AI seats, nudges, the messages, the end of a pause."""
     started = arm_deadline(house, table)
@@ -87,6 +92,7 @@ def arm_deadline(house: House, table: Table) -> list[int]:
     key = turn_key(table)
     if key != table.turn_key:
         table.turn_since = time.time()  # a new turn: nobody has been thinking yet
+        table.turn_shown = 0.0
     waiting = waiting_humans(table)
     if not waiting:
         if table.deadline is not None:
@@ -133,14 +139,10 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
     logs.bind(table=table.id, hand=table.hand_id)
     pace = PACES[table.settings.pace]
     remind_at = deadline - pace.reminder
-    think_at = table.turn_since + THINKING[table.settings.pace]
-    if not table.reminded and time.time() < think_at < remind_at:
-        # Someone has been thinking for a while: the whole table is shown whose turn it is.
-        await asyncio.sleep(think_at - time.time())
-        async with table.lock:
-            if table.deadline != deadline:
-                return
-            refresh(house, table)
+    if not table.reminded:
+        await _show_thinking(house, table, deadline, remind_at)
+        if table.deadline != deadline:
+            return
     if not table.reminded and remind_at > time.time():
         await asyncio.sleep(remind_at - time.time())
         async with table.lock:
@@ -175,6 +177,45 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             return
         house.spawn("deadline", partial(store_deadline, house, table), table)
         set_timer(house, table)
+
+
+def shown_at(house: House, table: Table) -> float | None:
+    """When the player to move was shown their turn: when their hand message last showed its latest content,
+    or the turn's start when they have no message the bot still has to change (an AI seat, the web app, no
+    single mover); None while their turn still waits in the bot's queue for Telegram."""
+    turn = table.match.hand.turn if table.match is not None else None
+    info = table.seats[turn] if turn is not None else None
+    if house.publisher is None or turn is None or info is None or info.is_ai or info.user_id is None \
+            or not info.reachable or house.app_open(table, turn):
+        return table.turn_since
+    shown = house.publisher.shown_at(slot_key(table.id, turn, info.user_id))
+    return None if shown is None else max(table.turn_since, shown)
+
+
+async def _show_thinking(house: House, table: Table, deadline: float, remind_at: float) -> None:
+    """Once the player to move has thought for :data:`~bot.model.THINKING` since their turn was *shown* to
+    them, the whole table is shown whose turn it is (before the reminder, which says it anyway).  Time their
+    message spent in the bot's own queue never counts (issue 57: at 80 tables that queue reached 6.6 s, more
+    turns crossed the line, every one added edits, and the queue grew again)."""
+    think = THINKING[table.settings.pace]
+    shown = shown_at(house, table)
+    while shown is None:  # their turn is not on their screen yet: their thinking has not begun
+        if time.time() + think >= remind_at:
+            return
+        await asyncio.sleep(SHOWN_POLL)
+        if table.deadline != deadline:
+            return
+        shown = shown_at(house, table)
+    think_at = shown + think
+    if think_at >= remind_at:
+        return
+    if think_at > time.time():
+        await asyncio.sleep(think_at - time.time())
+    async with table.lock:
+        if table.deadline != deadline:
+            return
+        table.turn_shown = shown
+        refresh(house, table)
 
 
 def _cards_not_sent(house: House, table: Table) -> bool:
