@@ -205,7 +205,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                        else tr("Bidding is open: bid or pass."))
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
-            out.append(story.flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump))
+            out.append(story.flip_news(tr, view, table.settings.ruleset().threshold))
         for bid in view.bids:
             if bid.kind == "steal":
                 bidder = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
@@ -222,13 +222,14 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         else:  # the steal going round changes nothing for the group or a player it is not asking
             out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
-        told = story.table_news(tr, view, table.settings.ruleset().hidden_bidding)
+        told = story.table_news(tr, view, table.settings.ruleset())
         if told is not None:  # how the trump was set, while the first trick is played
             out.append(told)
         dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
         trump = flag_phrase(tr) if view.flag else trump_phrase(tr, view.trump)
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
-                      trump=trump, dealer=dealer, points=view.attacker_points))
+                      trump=trump, dealer=dealer,
+                      points=signed(view.attacker_points) if view.attacker_points < 0 else view.attacker_points))
         number = len(view.tricks) + 1
         if live or (view.turn is not None and table.thinking(time.time() if now is None else now)):
             # The player to move (or someone who has been thinking for a while: then everyone) sees the

@@ -200,7 +200,7 @@ async def test_stats_in_a_group_and_in_private(db: storage.Database) -> None:
     assert ann.split("\n") == [
         "<b>player1</b>",
         "2026年11月赛季：第 1 名（共 4 人）",
-        "积分 +2 · 共 4 局 · 赢 3 局 · 胜场 0 · 逃跑 0",
+        "积分 +2 · 共 4 局 · 赢 3 局 · 赢得比赛 0 场 · 逃跑 0",
         "总计：积分 +2 · 共 4 局 · 赢 3 局 · 第 1 名（共 4 人）",
         "做庄家方：4 局，胜率 75%，积分 +2",
         "做抓分方：0 局，胜率 —，积分 0",

@@ -62,7 +62,7 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         png = server.state.files[board.photo_id]  # type: ignore[index]
         assert png_size(png)[0] == 1200 and len(png) <= 200 * 1024
         assert board.caption is not None and board.caption.startswith("联赛 · ")
-        assert "1. Alice · +2 · 6 局，赢 4 局 · 胜场 1\n1. Carol · +2 · 6 局，赢 4 局 · 胜场 1" in board.caption
+        assert "1. Alice · +2 · 6 局，赢 4 局 · 赢得比赛 1 场\n1. Carol · +2 · 6 局，赢 4 局 · 赢得比赛 1 场" in board.caption
         assert "至少打满 5 局" in board.caption
         assert board.labels == [["总榜"], ["📈 联赛页面"]]
 
