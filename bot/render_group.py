@@ -215,8 +215,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             out.append(trump_phrase(tr, view.trump))
         if view.phase == "burying":
             assert view.kitty_holder is not None
-            out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
-        elif view.turn is not None and (view.turn == view.viewer or table.thinking(time.time() if now is None else now)):
+            out.append(tr("You are burying the kitty.") if view.kitty_holder == view.viewer else
+                       tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
+        elif view.turn is not None and view.turn == view.viewer:  # told to the player it asks, in the second person
+            out.append(tr("Kitty buried. You may steal it or pass.") + _since(tr, table, now))
+        elif view.turn is not None and table.thinking(time.time() if now is None else now):
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
                        + _since(tr, table, now))
         else:  # the steal going round changes nothing for the group or a player it is not asking
@@ -237,8 +240,8 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
             if view.turn is not None:
-                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _since(tr, table, now)
-                           + _deadline(tr, table, now))
+                mover = tr("Your move") if view.turn == view.viewer else tr("{who} to play", who=who(tr, table, view.turn))
+                out.append(mover + _since(tr, table, now) + _deadline(tr, table, now))
         elif view.turn is not None:
             leader = view.current[0][0] if view.current else view.turn
             out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))

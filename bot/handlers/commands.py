@@ -40,17 +40,18 @@ async def cmd_start(update: Update, context: Context) -> None:
     await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
     tr = await user_translator(context, user)
     for seated, index in tables.tables_of(user.id):
+        if seated.playing and tables.holds(seated, index, user.id):  # said first: the hand message follows it
+            await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
+                                            title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
         async with seated.lock:
             info = seated.seats[index]
             if info is None or info.user_id != user.id:
                 continue
             info.reachable = True
-            if seated.playing and not await tables.come_back(seated, index):
-                tables.resume(seated)  # they were unreachable, and so nobody was left: the table goes on
-                tables.refresh(seated, urgent=[index])
-        if seated.playing:
-            await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
-                                            title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
+            if seated.playing:
+                if not await tables.come_back(seated, index):
+                    tables.resume(seated)  # they were unreachable, and so nobody was left: the table goes on
+                await tables.show_hand_again(seated, index)  # a new hand message, below the line saying so
     payload = context.args[0] if context.args else ""
     offer = await replay_offer(tables, payload, user.id, tr) or await page_offer(context, payload, user.id, tr)
     if offer is not None:  # the result message's replay link, or a leaderboard's link to the league page

@@ -13,6 +13,7 @@ from bot.handlers.common import Context, chat_translator, in_group, is_admin, re
 from bot.handlers.common import who_asks
 from bot.handlers.league_buttons import history_markup, league_of, send_board
 from bot.i18n import LANGUAGES, Translator, translator
+from bot.labels import hands_phrase
 from bot.league.board import CURRENT, League, leaderboard
 from bot.league.history import history_text
 from bot.league.personal import group_stats, private_stats
@@ -144,7 +145,7 @@ async def _change_season(league: League, tr: Translator, chat_id: int, user_id: 
         if minimum is None:
             return tr("Give the minimum as a number of hands from 0 to 1000: /season min 10")
         await storage.set_min_hands(league.db, chat_id, minimum, now)
-        return tr("From now on this season ranks people with at least {n} hands.", n=minimum)
+        return tr("From now on this season ranks people with at least {hands}.", hands=hands_phrase(tr, minimum))
     if verb == "tz":
         name = zone_name(rest.strip())
         try:

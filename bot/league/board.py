@@ -17,7 +17,7 @@ from typing import Final
 
 import storage
 from bot.i18n import Translator, translator
-from bot.labels import name_html
+from bot.labels import hands_phrase, name_html
 from bot.league.chart import render
 from bot.league.pictures import Board, PictureCache, Stretch, chart_data
 from bot.league.seasons import season_dates, season_title
@@ -126,7 +126,7 @@ class League:
             parts.append(season_dates(tr, stretch.season, await storage.time_zone(self.db, chat_id)))
         else:
             title = tr("League · all time")
-        parts.append(tr("{n} hands", n=hands))
+        parts.append(hands_phrase(tr, hands))
         return title, " · ".join(parts)
 
     async def board(self, tr: Translator, chat_id: int, stretch: Stretch) -> Board:

@@ -18,7 +18,7 @@ from typing import Final
 
 import storage
 from bot.i18n import Translator
-from bot.labels import signed
+from bot.labels import hands_phrase, signed
 from bot.league.chart import ChartData, Line, Row
 from bot.league.standings import Standings, champions_text, rule_text
 
@@ -144,8 +144,8 @@ def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
         title=title, subtitle=subtitle, x_label=tr("Hands played in the group, in order"), y_label=tr("积分"),
         headers=("#", tr("Player"), tr("积分"), tr("Hands"), tr("Won"), tr("Matches"), tr("Escapes")),
         lines=tuple(lines), rows=rows,
-        below_line=tr("Below the line: fewer than {n} hands, not ranked", n=standings.min_hands),
-        footer=tuple(footer), empty=tr("Nobody has {n} hands yet.", n=standings.min_hands))
+        below_line=tr("Below the line: fewer than {hands}, not ranked", hands=hands_phrase(tr, standings.min_hands)),
+        footer=tuple(footer), empty=tr("Nobody has {hands} yet.", hands=hands_phrase(tr, standings.min_hands)))
 
 
 def _plain(html_text: str) -> str:

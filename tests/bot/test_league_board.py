@@ -233,6 +233,15 @@ async def test_history_lists_matches_with_a_replay_link_per_hand_where_the_web_a
     assert (await history_text(with_app, translator("en"), -5))[0] == "No match has been played in this group yet."
 
 
+async def test_history_names_the_lap_the_results_named(db: storage.Database) -> None:
+    """「打 3（第 3 圈）」 where the result said 第 2 圈: the match's laps are stored as the engine's lap (from 1),
+    as the tables service writes them after each hand (``SideLevel.lap``), and shown as they are."""
+    hands = await november(db)
+    await storage.update_match(db, hands.match_id, status="finished", winner_side=1, levels=(3, 14), laps=(2, 3))
+    text, _ = await history_text(league_at(db, [at(2026, 12, 1)]), translator("zh"), CHAT)
+    assert "南北 打 3（第 2 圈） · 东西 打 A（第 3 圈）" in text
+
+
 def test_season_words() -> None:
     season = storage.Season(1, CHAT, "monthly", "2026-12", at(2026, 12, 1), at(2027, 1, 1), 10, None, None)
     spring = storage.Season(2, CHAT, "named", "春季赛", at(2027, 3, 5, 18), None, 10, 1, None)

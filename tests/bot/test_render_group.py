@@ -252,7 +252,8 @@ def test_open_burying_shows_trump(lang: str) -> None:
 @pytest.mark.parametrize("lang", T.LANGS)
 @pytest.mark.parametrize("preset", ["yancheng", "yangzhou", "xin"])
 def test_stealing_reads_the_same_as_it_goes_round(preset: str, lang: str) -> None:
-    """The steal going round is not the group's news (one edit per seat saved); the seat asked sees its name."""
+    """The steal going round is not the group's news (one edit per seat saved); the seat asked is told in the
+    second person, never by its own name (issue 55)."""
     table = T.stealing(preset)
     hand = T.hand_of(table)
     _raw, plain = group(table, lang)
@@ -260,8 +261,8 @@ def test_stealing_reads_the_same_as_it_goes_round(preset: str, lang: str) -> Non
                                      else "Kitty buried: each player in turn may steal it or pass.")
     assert hand.turn is not None
     asked = render_hand(translator(lang), table, hand.turn, "G")[0]
-    who_ = who(table, hand.turn, lang)
-    assert (f"扣底完毕，等待 {who_} 抄底或不抄。" if lang == "zh" else f"Kitty buried. {who_} may steal it or pass.") in asked
+    assert ("扣底完毕，轮到你抄底或不抄。" if lang == "zh" else "Kitty buried. You may steal it or pass.") in asked
+    assert who(table, hand.turn, lang) not in asked.split("\n", 1)[1]
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
