@@ -305,11 +305,15 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
 
 
 def _pause_line(tr: Translator, table: Table, now: float | None) -> str:
-    """Between hands: the next hand starts soon, or when someone presses 「下一局」."""
+    """Between hands: the next hand starts soon, or when someone presses 「下一局」.
+
+    The real-time pause is a few seconds (``CHAODIPI_HAND_PAUSE``), shorter than a countdown in steps of ten
+    and than the group message's edits: it says no number that would be wrong a moment later.
+    """
     assert table.between_hands is not None
-    left = time_left(tr, table.between_hands - (time.time() if now is None else now))
     if table.settings.pace == "realtime":
-        return tr("The next hand starts in a moment {left}.", left=left)
+        return tr("The next hand starts in a moment.")
+    left = time_left(tr, table.between_hands - (time.time() if now is None else now))
     return tr("The next hand starts when someone at the table presses 「Next hand」 {left}.", left=left)
 
 

@@ -117,17 +117,18 @@ async def cmd_newgame(update: Update, context: Context) -> None:
     if not in_group(chat):
         await reply(update, context, tr("Open a table in a group chat: add me to a group and send /newgame there."))
         return
-    preset = None
-    if context.args:
-        try:
-            preset = get_ruleset(" ".join(context.args)).name
-        except ValueError:
-            names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
-            await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
-            return
     tables = tables_of(context)
-    await remember_user(context, user)
+    preset = None
     try:
+        tables.check_new_table(chat.id)  # first: with a table open, the preset asked for does not matter
+        if context.args:
+            try:
+                preset = get_ruleset(" ".join(context.args)).name
+            except ValueError:
+                names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
+                await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
+                return
+        await remember_user(context, user)
         table = await tables.new_table(chat.id, chat.title or "", user.id, tr.lang, preset)
     except TableError as exc:
         await reply(update, context, exc.text(tr))

@@ -42,6 +42,10 @@ class Tables(House):
         """Open a table in a group (one active table per group); no lock needed."""
         return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset)
 
+    def check_new_table(self, chat_id: int) -> None:
+        """Raise TableError if the group already has a table (checked before the preset is read)."""
+        lobby.check_new_table(self, chat_id)
+
     def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
         """The seat this person would get; raises TableError if they cannot sit."""
         return lobby.check_sit(table, user_id, seat)

@@ -233,8 +233,8 @@ def test_private_result_is_one_line() -> None:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("pace", ["realtime", "relaxed", "daily"])
 def test_the_table_message_between_hands(pace: str, lang: str) -> None:
-    """Real-time: the next hand starts in a moment (seconds left), no button; otherwise a 「下一局」 button
-    that names the deal it starts, and the time left."""
+    """Real-time: the next hand starts in a moment, no button and no seconds (the pause is 4 s: 「还剩 10 秒」
+    lasted 2–4 s, issue 55); otherwise a 「下一局」 button that names the deal it starts, and the time left."""
     from dataclasses import replace
 
     from bot import callbacks
@@ -246,8 +246,7 @@ def test_the_table_message_between_hands(pace: str, lang: str) -> None:
     text, markup = render_table(translator(lang), table, now=1000.0)
     last = text.split("\n")[-1]
     if pace == "realtime":
-        # seconds in steps of ten, rounded up (a redraw a moment later costs no edit)
-        assert last == ("下一局马上开始（还剩 10 秒）。" if lang == "zh" else "The next hand starts in a moment (10 s left).")
+        assert last == ("下一局马上开始。" if lang == "zh" else "The next hand starts in a moment.")
         assert markup is None
     else:
         assert ("点「下一局」" in last) if lang == "zh" else ("presses 「Next hand」" in last)

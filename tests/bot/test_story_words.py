@@ -13,9 +13,12 @@ import pytest
 
 from bot import story
 from bot.i18n import translator
+from bot.labels import hands_phrase
 from bot.messages import refusal
-from bot.render_group import phase_lines
+from bot.render_group import phase_lines, seat_name
+from bot.render_private import render_hand
 from engine.bidding import BidRecord
+from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.hand import Action, Adjustment
 from engine.ruleset import RULESETS
@@ -133,3 +136,37 @@ def test_a_refused_steal_talks_about_stealing(preset: str, zh: str, en: str) -> 
     ruleset = RULESETS[preset]
     assert refusal(ZH, err.value, ruleset) == zh
     assert refusal(EN, err.value, ruleset) == en
+
+
+# --- issue 55, item 6: wrong or stale lines ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_player_to_move_is_told_in_the_second_person(lang: str) -> None:
+    """Not 「轮到 北 Bob」 in Bob's own message: the mover reads that it is their move."""
+    table = T.playing("yancheng")
+    hand = T.hand_of(table)
+    assert hand.turn is not None
+    text = render_hand(translator(lang), table, hand.turn, T.GROUP_TITLE)[0]
+    assert ("轮到你" if lang == "zh" else "Your move") in text
+    name = seat_name(translator(lang), table, hand.turn)
+    assert (f"轮到 {name}" if lang == "zh" else f"{name} to play") not in text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_one_trump_and_one_card_are_singular(lang: str) -> None:
+    """「1 trumps」, 「1 hands」: a count of one is said in the singular."""
+    table = T.playing("yancheng")
+    hand = T.hand_of(table)
+    assert hand.turn is not None and hand.trump is not None
+    hand.hands[hand.turn] = [Card.parse("BJ")]  # the last card, a trump
+    text = render_hand(translator(lang), table, hand.turn, T.GROUP_TITLE)[0]
+    assert ("1 张牌，1 张主" if lang == "zh" else "1 card, 1 trump") in text.split("\n")
+    assert hands_phrase(translator(lang), 1) == ("1 局" if lang == "zh" else "1 hand")
+    assert hands_phrase(translator(lang), 12) == ("12 局" if lang == "zh" else "12 hands")
+
+
+def test_a_name_and_also_bid_are_spaced() -> None:
+    """「Bob也亮了主」 missed the space every other line puts after a name."""
+    assert ZH("{who} bid too: which bid stands is told after the steal rounds (暗炒).", who="东 Bob").startswith(
+        "东 Bob 也亮了主：")

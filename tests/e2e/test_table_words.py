@@ -75,6 +75,9 @@ async def test_the_group_reads_replies_in_its_language_and_lang_changes_it(fake_
                                   ("stop", "Only the table's creator or a group admin can stop it.")):
             got = await replies(server, bob, group, command)  # Bob reads Chinese, the group English
             assert got[0].text == EN(expected), command
+        # With a table open, a preset and junk after /newgame do not matter: not "Unknown preset" (issue 55).
+        got = await replies(server, bob, group, "newgame", "扬州", "extra", "junk")
+        assert got[0].text == EN("This group already has a table. Use /stop to close it first.")
         await replies(server, alice, group, "lang", "zh")
         for person in (alice, bob):
             got = await replies(server, person, group, "stats")
