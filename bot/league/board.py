@@ -184,6 +184,16 @@ class League:
             await storage.add_announcement(self.db, int(table[0]), "season_end", text, photo=png)
         return chat_id
 
+    async def announce(self, chat_id: int, kind: str, text: str) -> bool:
+        """Queue ``text`` in the group's outbox, after what is queued there already (a season's end before the
+        next season's start); False for a group that never had a table (it has no outbox)."""
+        async with self.db.transaction():
+            table = await self.db.fetchone("SELECT MAX(table_id) FROM tables WHERE chat_id = ?", (chat_id,))
+            if table is None or table[0] is None:
+                return False
+            await storage.add_announcement(self.db, int(table[0]), kind, text)
+        return True
+
     def page_link(self, tr: Translator, chat_id: int) -> tuple[str, str] | None:
         """The league page's deep link (through the private chat, as a group cannot hold a web app button)."""
         if self.public_url is None:
