@@ -151,7 +151,8 @@ class League:
             if kept is not None:
                 return kept.png
             series = await storage.jifen_series(self.db, chat_id, since=stretch.since, until=stretch.until)
-            png = await asyncio.to_thread(render, chart_data(tr, title, subtitle, standings, series))
+            png = await asyncio.to_thread(render, chart_data(tr, title, subtitle, standings, series,
+                                                                  finished=stretch.finished))
         self.cache.store(chat_id, stretch, tr.lang, png)
         return png
 
@@ -175,7 +176,7 @@ class League:
         title, subtitle = await self.headings(tr, chat_id, stretch)
         png = await self.draw(chat_id, tr, stretch, standings, title, subtitle)
         head = "\n".join(["🏁 <b>" + tr("{season} is over!", season=name_html(season_title(tr, season))) + "</b>",
-                          "🏆 " + champions_text(tr, standings)])
+                          "🏆 " + champions_text(tr, standings, finished=True)])
         text = table_text(tr, head, standings, limit=CAPTION_LIMIT)
         async with self.db.transaction():
             table = await self.db.fetchone("SELECT MAX(table_id) FROM tables WHERE chat_id = ?", (chat_id,))

@@ -46,6 +46,12 @@ class Stretch:
         """The first moment not counted (None: none)."""
         return self.season.ends_at if self.season is not None else None
 
+    @property
+    def finished(self) -> bool:
+        """A season that is over: its first place are its champions (all time and the season under way have
+        none yet, only a lead)."""
+        return self.season is not None and not self.current
+
 
 @dataclass(frozen=True, slots=True)
 class Board:
@@ -114,12 +120,15 @@ class PictureCache:
 
 
 def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
-               series: list[storage.SeriesPoint]) -> ChartData:
-    """What the picture of a stretch shows: a line for each ranked person, and the whole table."""
+               series: list[storage.SeriesPoint], *, finished: bool) -> ChartData:
+    """What the picture of a stretch shows: a line for each ranked person (for everyone while nobody is ranked
+    yet: a new season's first hands are worth a picture), and the whole table.  ``finished``: the stretch is a
+    season that is over (its first place are champions; otherwise they lead)."""
     hands: dict[int, int] = {}
     for point in series:
         hands.setdefault(point.hand_id, len(hands))
-    order = [placed.line.user_id for placed in standings.ranked]
+    drawn = standings.ranked or standings.everyone
+    order = [placed.line.user_id for placed in drawn]
     column = {user_id: index for index, user_id in enumerate(order)}
     steps: list[list[int]] = [[0] * len(hands) for _ in order]
     for point in series:
@@ -127,7 +136,7 @@ def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
         if index is not None:
             steps[index][hands[point.hand_id]] += point.score
     lines = []
-    for user_placed, changes in zip(standings.ranked, steps):
+    for user_placed, changes in zip(drawn, steps):
         total, points = 0, []
         for change in changes:
             total += change
@@ -139,13 +148,13 @@ def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
              str(placed.line.matches_won), str(placed.line.escapes)),
             column.get(placed.line.user_id))
         for placed in standings.everyone)
-    footer = [_plain(champions_text(tr, standings)), rule_text(tr, standings.min_hands)]
+    footer = [_plain(champions_text(tr, standings, finished=finished)), rule_text(tr, standings.min_hands)]
     return ChartData(
         title=title, subtitle=subtitle, x_label=tr("Hands played in the group, in order"), y_label=tr("积分"),
         headers=("#", tr("Player"), tr("积分"), tr("Hands"), tr("Won"), tr("Matches"), tr("Escapes")),
         lines=tuple(lines), rows=rows,
         below_line=tr("Below the line: fewer than {hands}, not ranked", hands=hands_phrase(tr, standings.min_hands)),
-        footer=tuple(footer), empty=tr("Nobody has {hands} yet.", hands=hands_phrase(tr, standings.min_hands)))
+        footer=tuple(footer), empty=tr("No hand has been played yet."))
 
 
 def _plain(html_text: str) -> str:

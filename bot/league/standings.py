@@ -127,18 +127,22 @@ def table_text(tr: Translator, heading: str, standings: Standings, *, limit: int
     return heading + "\n<i>" + rule + "</i>"
 
 
-def champions_text(tr: Translator, standings: Standings) -> str:
-    """「冠军：张伟（+34）· 最佳搭档：张伟 & 王芳（+50）」, or that nobody was ranked (HTML)."""
+def champions_text(tr: Translator, standings: Standings, *, finished: bool) -> str:
+    """「冠军：张伟（+34）· 最佳搭档：张伟 & 王芳（+50）」 for a season that is over (``finished``), 「领先：…」
+    while it is under way (and for all time), or that nobody is ranked (HTML)."""
     people = standings.champions
     if not people:
-        return tr("No champion: nobody played {hands}.", hands=hands_phrase(tr, standings.min_hands))
+        if finished:
+            return tr("No champion: nobody played {hands}.", hands=hands_phrase(tr, standings.min_hands))
+        return tr("Nobody has {hands} yet.", hands=hands_phrase(tr, standings.min_hands))
     names = ("、" if tr.lang == "zh" else ", ").join(
         tr("{name} ({jifen})", name=name_html(p.display_name), jifen=signed(p.jifen)) for p in people)
-    text = tr("Champion: {names}", names=names)
+    text = tr("Champion: {names}", names=names) if finished else tr("Leading: {names}", names=names)
     if standings.pairs:
         pair = standings.pairs[0]
-        text += " · " + tr("Best partnership: {names} ({jifen})",
-                           names=" &amp; ".join(name_html(n) for n in pair.display_names), jifen=signed(pair.jifen))
+        names = " &amp; ".join(name_html(n) for n in pair.display_names)
+        text += " · " + (tr("Best partnership: {names} ({jifen})", names=names, jifen=signed(pair.jifen)) if finished
+                         else tr("Best partnership so far: {names} ({jifen})", names=names, jifen=signed(pair.jifen)))
     return text
 
 

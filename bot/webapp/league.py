@@ -116,7 +116,7 @@ class LeagueRoutes:
                                    content_type="application/json")
         board = await league.board(tr, chat_id, stretch)
         series = await storage.jifen_series(league.db, chat_id, since=stretch.since, until=stretch.until)
-        data = chart_data(tr, board.title, board.subtitle, board.standings, series)
+        data = chart_data(tr, board.title, board.subtitle, board.standings, series, finished=stretch.finished)
         return web.json_response({"ok": True, "chat": chat_id, "stretch": stretch.key, "lang": tr.lang,
                                   "chart": page_data(data),
                                   "buttons": [{"label": label, "stretch": k} for label, k in board.buttons]},
