@@ -122,8 +122,8 @@ async def cmd_season(update: Update, context: Context) -> None:
     cast(SeasonWatcher, context.bot_data["seasons"]).poke()  # the season that ended is told
     if done:
         await reply(update, context, done)
-    else:  # the season that ended and the one that starts were queued in the group's outbox, in that order
-        tables_of(context).outbox.wake(chat.id)
+    elif (outbox := tables_of(context).outbox) is not None:  # the season that ended, then the one that starts,
+        outbox.wake(chat.id)  # were queued in the group's outbox in that order
 
 
 async def _after_the_end(league: League, ended: storage.Season, started: storage.Season, text: str) -> str:
