@@ -240,8 +240,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
             if view.turn is not None:
-                mover = tr("Your move") if view.turn == view.viewer else tr("{who} to play", who=who(tr, table, view.turn))
-                out.append(mover + _since(tr, table, now) + _deadline(tr, table, now))
+                clock = _since(tr, table, now) + _deadline(tr, table, now)
+                if view.turn != view.viewer:
+                    out.append(tr("{who} to play", who=who(tr, table, view.turn)) + clock)
+                elif clock:  # 「👉 轮到你了」 follows in the player's own message: here only how long they have
+                    out.append(tr("Your move") + clock)
         elif view.turn is not None:
             leader = view.current[0][0] if view.current else view.turn
             out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
@@ -267,14 +270,20 @@ def _since(tr: Translator, table: Table, now: float | None) -> str:
     began = datetime.fromtimestamp(table.turn_since, CHINA)
     today = datetime.fromtimestamp(time.time() if now is None else now, CHINA).date()
     if began.date() == today:
-        return " " + tr("(since {time})", time=began.strftime("%H:%M"))
-    return " " + tr("(since {month}/{day} {time})", month=began.month, day=began.day, time=began.strftime("%H:%M"))
+        return _aside(tr, tr("(since {time})", time=began.strftime("%H:%M")))
+    return _aside(tr, tr("(since {month}/{day} {time})", month=began.month, day=began.day,
+                         time=began.strftime("%H:%M")))
 
 
 def _deadline(tr: Translator, table: Table, now: float | None) -> str:
     if table.deadline is None:
         return ""
-    return " " + time_left(tr, table.deadline - (time.time() if now is None else now))
+    return _aside(tr, time_left(tr, table.deadline - (time.time() if now is None else now)))
+
+
+def _aside(tr: Translator, bracketed: str) -> str:
+    """A bracketed note after a line: a space before "(…)", none before a full-width 「（…）」."""
+    return bracketed if bracketed.startswith("（") else " " + bracketed
 
 
 def time_left(tr: Translator, seconds: float) -> str:

@@ -7,6 +7,7 @@ of its numbers changed to reach a row no short rigged hand reaches.
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -143,12 +144,13 @@ def test_a_refused_steal_talks_about_stealing(preset: str, zh: str, en: str) -> 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_player_to_move_is_told_in_the_second_person(lang: str) -> None:
-    """Not 「轮到 北 Bob」 in Bob's own message: the mover reads that it is their move."""
+    """Not 「轮到 北 Bob」 in Bob's own message: the mover reads that it is their move, and how long they have."""
     table = T.playing("yancheng")
     hand = T.hand_of(table)
     assert hand.turn is not None
+    table.deadline = time.time() + 45
     text = render_hand(translator(lang), table, hand.turn, T.GROUP_TITLE)[0]
-    assert ("轮到你" if lang == "zh" else "Your move") in text
+    assert ("轮到你（还剩 50 秒）" if lang == "zh" else "Your move (50 s left)") in text
     name = seat_name(translator(lang), table, hand.turn)
     assert (f"轮到 {name}" if lang == "zh" else f"{name} to play") not in text
 
