@@ -9,7 +9,9 @@ are the record's, and only their parts are named.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Final
 
 from bot.i18n import Translator
 from bot.labels import flag_phrase, level_label, seat_label, side_label, signed
@@ -159,7 +161,7 @@ def scores_line(tr: Translator, record: HandRecord) -> str:
     return line
 
 
-TOP_ROWS = {True: 10, False: 8}
+TOP_ROWS: Final[Mapping[bool, int]] = MappingProxyType({True: 10, False: 8})
 """The most levels the printed level tables give, by whether the dealer side keeps the deal: table B's
 −10 to −5 row (table A's −20) gives the dealer side 10, both tables' 160–165 row the attackers 8.  Beyond
 them the tables say only 「类推」 (and so on)."""
