@@ -4,8 +4,8 @@ Telegram lets a bot post 20 messages a minute in a group (and about one a
 second in a chat, which PTB's rate limiter paces by waiting out a 429); a
 table's own messages need part of that.  Every command takes one unit from
 its chat's window and its sender's.  Past either, the first excess command
-gets one short notice and the rest are dropped unanswered (no handler runs
-for them).  A game command (joining, leaving, opening or stopping a table) is
+gets one short notice, and the excess commands wait (:mod:`bot.handlers.throttle`)
+to be answered, in order, once the windows have room again.  A game command (joining, leaving, opening or stopping a table) is
 never dropped: it counts against the budget, and is handled whatever the
 budget says (:meth:`CommandBudget.charge`).  Button presses are not budgeted:
 each is answered by its popup, which posts nothing to the chat; but the
@@ -74,11 +74,23 @@ class CommandBudget:
             chat.take(now)
             person.take(now)
             return "answer"
-        full = person if not person.room(now) else chat
-        if full.noticed:
+        if chat.noticed or person.noticed:  # one notice for a run, whichever window filled first
             return "drop"
-        full.noticed = True
+        chat.noticed = person.noticed = True
         return "notice"
+
+    def wait(self, chat_id: int, user_id: int) -> float:
+        """Seconds until both this chat's and this person's windows have room (0: now)."""
+        now = self.clock()
+        waits = [0.0]
+        for window in (self._chats.get(chat_id), self._people.get(user_id)):
+            if window is not None and not window.room(now):
+                waits.append(window.times[len(window.times) - window.limit] + window.span - now)
+        return max(waits)
+
+    def take(self, chat_id: int, user_id: int) -> None:
+        """Count a command answered now, after it waited for room (see :meth:`wait`)."""
+        self.charge(chat_id, user_id)
 
     def charge(self, chat_id: int, user_id: int) -> None:
         """Count a command that is handled whatever the budget says (a game command): the commands after it

@@ -78,6 +78,11 @@ def or_list(tr: Translator, items: list[str]) -> str:
     return tr("{items} or {last}", items=sep.join(items[:-1]), last=items[-1])
 
 
+def hands_phrase(tr: Translator, n: int) -> str:
+    """「1 局」, 「12 局」; "1 hand", "12 hands"."""
+    return tr("1 hand") if n == 1 else tr("{n} hands", n=n)
+
+
 def preset_label(tr: Translator, preset: str | Ruleset) -> str:
     """The preset's name in the reader's language."""
     ruleset = get_ruleset(preset) if isinstance(preset, str) else preset

@@ -11,6 +11,7 @@ from typing import Final
 
 from bot.i18n import Translator
 from bot.labels import SUIT_SYMBOLS, or_list
+from engine.bidding import step_allowed
 from engine.errors import EngineError
 from engine.ruleset import Ruleset
 from engine.trump import TRUMP
@@ -51,6 +52,8 @@ def refusal(tr: Translator, error: EngineError, ruleset: Ruleset | None = None) 
         suit = tr("trumps") if group == TRUMP else SUIT_SYMBOLS.get(group, group)
         return tr("You hold {suit}: play {suit} first.", suit=suit)
     if error.code == "not_a_bid" and ruleset is not None:
+        if error.params.get("steal"):
+            return not_a_steal(tr, ruleset)
         return not_a_bid(tr, ruleset)
     if error.code == "bid_not_allowed" and ruleset is not None and _steal_only(ruleset, error.params.get("step")):
         return tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
@@ -86,6 +89,17 @@ def not_a_bid(tr: Translator, ruleset: Ruleset) -> str:
     if not joker_bids:
         text += ("" if tr.lang == "zh" else " ") + tr("A big-joker or small-joker pair cannot bid: it only steals the kitty, for no trump.")
     return text
+
+
+def not_a_steal(tr: Translator, ruleset: Ruleset) -> str:
+    """What a steal (抄底) may be in this preset, as the engine allows it: a level pair, a joker pair where
+    one steals, a red-five pair where the preset has one."""
+    kinds = [tr("a pair of level cards")]
+    if step_allowed(ruleset, "SJ2", steal=True) or step_allowed(ruleset, "BJ2", steal=True):
+        kinds.append(tr("a joker pair"))
+    if step_allowed(ruleset, "R52", steal=True):
+        kinds.append(tr("a red-five pair"))
+    return tr("Those cards cannot steal the kitty: a steal needs {kinds}.", kinds=or_list(tr, kinds))
 
 
 def storage_refusal(tr: Translator, fault: StorageFault) -> str:

@@ -212,7 +212,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                        else tr("Bidding is open: bid or pass."))
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
-            out.append(story.flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump))
+            out.append(story.flip_news(tr, view, table.settings.ruleset().threshold))
         for bid in view.bids:
             if bid.kind == "steal":
                 bidder = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
@@ -222,20 +222,24 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             out.append(trump_phrase(tr, view.trump))
         if view.phase == "burying":
             assert view.kitty_holder is not None
-            out.append(tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
-        elif view.turn is not None and (view.turn == view.viewer or table.thinking(time.time() if now is None else now)):
+            out.append(tr("You are burying the kitty.") if view.kitty_holder == view.viewer else
+                       tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
+        elif view.turn is not None and view.turn == view.viewer:  # told to the player it asks, in the second person
+            out.append(tr("Kitty buried. You may steal it or pass.") + _since(tr, table, now))
+        elif view.turn is not None and table.thinking(time.time() if now is None else now):
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
                        + _since(tr, table, now))
         else:  # the steal going round changes nothing for the group or a player it is not asking
             out.append(tr("Kitty buried: each player in turn may steal it or pass."))
     elif view.phase == "playing":
-        told = story.table_news(tr, view, table.settings.ruleset().hidden_bidding)
+        told = story.table_news(tr, view, table.settings.ruleset())
         if told is not None:  # how the trump was set, while the first trick is played
             out.append(told)
         dealer = who(tr, table, view.dealer) if view.dealer is not None else "?"
         trump = flag_phrase(tr) if view.flag else trump_phrase(tr, view.trump)
         out.append(tr("{trump} · dealer {dealer} · attackers {points} points",
-                      trump=trump, dealer=dealer, points=view.attacker_points))
+                      trump=trump, dealer=dealer,
+                      points=signed(view.attacker_points) if view.attacker_points < 0 else view.attacker_points))
         number = len(view.tricks) + 1
         if live or (view.turn is not None and table.thinking(time.time() if now is None else now)):
             # The player to move (or someone who has been thinking for a while: then everyone) sees the
@@ -243,8 +247,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
             if view.turn is not None:
-                out.append(tr("{who} to play", who=who(tr, table, view.turn)) + _since(tr, table, now)
-                           + _deadline(tr, table, now))
+                clock = _since(tr, table, now) + _deadline(tr, table, now)
+                if view.turn != view.viewer:
+                    out.append(tr("{who} to play", who=who(tr, table, view.turn)) + clock)
+                elif clock:  # 「👉 轮到你了」 follows in the player's own message: here only how long they have
+                    out.append(tr("Your move") + clock)
         elif view.turn is not None:
             leader = view.current[0][0] if view.current else view.turn
             out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
@@ -270,14 +277,20 @@ def _since(tr: Translator, table: Table, now: float | None) -> str:
     began = datetime.fromtimestamp(table.turn_since, CHINA)
     today = datetime.fromtimestamp(time.time() if now is None else now, CHINA).date()
     if began.date() == today:
-        return " " + tr("(since {time})", time=began.strftime("%H:%M"))
-    return " " + tr("(since {month}/{day} {time})", month=began.month, day=began.day, time=began.strftime("%H:%M"))
+        return _aside(tr, tr("(since {time})", time=began.strftime("%H:%M")))
+    return _aside(tr, tr("(since {month}/{day} {time})", month=began.month, day=began.day,
+                         time=began.strftime("%H:%M")))
 
 
 def _deadline(tr: Translator, table: Table, now: float | None) -> str:
     if table.deadline is None:
         return ""
-    return " " + time_left(tr, table.deadline - (time.time() if now is None else now))
+    return _aside(tr, time_left(tr, table.deadline - (time.time() if now is None else now)))
+
+
+def _aside(tr: Translator, bracketed: str) -> str:
+    """A bracketed note after a line: a space before "(…)", none before a full-width 「（…）」."""
+    return bracketed if bracketed.startswith("（") else " " + bracketed
 
 
 def time_left(tr: Translator, seconds: float) -> str:
@@ -308,11 +321,15 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
 
 
 def _pause_line(tr: Translator, table: Table, now: float | None) -> str:
-    """Between hands: the next hand starts soon, or when someone presses 「下一局」."""
+    """Between hands: the next hand starts soon, or when someone presses 「下一局」.
+
+    The real-time pause is a few seconds (``CHAODIPI_HAND_PAUSE``), shorter than a countdown in steps of ten
+    and than the group message's edits: it says no number that would be wrong a moment later.
+    """
     assert table.between_hands is not None
-    left = time_left(tr, table.between_hands - (time.time() if now is None else now))
     if table.settings.pace == "realtime":
-        return tr("The next hand starts in a moment {left}.", left=left)
+        return tr("The next hand starts in a moment.")
+    left = time_left(tr, table.between_hands - (time.time() if now is None else now))
     return tr("The next hand starts when someone at the table presses 「Next hand」 {left}.", left=left)
 
 

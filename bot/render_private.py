@@ -217,7 +217,8 @@ def _own_bid(tr: Translator, table: Table, seat: int, view: HandView) -> list[st
 def _trump_count(tr: Translator, table: Table, view: HandView) -> str:
     ctx = trump_context(table.settings.ruleset(), view.level, view.trump)
     trumps = sum(1 for c in view.hand if ctx.group(c) == TRUMP)
-    return tr("{n} cards, {t} trumps", n=len(view.hand), t=trumps)
+    return tr("{cards}, {trumps}", cards=tr("1 card") if len(view.hand) == 1 else tr("{n} cards", n=len(view.hand)),
+              trumps=tr("1 trump") if trumps == 1 else tr("{n} trumps", n=trumps))
 
 
 def peek_text(tr: Translator, table: Table, seat: int) -> str:

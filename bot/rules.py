@@ -296,7 +296,7 @@ def _levels(tr: Translator, r: Ruleset) -> list[str]:
                   "{h}: +{n1}, 5: +{n5}, 0 (大光): +{n0}, −10: +{nb}.",
                   t=theta, h=theta - 10, n1=hold.levels, n5=five.levels, n0=shutout.levels, nb=below.levels))
     if r.level_table == "B":
-        out.append(tr("At 0 (大光) or less the dealer side rises one level more; 大光 is a score of exactly 0."))
+        out.append(tr("At 0 (大光) or less the dealer side rises one level more; 大光 means the attackers took no points from cards."))
     out.append(tr("积分 each hand: every player of the winning side gets +the levels risen (+1 when the attackers "
                   "take over), the losers as much less."))
     if r.must_play:

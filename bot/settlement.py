@@ -9,7 +9,9 @@ are the record's, and only their parts are named.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Final
 
 from bot.i18n import Translator
 from bot.labels import flag_phrase, level_label, seat_label, side_label, signed
@@ -69,15 +71,15 @@ def move_line(tr: Translator, record: HandRecord, move: LevelMove, laps: int,
         return tr("{side}: the table gives {table}, the climb ends at A: {before} → {after}", **values)
     if reason is MoveReason.LAP_WRAP:  # jumping across A is not 过A (decision 13): that is winning at A
         return tr("{side} rise {table}, across A into lap {lap}: {before} → {after}", lap=move.after.lap, **values)
-    if reason is MoveReason.PASSED_ACE:
+    if reason is MoveReason.PASSED_ACE:  # the deal line has said 保庄: this names what passing A brings
         if move.after.at_flag:
-            return tr("{side} held the deal at A: past A, they owe the flag hand (扛旗)", **values)
+            return tr("{side} won at A: past A, they owe the flag hand (扛旗)", **values)
         if record.winner_side == move.side:
-            return tr("{side} held the deal at A: past A, they win the match", **values)
-        return tr("{side} held the deal at A: past A", **values)
-    if reason is MoveReason.DEMOTED and move.before.rank == JACK:
+            return tr("{side} won at A: past A, they win the match", **values)
+        return tr("{side} won at A: past A", **values)
+    if reason is MoveReason.DEMOTED and move.before.rank == JACK and record.setup.ruleset.j_to_bottom == "nantong":
         return tr("J到底 (a jack took the last trick): {side} go back to {after}", **values)
-    if reason is MoveReason.DEMOTED:
+    if reason is MoveReason.DEMOTED:  # 池州's J/A rule is a kitty capture (抠底), not 南通's J到底
         return tr("{capture} captured the kitty: {side} go back to {after}",
                   capture=_capture_name(tr, move.before.rank, winning), **values)
     return None  # the flag hand, 上天入地, an escape, a redeal: told once for both sides (deal_line)
@@ -96,8 +98,12 @@ def deal_line(tr: Translator, record: HandRecord, laps: int) -> str:
     if reason is MoveReason.FLAG_WON:
         return tr("{side} held the flag hand (扛旗) and win the match", side=side_label(tr, dealer_side))
     if reason is MoveReason.FLAG_FAILED:
+        taker = record.moves[attackers].after
+        if taker.at_flag:  # the takers passed A in an earlier hand: no level to play, a flag hand when they deal
+            return tr("The flag hand failed: {side} take the deal; {side} have passed A and play the flag hand "
+                      "(扛旗) when they deal", side=side_label(tr, attackers))
         return tr("The flag hand failed: {side} take the deal, still at {level}",
-                  side=side_label(tr, attackers), level=level_text(tr, record.moves[attackers].after, laps))
+                  side=side_label(tr, attackers), level=level_text(tr, taker, laps))
     if reason is MoveReason.HEAVEN_AND_EARTH:
         winners = result.heaven_and_earth_side
         assert winners is not None
@@ -112,8 +118,8 @@ def deal_line(tr: Translator, record: HandRecord, laps: int) -> str:
     if record.moves[attackers].before.at_flag:  # passed A in an earlier hand: no level to rise, the flag waits
         return tr("{side} take the deal (上台); having passed A, they still owe the flag hand (扛旗)", side=side)
     if outcome.levels == 0:
-        return tr("{side} take the deal (上台): {t} points change the dealer (换庄), no level gained",
-                  side=side, t=result.threshold)
+        return tr("{side} take the deal (上台) with {p} points: the dealer changes (换庄), no level gained",
+                  side=side, p=result.attacker_points)
     return tr("{side} take the deal (上台)", side=side)
 
 
@@ -136,14 +142,45 @@ def scores_line(tr: Translator, record: HandRecord) -> str:
     scores = "  ".join(f"{seat_label(tr, s)} {signed(result.scores[s] + record.bonus[s])}" for s in range(4))
     line = tr("积分: {scores}", scores=scores)
     outcome = result.outcome
-    if outcome is None or outcome.dealer_keeps or outcome.levels == 0 or result.dealer_side is None:
+    if result.dealer_side is None:
         return line
     attackers = 1 - result.dealer_side
+    if result.demoted_to is not None and record.setup.ruleset.j_to_bottom == "chizhou":
+        # 池州's J/A capture: the capturers get the levels removed, plus the table's 积分 when they took over.
+        by_table = result.scores[attackers] - result.levels_removed
+        removed = levels_phrase(tr, result.levels_removed)
+        if by_table:
+            return line + tr(" ({removed} removed + {n} by the table)", removed=removed, n=by_table)
+        return line + tr(" ({removed} removed)", removed=removed)
+    if outcome is None or outcome.dealer_keeps or outcome.levels == 0:
+        return line
     if result.heaven_and_earth_side is None and result.scores[attackers] == outcome.attacker_score:
         # Not for 上天入地 or 池州's J/A capture: their 积分 are not the table's.
         line += tr(" (上台 {base} + {levels} by the table)", base=outcome.attacker_score - outcome.levels,
                    levels=levels_phrase(tr, outcome.levels))
     return line
+
+
+TOP_ROWS: Final[Mapping[bool, int]] = MappingProxyType({True: 10, False: 8})
+"""The most levels the printed level tables give, by whether the dealer side keeps the deal: table B's
+−10 to −5 row (table A's −20) gives the dealer side 10, both tables' 160–165 row the attackers 8.  Beyond
+them the tables say only 「类推」 (and so on)."""
+
+
+def extrapolation_line(tr: Translator, record: HandRecord) -> str | None:
+    """The arithmetic of a jump beyond the printed rows (「类推」), which players will question:
+    「p = −110：每少 10 分多升 1 级，共升 20 级」.  The total is the engine's."""
+    result = record.result
+    if result is None or result.outcome is None or record.setup.flag or result.heaven_and_earth_side is not None:
+        return None
+    outcome = result.outcome
+    if outcome.levels <= TOP_ROWS[outcome.dealer_keeps]:
+        return None
+    values = {"p": signed(result.attacker_points) if result.attacker_points < 0 else result.attacker_points,
+              "levels": levels_phrase(tr, outcome.levels)}
+    if outcome.dealer_keeps:
+        return tr("p = {p}: each 10 points fewer is one level more, {levels} in all", **values)
+    return tr("p = {p}: each 10 points more is one level more, {levels} in all", **values)
 
 
 def standing(tr: Translator, sides: tuple[SideLevel, SideLevel], laps: int) -> str:

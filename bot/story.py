@@ -16,12 +16,22 @@ from collections.abc import Callable, Sequence
 
 from bot.i18n import Translator
 from bot.labels import SUIT_SYMBOLS, card_label, cards_label, seat_label, signed, trump_phrase
-from bot.settlement import deal_line, end_bonus_line, move_line, scores_line, standing
+from bot.settlement import (
+    TOP_ROWS,
+    deal_line,
+    end_bonus_line,
+    extrapolation_line,
+    levels_phrase,
+    move_line,
+    scores_line,
+    standing,
+)
 from engine.bidding import BidRecord
 from engine.cards import Card
 from engine.hand import Adjustment, Trick, side_of
 from engine.match import HandRecord
 from engine.notices import Notice, RedFive, ThrowFailed
+from engine.ruleset import Ruleset
 from engine.special import HandResult
 from engine.views import HandView
 
@@ -68,7 +78,9 @@ def bid_phrase(tr: Translator, record: BidRecord, *, first_word: bool = False) -
     text = bid_cards(tr, record)
     if not word:
         return text
-    return text + word if text.endswith("）") else f"{text} {word}"  # no space after a full-width bracket
+    if text.endswith("）") or word.startswith("（"):  # no space beside a full-width bracket
+        return text + word
+    return f"{text} {word}"
 
 
 def reveal(tr: Translator, history: Sequence[BidRecord], trump: str | None) -> str:
@@ -81,18 +93,29 @@ def reveal(tr: Translator, history: Sequence[BidRecord], trump: str | None) -> s
 
 
 def flip(tr: Translator, cards: Sequence[Card], by: Sequence[int | None], decider: int | None,
-         trump: str | None) -> str:
+         trump: str | None, threshold: int | None = None) -> str:
     """Nobody bid: which kitty cards were turned (and by whom), the one that set the trump marked in place.
 
-    「无人亮主，翻底：♣3 ♦7 ♠2（定主）；主 ♠」
+    「无人亮主，翻底：♣3 ♦7 ♠2（定主）；主 ♠」.  ``threshold`` is the hand's takeover score when the flip
+    changed it (新炒地皮 and 池州: a joker turned up makes a no-trump hand taken over at 60):
+    「…；无主；本局抓分方 60 分上台」.
     """
     lang = tr.lang
     shown = []
     for i, (card, seat) in enumerate(zip(cards, by)):
         text = (f"{seat_label(tr, seat)} " if seat is not None else "") + card_label(card, lang)
         shown.append(text + tr(" (sets the trump)") if i == decider else text)
-    return tr("Nobody bid: the kitty turned up {cards}; {trump}", cards=" ".join(shown),
+    text = tr("Nobody bid: the kitty turned up {cards}; {trump}", cards=" ".join(shown),
               trump=trump_phrase(tr, trump, capital=False))
+    if threshold is not None:
+        text += tr("; this hand the attackers take the deal at {n} points", n=threshold)
+    return text
+
+
+def flip_news(tr: Translator, view: HandView, ruleset_threshold: int) -> str:
+    """The flip as a view shows it, naming the hand's takeover score where the flip changed it."""
+    changed = view.threshold if view.threshold != ruleset_threshold else None
+    return flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump, changed)
 
 
 # --- notices ---------------------------------------------------------------------------------------
@@ -157,27 +180,32 @@ def _point_parts(tr: Translator, result: HandResult) -> list[str]:
 
 
 def points_line(tr: Translator, record: HandRecord) -> str:
-    """The attackers' total p, with its parts when it is not just the tricks' points (decision 18).
+    """The attackers' total p, with its parts when it is not just the tricks' points (decision 18, amended).
 
-    「抓分方共得 60 分。」; 「抓分方出牌得 85 分，逼红5 −100，合计 −15 分（0 分以下，庄家方多升一级）。」.
-    大光 is said only for a total of exactly 0; below 0, table B's extra level is named.  When 上天入地
+    「抓分方共得 60 分。」; 「抓分方共得 0 分。大光！」 only when the attackers took no points from cards;
+    any other total of 0 or below is told with its parts and the table's row for it:
+    「抓分方出牌得 50 分，逼红5 −50，合计 0 分（按 0 分算，庄家方升 9 级）。」.  Beyond the printed rows
+    the arithmetic has a line of its own (:func:`bot.settlement.extrapolation_line`).  When 上天入地
     decides the hand, its line tells the levels instead: neither is said.
     """
     result = record.result
     assert result is not None
     p = result.attacker_points
     shown = signed(p) if p < 0 else p
-    decided_by_table = result.heaven_and_earth_side is None and not record.setup.flag
+    outcome = result.outcome
+    shutout = p == 0 and result.trick_points == 0 and result.kitty_bonus == 0 and result.heaven_and_earth_side is None
     note = ""
-    if p < 0 and decided_by_table and record.setup.ruleset.level_table == "B":
-        note = tr(" (below 0: the dealer side rises one level more)")
+    if (p <= 0 and not shutout and outcome is not None and outcome.dealer_keeps and not record.setup.flag
+            and result.heaven_and_earth_side is None and outcome.levels <= TOP_ROWS[True]):
+        note = tr(" (counted as {p} points: the dealer side rises {levels})", p=shown,
+                  levels=levels_phrase(tr, outcome.levels))
     parts = _point_parts(tr, result)
     if parts:
         line = tr("Attackers scored {t} from tricks, {parts}: {p} points in all{note}.", t=result.trick_points,
                   parts=("，" if tr.lang == "zh" else ", ").join(parts), p=shown, note=note)
     else:
         line = tr("Attackers scored {p} points{note}.", p=shown, note=note)
-    if p == 0 and result.heaven_and_earth_side is None:
+    if shutout:
         line += ("" if tr.lang == "zh" else " ") + tr("Shut out (大光)!")
     return line
 
@@ -226,6 +254,9 @@ def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | No
             lines.append(tr("Kitty {cards}: kept by the dealer side.", cards=kitty))
     lines += [_adjustment_line(tr, adj, dealer_side) for adj in result.adjustments]
     lines.append(deal_line(tr, record, laps))
+    arithmetic = extrapolation_line(tr, record)
+    if arithmetic is not None:
+        lines.append(arithmetic)
     winning = dict(last.plays)[last.winner] if last is not None else None
     for move in record.moves:
         line = move_line(tr, record, move, laps, winning)
@@ -259,14 +290,14 @@ def private_result(tr: Translator, record: HandRecord, seat: int, laps: int) -> 
 # --- what one action tells the group ----------------------------------------------------------------
 
 
-def table_news(tr: Translator, view: HandView, hidden_bidding: bool) -> str | None:
+def table_news(tr: Translator, view: HandView, ruleset: Ruleset) -> str | None:
     """What the table message says of how the trump was set, while the first trick is played:
     the flipped kitty, or (暗炒) the revealed bids."""
     if view.phase != "playing" or view.tricks:
         return None
     if view.flipped:
-        return flip(tr, view.flipped, view.flipped_by, view.flip_decider, view.trump)
-    if hidden_bidding and view.bid_history:
+        return flip_news(tr, view, ruleset.threshold)
+    if ruleset.hidden_bidding and view.bid_history:
         return reveal(tr, view.bid_history, view.trump)
     return None
 

@@ -419,7 +419,7 @@ class Hand:
         if step is None:
             raise IllegalActionError(
                 f"{format_cards(cards)} is not a bid: bid with level cards (one, or a pair), "
-                "a joker pair or a red-five pair.", code="not_a_bid", cards=format_cards(cards),
+                "a joker pair or a red-five pair.", code="not_a_bid", cards=format_cards(cards), steal=steal,
             )
         own = [b for b in self.bids if b.seat == seat]
         last_own = own[-1] if own else None

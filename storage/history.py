@@ -35,6 +35,7 @@ class PastMatch:
     levels: tuple[int, int]
     """The level of side 0 (seats 0+2) and side 1 (seats 1+3) when it ended, or now."""
     laps: tuple[int, int]
+    """The lap of side 0 and side 1 when it ended, or now, from 1 (as :attr:`MatchRecord.laps`)."""
     started_at: float
     players: tuple[tuple[str | None, ...], ...]
     """Per seat, everyone who held it in a scored hand, in order (None: the AI)."""

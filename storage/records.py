@@ -153,7 +153,7 @@ class MatchRecord:
     levels: tuple[int, int]
     """Level of side 0 and side 1 as rank ordinals: 2…10, J=11, Q=12, K=13, A=14."""
     laps: tuple[int, int]
-    """Laps through 2…A completed by side 0 and side 1."""
+    """The lap side 0 and side 1 are on, from 1 (the engine's ``SideLevel.lap``; 0 in a row that never had one)."""
     status: MatchStatus
     winner_side: int | None
     extra: dict[str, Any]

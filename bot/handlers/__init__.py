@@ -2,7 +2,7 @@
 
 =================  ==========================================================================
 ``common``         the service from ``bot_data``, who asks and in which language, paced replies
-``throttle``       the command budget (a flood of commands is answered once, then not)
+``throttle``       the command budget (a flood of commands is told once to wait, then answered later)
 ``seating``        taking a seat, for someone the bot can reach privately
 ``commands``       /start (deep links), /newgame, /join, /leave, /stop, /hand
 ``info``           /rules, /stats, /leaderboard, /lang, /help

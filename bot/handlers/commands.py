@@ -54,17 +54,18 @@ async def cmd_start(update: Update, context: Context) -> None:
     if tr.lang != "zh":  # the bot's default menu button reads Chinese
         await menu_in_language(context, user.id, tr)
     for seated, index in tables.tables_of(user.id):
+        if seated.playing and tables.holds(seated, index, user.id):  # said first: the hand message follows it
+            await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
+                                            title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
         async with seated.lock:
             info = seated.seats[index]
             if info is None or info.user_id != user.id:
                 continue
             info.reachable = True
-            if seated.playing and not await tables.come_back(seated, index):
-                tables.resume(seated)  # they were unreachable, and so nobody was left: the table goes on
-                tables.refresh(seated, urgent=[index])
-        if seated.playing:
-            await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
-                                            title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
+            if seated.playing:
+                if not await tables.come_back(seated, index):
+                    tables.resume(seated)  # they were unreachable, and so nobody was left: the table goes on
+                await tables.show_hand_again(seated, index)  # a new hand message, below the line saying so
     payload = context.args[0] if context.args else ""
     offer = await replay_offer(tables, payload, user.id, tr) or await page_offer(context, payload, user.id, tr)
     if offer is not None:  # the result message's replay link, or a leaderboard's link to the league page
@@ -130,17 +131,18 @@ async def cmd_newgame(update: Update, context: Context) -> None:
     if not in_group(chat):
         await reply(update, context, tr("Open a table in a group chat: add me to a group and send /newgame there."))
         return
-    preset = None
-    if context.args:
-        try:
-            preset = get_ruleset(" ".join(context.args)).name
-        except ValueError:
-            names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
-            await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
-            return
     tables = tables_of(context)
-    await remember_user(context, user)
+    preset = None
     try:
+        tables.check_new_table(chat.id, topic_of(update))  # first: with a table open, the preset does not matter
+        if context.args:
+            try:
+                preset = get_ruleset(" ".join(context.args)).name
+            except ValueError:
+                names = ", ".join(f"{r.name} ({r.zh_name})" for r in RULESETS.values())
+                await reply(update, context, tr("Unknown preset. The presets are: {names}", names=names))
+                return
+        await remember_user(context, user)
         table = await tables.new_table(chat.id, chat.title or "", user.id, tr.lang, preset, topic_of(update))
     except TableError as exc:
         await reply(update, context, exc.text(tr))

@@ -23,6 +23,7 @@ from bot.handlers.common import (
 )
 from bot.handlers.league_buttons import history_markup, league_of, send_board
 from bot.i18n import LANGUAGES, Translator, translator
+from bot.labels import hands_phrase
 from bot.league.board import CURRENT, League, leaderboard
 from bot.league.history import history_text
 from bot.league.personal import group_stats, private_stats
@@ -129,7 +130,19 @@ async def cmd_season(update: Update, context: Context) -> None:
         return
     league.cache.forget(chat.id)
     cast(SeasonWatcher, context.bot_data["seasons"]).poke()  # the season that ended is told
-    await reply(update, context, done)
+    if done:
+        await reply(update, context, done)
+    elif (outbox := tables_of(context).outbox) is not None:  # the season that ended, then the one that starts,
+        outbox.wake(chat.id)  # were queued in the group's outbox in that order
+
+
+async def _after_the_end(league: League, ended: storage.Season, started: storage.Season, text: str) -> str:
+    """The admins ended a season: its final table is told first, then the new season's start (``text``), both
+    through the group's outbox in that order; "" once so queued, or ``text`` to reply with when the season that
+    ended is told to nobody (nobody played in it, or it was only renamed)."""
+    if ended.season_id == started.season_id or await league.tell_season_end(ended) is None:
+        return text
+    return "" if await league.announce(ended.chat_id, "season_start", text) else text
 
 
 async def _change_season(league: League, tr: Translator, chat_id: int, user_id: int, verb: str,
@@ -138,23 +151,25 @@ async def _change_season(league: League, tr: Translator, chat_id: int, user_id: 
     now = league.clock()
     if verb == "new":
         try:
-            _ended, season = await storage.start_named_season(league.db, chat_id, rest, by=user_id, now=now)
+            ended, season = await storage.start_named_season(league.db, chat_id, rest, by=user_id, now=now)
         except ValueError:
             return tr("A season's name has 1 to {n} characters: /season new 春季赛", n=storage.MAX_NAME)
-        return tr("The season 「{name}」 starts now and runs until an admin starts the next one.",
-                  name=html.escape(season.name, quote=False))
+        return await _after_the_end(league, ended, season, tr(
+            "The season 「{name}」 starts now and runs until an admin starts the next one.",
+            name=html.escape(season.name, quote=False)))
     if verb == "monthly":
         changed = await storage.start_monthly_seasons(league.db, chat_id, by=user_id, now=now)
         if changed is None:
             return tr("Seasons are monthly already.")
-        return tr("Back to monthly seasons: {season} starts now.", season=html.escape(season_title(tr, changed[1]),
-                                                                                    quote=False))
+        return await _after_the_end(league, *changed, tr(
+            "Back to monthly seasons: {season} starts now.", season=html.escape(season_title(tr, changed[1]),
+                                                                               quote=False)))
     if verb == "min":
         minimum = parse_int(rest.strip(), 0, 1000)
         if minimum is None:
             return tr("Give the minimum as a number of hands from 0 to 1000: /season min 10")
         await storage.set_min_hands(league.db, chat_id, minimum, now)
-        return tr("From now on this season ranks people with at least {n} hands.", n=minimum)
+        return tr("From now on this season ranks people with at least {hands}.", hands=hands_phrase(tr, minimum))
     if verb == "tz":
         name = zone_name(rest.strip())
         try:

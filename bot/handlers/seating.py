@@ -23,7 +23,8 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
     """Seat someone the bot can reach privately; otherwise send them to the private chat.
 
     Returns what to tell them, or None if they were seated: in ``answer``'s language (a reply in a group is
-    in the group's), else in theirs (a popup, a private reply).
+    in the group's), else in theirs (a popup, a private reply).  "" when there is nothing to add: taking a
+    seat back is told to the group by the tables service, and a reply in the group would say it twice.
     """
     tables = tables_of(context)
     own = await user_translator(context, user)  # their private chat and their seat speak their language
@@ -36,6 +37,8 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
             at_once = await tables.take_seat_back(table, mine)
         except storage.StorageError as exc:
             return storage_trouble(tr, exc, move=False)
+        if answer is not None:  # a reply in the group, which the tables service has just told
+            return ""
         return tr("Your seat is yours again.") if at_once else tr("Your seat is yours again when the next hand starts.")
     try:
         tables.check_sit(table, user.id, seat)  # before writing to them: "joining" must be true

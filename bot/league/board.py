@@ -25,7 +25,7 @@ from typing import Any, Final, TypeVar
 
 import storage
 from bot.i18n import Translator, translator
-from bot.labels import name_html
+from bot.labels import hands_phrase, name_html
 from bot.league.chart import MAX_POINTS, ChartData, render
 from bot.league.pictures import Board, Picture, PictureCache, Stretch, chart_data, ranked_ids
 from bot.league.seasons import season_dates, season_title
@@ -153,7 +153,7 @@ class League:
             parts.append(season_dates(tr, stretch.season, await storage.time_zone(self.db, chat_id)))
         else:
             title = tr("League · all time")
-        parts.append(tr("{n} hands", n=hands))
+        parts.append(hands_phrase(tr, hands))
         return title, " · ".join(parts)
 
     async def _once(self, key: tuple[Any, ...], kept: Callable[[], T | None], make: Callable[[], Awaitable[T]]) -> T:
@@ -208,7 +208,8 @@ class League:
                                            since=stretch.since, until=stretch.until)
         # Worded and encoded in a worker thread: tens of KB of JSON, and the event loop has moves to answer.
         body = await asyncio.to_thread(
-            lambda: encode(board, chart_data(tr, board.title, board.subtitle, board.standings, series)))
+            lambda: encode(board, chart_data(tr, board.title, board.subtitle, board.standings, series,
+                                             finished=stretch.finished)))
         self.cache.keep_page(chat_id, stretch, tr.lang, body, version=version)
         return body
 
@@ -229,7 +230,7 @@ class League:
         version = self.cache.version(chat_id)
         series = await storage.jifen_lines(self.reader, chat_id, ranked_ids(standings), cap=MAX_POINTS,
                                            since=stretch.since, until=stretch.until)
-        data = chart_data(tr, title, subtitle, standings, series)
+        data = chart_data(tr, title, subtitle, standings, series, finished=stretch.finished)
         png: bytes | None
         async with self._drawing:  # one at a time: matplotlib's fonts are shared, and the CPU with the tables
             try:
@@ -262,7 +263,7 @@ class League:
         title, subtitle = await self.headings(tr, chat_id, stretch)
         png = await self.draw(chat_id, tr, stretch, standings, title, subtitle)
         head = "\n".join(["🏁 <b>" + tr("{season} is over!", season=name_html(season_title(tr, season))) + "</b>",
-                          "🏆 " + champions_text(tr, standings)])
+                          "🏆 " + champions_text(tr, standings, finished=True)])
         text = table_text(tr, head, standings, limit=CAPTION_LIMIT)
         async with self.db.transaction():
             table = await self.db.fetchone("SELECT MAX(table_id) FROM tables WHERE chat_id = ?", (chat_id,))
@@ -270,6 +271,16 @@ class League:
                 return None
             await storage.add_announcement(self.db, int(table[0]), "season_end", text, photo=png)
         return chat_id
+
+    async def announce(self, chat_id: int, kind: str, text: str) -> bool:
+        """Queue ``text`` in the group's outbox, after what is queued there already (a season's end before the
+        next season's start); False for a group that never had a table (it has no outbox)."""
+        async with self.db.transaction():
+            table = await self.db.fetchone("SELECT MAX(table_id) FROM tables WHERE chat_id = ?", (chat_id,))
+            if table is None or table[0] is None:
+                return False
+            await storage.add_announcement(self.db, int(table[0]), kind, text)
+        return True
 
     def page_link(self, tr: Translator, chat_id: int) -> tuple[str, str] | None:
         """The league page's deep link (through the private chat, as a group cannot hold a web app button)."""

@@ -218,10 +218,13 @@ def _draw_lines(axes: Axes, data: ChartData, colours: Sequence[tuple[float, floa
     last_x = 1
     for index, (line, colour) in enumerate(zip(data.lines, colours)):
         xs, ys = _sampled(line)
-        axes.step(xs, ys, where="post", color=colour, linewidth=2.2 if index < 3 else 1.5, zorder=3 + index)
+        # Hand i is the step from i − 1 to i, at the 积分 after it: the last hand is as wide as any other
+        # (drawn "post" from i, it was a tick at the chart's edge).
+        axes.step([0] + xs, [0] + ys, where="pre", color=colour, linewidth=2.2 if index < 3 else 1.5,
+                  zorder=3 + index)
         ends.append((float(ys[-1]), index))
         last_x = max(last_x, xs[-1])
-    axes.set_xlim(1, max(last_x, 2))
+    axes.set_xlim(0, last_x)
     low, high = axes.get_ylim()
     # The names at the lines' ends, nudged apart so that none covers another.
     gap = (high - low) / 22

@@ -13,7 +13,7 @@ from typing import Final
 
 import storage
 from bot.i18n import Translator
-from bot.labels import level_label, name_html, preset_label, seat_label, side_label
+from bot.labels import hands_phrase, level_label, name_html, preset_label, seat_label, side_label
 from bot.league.board import League
 
 MATCHES_SHOWN: Final = 5
@@ -36,7 +36,7 @@ def _levels(tr: Translator, match: storage.PastMatch) -> str:
     for side in (0, 1):
         text = tr("{side} at {level}", side=side_label(tr, side), level=level_label(match.levels[side]))
         if laps > 1:
-            text += tr(" (lap {lap})", lap=min(match.laps[side] + 1, laps))
+            text += tr(" (lap {lap})", lap=max(1, match.laps[side]))  # the lap the side is on, as results say
         parts.append(text)
     return " · ".join(parts)
 
@@ -71,7 +71,7 @@ async def history_text(league: League, tr: Translator, chat_id: int,
     for match in matches[:MATCHES_SHOWN]:
         lines.append("")
         lines.append(f"<b>{_when(tr, match.ended_at, tz_name)}</b> · {preset_label(tr, match.preset)} · "
-                     + tr("{n} hands", n=len(match.hands)))
+                     + hands_phrase(tr, len(match.hands)))
         lines.append(_players(tr, match))
         lines.append(_levels(tr, match) + " · " + _outcome(tr, match))
         if league.public_url is not None:

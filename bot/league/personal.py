@@ -14,7 +14,7 @@ from typing import Final
 
 import storage
 from bot.i18n import Translator
-from bot.labels import name_html, signed
+from bot.labels import hands_phrase, name_html, signed
 from bot.league.board import League
 from bot.league.pictures import Stretch
 from bot.league.seasons import season_title
@@ -54,23 +54,23 @@ async def group_stats(league: League, tr: Translator, chat_id: int, user_id: int
     else:
         place = _place(season, user_id)
         where = (tr("place {n} of {total}", n=place, total=len(season.ranked)) if place is not None
-                 else tr("not ranked yet: {n} more hands to play", n=current.min_hands - now.hands))
+                 else tr("not ranked yet: {hands} more to play", hands=hands_phrase(tr, current.min_hands - now.hands)))
         lines.append(tr("{season}: {where}", season=title, where=where))
         lines.append(tr("积分 {j} · hands {h} · won {w} · matches won {m} · escapes {e}", j=signed(now.jifen),
                         h=now.hands, w=now.hands_won, m=now.matches_won, e=now.escapes))
     place = _place(overall, user_id)
     lines.append(tr("All time: 积分 {j} · hands {h} · won {w}", j=signed(mine.jifen), h=mine.hands, w=mine.hands_won)
                  + (" · " + tr("place {n} of {total}", n=place, total=len(overall.ranked)) if place else ""))
-    lines.append(tr("As dealer side: {h} hands, {rate} won, 积分 {j}", h=mine.dealer_hands,
+    lines.append(tr("As dealer side: {hands}, {rate} won, 积分 {j}", hands=hands_phrase(tr, mine.dealer_hands),
                     rate=_rate(mine.dealer_won, mine.dealer_hands), j=signed(mine.dealer_jifen)))
-    lines.append(tr("As attackers: {h} hands, {rate} won, 积分 {j}", h=mine.attacker_hands,
+    lines.append(tr("As attackers: {hands}, {rate} won, 积分 {j}", hands=hands_phrase(tr, mine.attacker_hands),
                     rate=_rate(mine.attacker_won, mine.attacker_hands), j=signed(mine.attacker_jifen)))
     partners = [p for p in await storage.partnership_lines(league.reader, chat_id) if user_id in p.user_ids]
     if partners:
         best = max(partners, key=lambda p: (p.jifen, p.hands_won, -p.hands))
         other = best.display_names[1] if best.user_ids[0] == user_id else best.display_names[0]
-        lines.append(tr("Best partner: {name} ({h} hands together, {w} won, 积分 {j})", name=name_html(other),
-                        h=best.hands, w=best.hands_won, j=signed(best.jifen)))
+        lines.append(tr("Best partner: {name} ({hands} together, {w} won, 积分 {j})", name=name_html(other),
+                        hands=hands_phrase(tr, best.hands), w=best.hands_won, j=signed(best.jifen)))
     fives = await storage.red_fives(league.reader, chat_id, user_id)
     lines.append(tr("逼红5 {forced} · 被逼红5 {lost} · 保红5 {kept}", forced=fives.forced,
                     lost=fives.forced_out_of_me, kept=fives.kept))

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 import storage
 from bot.i18n import Translator
-from bot.labels import signed
+from bot.labels import hands_phrase, signed
 from bot.league.chart import ChartData, Line, Row
 from bot.league.standings import Standings, champions_text, rule_text
 
@@ -55,6 +55,12 @@ class Stretch:
     def until(self) -> float | None:
         """The first moment not counted (None: none)."""
         return self.season.ends_at if self.season is not None else None
+
+    @property
+    def finished(self) -> bool:
+        """A season that is over: its first place are its champions (all time and the season under way have
+        none yet, only a lead)."""
+        return self.season is not None and not self.current
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,17 +157,19 @@ class PictureCache:
 
 
 def ranked_ids(standings: Standings) -> list[int]:
-    """The people whose lines are drawn: the best :data:`LINES` ranked."""
-    return [placed.line.user_id for placed in standings.ranked[:LINES]]
+    """The people whose lines are drawn: the best :data:`LINES` ranked (everyone's while nobody is ranked)."""
+    return [placed.line.user_id for placed in (standings.ranked or standings.everyone)[:LINES]]
 
 
 def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
-               series: storage.JifenSeries) -> ChartData:
-    """What the picture of a stretch shows: a line for each of the best ranked people (:func:`ranked_ids`,
-    sampled by :func:`storage.jifen_lines`), and the table's first :data:`ROWS` people."""
+               series: storage.JifenSeries, *, finished: bool) -> ChartData:
+    """What the picture of a stretch shows: a line for each of the best ranked people (:func:`ranked_ids`;
+    everyone's while nobody is ranked yet: a new season's first hands are worth a picture), sampled by
+    :func:`storage.jifen_lines`, and the table's first :data:`ROWS` people.  ``finished``: the stretch is a
+    season that is over (its first place are champions; otherwise they lead)."""
     lines: list[Line] = []
     column: dict[int, int] = {}
-    for placed in standings.ranked[:LINES]:
+    for placed in (standings.ranked or standings.everyone)[:LINES]:
         points = series.lines.get(placed.line.user_id, ())
         column[placed.line.user_id] = len(lines)
         lines.append(Line(placed.line.display_name, tuple(v for _, v in points), tuple(x for x, _ in points)))
@@ -171,15 +179,15 @@ def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
              str(placed.line.matches_won), str(placed.line.escapes)),
             column.get(placed.line.user_id))
         for placed in standings.everyone[:ROWS])
-    footer = [_plain(champions_text(tr, standings)), rule_text(tr, standings.min_hands)]
+    footer = [_plain(champions_text(tr, standings, finished=finished)), rule_text(tr, standings.min_hands)]
     if len(standings.everyone) > ROWS:
         footer.insert(0, tr("… and {n} more people", n=len(standings.everyone) - ROWS))
     return ChartData(
         title=title, subtitle=subtitle, x_label=tr("Hands played in the group, in order"), y_label=tr("积分"),
         headers=("#", tr("Player"), tr("积分"), tr("Hands"), tr("Won"), tr("Matches"), tr("Escapes")),
         lines=tuple(lines), rows=rows,
-        below_line=tr("Below the line: fewer than {n} hands, not ranked", n=standings.min_hands),
-        footer=tuple(footer), empty=tr("Nobody has {n} hands yet.", n=standings.min_hands))
+        below_line=tr("Below the line: fewer than {hands}, not ranked", hands=hands_phrase(tr, standings.min_hands)),
+        footer=tuple(footer), empty=tr("No hand has been played yet."))
 
 
 def _plain(html_text: str) -> str:

@@ -29,7 +29,7 @@ from typing import Final
 import storage
 from bot.faults import passes
 from bot.i18n import Translator
-from bot.labels import name_html
+from bot.labels import hands_phrase, name_html
 
 log = logging.getLogger(__name__)
 
@@ -187,14 +187,14 @@ async def season_text(db: storage.Database, tr: Translator, chat_id: int, now: f
     tz_name = await storage.time_zone(db, chat_id)
     hands = await storage.counted_hands(db, chat_id, since=season.starts_at, until=season.ends_at)
     lines = ["<b>" + tr("This season: {season}", season=name_html(season_title(tr, season))) + "</b>",
-             tr("{dates} (time zone {zone}) · {n} hands so far", dates=season_dates(tr, season, tz_name),
-                zone=tz_name, n=hands)]
+             tr("{dates} (time zone {zone}) · {hands} so far", dates=season_dates(tr, season, tz_name),
+                zone=tz_name, hands=hands_phrase(tr, hands))]
     if season.kind == "monthly":
         days = max(0, int(((season.ends_at or now) - now) // 86400))
         lines.append(tr("Seasons are monthly: this one ends at midnight on the 1st, in {days} days.", days=days))
     else:
         lines.append(tr("This season runs until an admin starts the next one."))
-    lines.append(tr("At least {n} hands to be ranked.", n=season.min_hands))
+    lines.append(tr("At least {hands} to be ranked.", hands=hands_phrase(tr, season.min_hands)))
     lines.append(tr("Admins: /season new NAME starts a named season · /season monthly goes back to monthly "
                     "seasons · /season min N · /season tz Asia/Shanghai"))
     return "\n".join(lines)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import storage
 from bot.i18n import Translator
-from bot.labels import name_html, signed
+from bot.labels import hands_phrase, name_html, signed
 
 CAPTION_LIMIT = 1024
 """Telegram's longest photo caption, in characters."""
@@ -77,15 +77,15 @@ def rank(lines: Sequence[storage.LeagueLine], pairs: Sequence[storage.Partnershi
 
 def rule_text(tr: Translator, min_hands: int) -> str:
     """The rule as it is stated under every table."""
-    return tr("Ranked by 积分 with at least {n} hands; ties: hands won, matches won, fewer escapes, "
-              "then who got there first.", n=min_hands)
+    return tr("Ranked by 积分 with at least {hands}; ties: hands won, matches won, fewer escapes, "
+              "then who got there first.", hands=hands_phrase(tr, min_hands))
 
 
 def person_text(tr: Translator, placed: Placed) -> str:
     """One person's line: 「1. 张伟 · +34 · 40 局 胜 21 · 胜场 2 · 逃跑 1」 (HTML)."""
     line = placed.line
     head = f"{placed.place}. " if placed.place is not None else "· "
-    figures = tr("{h} hands, {w} won", h=line.hands, w=line.hands_won)
+    figures = tr("{hands}, {w} won", hands=hands_phrase(tr, line.hands), w=line.hands_won)
     if line.matches_won:
         figures += " · " + tr("{n} matches won", n=line.matches_won)
     if line.escapes:
@@ -96,7 +96,8 @@ def person_text(tr: Translator, placed: Placed) -> str:
 def pair_text(tr: Translator, place: int, pair: storage.PartnershipStanding) -> str:
     """One partnership's line (HTML)."""
     names = " &amp; ".join(name_html(n) for n in pair.display_names)
-    return f"{place}. {names} · {signed(pair.jifen)} · " + tr("{h} hands, {w} won", h=pair.hands, w=pair.hands_won)
+    return f"{place}. {names} · {signed(pair.jifen)} · " + tr("{hands}, {w} won", hands=hands_phrase(tr, pair.hands),
+                                                                 w=pair.hands_won)
 
 
 def table_text(tr: Translator, heading: str, standings: Standings, *, limit: int = CAPTION_LIMIT) -> str:
@@ -112,7 +113,7 @@ def table_text(tr: Translator, heading: str, standings: Standings, *, limit: int
         if len(standings.ranked) > shown:
             lines.append(tr("… and {n} more ranked", n=len(standings.ranked) - shown))
         if standings.unranked:
-            lines.append(tr("Below the line (under {n} hands): {names}", n=standings.min_hands,
+            lines.append(tr("Below the line (under {hands}): {names}", hands=hands_phrase(tr, standings.min_hands),
                             names=("、" if tr.lang == "zh" else ", ").join(
                                 name_html(p.line.display_name) for p in standings.unranked[:shown])
                             + ("…" if len(standings.unranked) > shown else "")))
@@ -126,18 +127,22 @@ def table_text(tr: Translator, heading: str, standings: Standings, *, limit: int
     return heading + "\n<i>" + rule + "</i>"
 
 
-def champions_text(tr: Translator, standings: Standings) -> str:
-    """「冠军：张伟（+34）· 最佳搭档：张伟 & 王芳（+50）」, or that nobody was ranked (HTML)."""
+def champions_text(tr: Translator, standings: Standings, *, finished: bool) -> str:
+    """「冠军：张伟（+34）· 最佳搭档：张伟 & 王芳（+50）」 for a season that is over (``finished``), 「领先：…」
+    while it is under way (and for all time), or that nobody is ranked (HTML)."""
     people = standings.champions
     if not people:
-        return tr("No champion: nobody played {n} hands.", n=standings.min_hands)
+        if finished:
+            return tr("No champion: nobody played {hands}.", hands=hands_phrase(tr, standings.min_hands))
+        return tr("Nobody has {hands} yet.", hands=hands_phrase(tr, standings.min_hands))
     names = ("、" if tr.lang == "zh" else ", ").join(
         tr("{name} ({jifen})", name=name_html(p.display_name), jifen=signed(p.jifen)) for p in people)
-    text = tr("Champion: {names}", names=names)
+    text = tr("Champion: {names}", names=names) if finished else tr("Leading: {names}", names=names)
     if standings.pairs:
         pair = standings.pairs[0]
-        text += " · " + tr("Best partnership: {names} ({jifen})",
-                           names=" &amp; ".join(name_html(n) for n in pair.display_names), jifen=signed(pair.jifen))
+        names = " &amp; ".join(name_html(n) for n in pair.display_names)
+        text += " · " + (tr("Best partnership: {names} ({jifen})", names=names, jifen=signed(pair.jifen)) if finished
+                         else tr("Best partnership so far: {names} ({jifen})", names=names, jifen=signed(pair.jifen)))
     return text
 
 

@@ -132,13 +132,3 @@ def back_button(tr: Translator, table: Table) -> InlineKeyboardMarkup:
     """「我回来了」: the away person takes their seat back at the next move."""
     return InlineKeyboardMarkup([[InlineKeyboardButton(tr("I'm back"),
                                                        callback_data=callbacks.lobby(table.id, "return"))]])
-
-
-def send_away_notice(house: House, table: Table, info: Seat) -> None:
-    """Tell an away person in private that the AI plays for them, with 「我回来了」."""
-    if house.publisher is None or info.user_id is None or not info.reachable:
-        return
-    tr = translator(info.lang)
-    title = name_html(house.group_titles.get(table.chat_id, table.title))
-    house.publisher.post(info.user_id, tr("You ran out of time at the table in {title}: the AI plays for you until you are back.", title=title),
-                         back_button(tr, table))

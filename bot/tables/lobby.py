@@ -23,15 +23,21 @@ from engine.match import Match
 log = logging.getLogger(__name__)
 
 
+def check_new_table(house: House, chat_id: int, thread_id: int | None = None) -> None:
+    """Raise TableError if the group (or its topic ``thread_id``) already has a table that has not ended."""
+    existing = house.in_chat(chat_id, thread_id)
+    if existing is not None and existing.status != "finished":
+        if thread_id is not None:
+            raise TableError("This topic already has a table. Use /stop to close it first.")
+        raise TableError("This group already has a table. Use /stop to close it first.")
+
+
 async def new_table(house: House, chat_id: int, title: str, creator_id: int, creator_lang: str,
                     preset: str | None, thread_id: int | None = None) -> Table:
     """Open a table in a group (one active table per group, or per topic of a forum group: ``thread_id``)."""
+    check_new_table(house, chat_id, thread_id)
     existing = house.in_chat(chat_id, thread_id)
     if existing is not None:
-        if existing.status != "finished":
-            if thread_id is not None:
-                raise TableError("This topic already has a table. Use /stop to close it first.")
-            raise TableError("This group already has a table. Use /stop to close it first.")
         house.unregister(existing)  # a match that has ended holds nothing (as after a restart)
     chat = await storage.upsert_chat(house.db, chat_id, title)
     if house.publisher is not None:
@@ -59,10 +65,10 @@ def check_sit(table: Table, user_id: int, seat: int | None) -> int:
     Once the match has started seats are fixed, except at a paused table
     (nobody left, between two hands): someone may take a seat the AI holds.
     """
+    if table.seat_of(user_id) is not None:  # first: to someone seated, that the seats are fixed is no answer
+        raise TableError("You already have a seat at this table.")
     if table.status != "open" and not table.paused:
         raise TableError("The match has started; seats are fixed now.")
-    if table.seat_of(user_id) is not None:
-        raise TableError("You already have a seat at this table.")
     free = [s for s, info in enumerate(table.seats)
             if info is None or (table.paused and info.is_ai and info.user_id is None)]
     if not free:

@@ -2,7 +2,11 @@
 
 At the relaxed and daily paces (and at the real-time pace for someone who has
 not pressed anything for a while) the person whose turn begins gets "your
-turn" as a new message, and the previous nudge goes: the chat holds one.
+turn" as a new message, and the previous nudge goes: the chat holds one.  The
+notice that the AI plays for someone away, with its 「我回来了」 button, takes
+the same place.  A nudge goes once the turn it announced is over, and the away
+notice once its person is back: a chat's last message never says "your turn"
+when it is not, nor offers a way back to someone already back (:func:`clear`).
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from __future__ import annotations
 import time
 from typing import Final
 
+from telegram import InlineKeyboardMarkup
+
 import storage
 from bot.i18n import translator
 from bot.labels import name_html
 from bot.model import Table
+from bot.tables.hand_messages import back_button
 from bot.tables.house import House
 
 AT_THE_TABLE: Final = 150.0
@@ -40,10 +47,59 @@ async def nudge(house: House, table: Table, seat: int) -> None:
             "stealing": tr("steal the kitty or pass"),
             "playing": tr("trick {n}", n=len(hand.tricks) + 1)}.get(hand.phase, "")
     title = name_html(house.group_titles.get(table.chat_id, table.title))
-    sent = await house.publisher.send(info.user_id, tr("Your turn · {what} · {title}", what=what, title=title))
+    await _replace(house, table, seat, tr("Your turn · {what} · {title}", what=what, title=title))
+    if not waits(table, seat):  # the turn ended while the message went out (a quick move, a timeout)
+        await clear(house, table, seat)
+
+
+async def away_notice(house: House, table: Table, seat: int) -> None:
+    """Tell an away person in private that the AI plays for them, with 「我回来了」; it takes the nudge's place."""
+    info = table.seats[seat]
+    if house.publisher is None or info is None or info.user_id is None or not info.reachable:
+        return
+    tr = translator(info.lang)
+    title = name_html(house.group_titles.get(table.chat_id, table.title))
+    await _replace(house, table, seat,
+                   tr("You ran out of time at the table in {title}: the AI plays for you until you are back.",
+                      title=title), back_button(tr, table), persist=True)  # it must arrive, even after an outage
+    if not info.timed_out:  # back already (a press while the notice went out): its button has no use
+        await clear(house, table, seat)
+
+
+async def _replace(house: House, table: Table, seat: int, text: str,
+                   markup: InlineKeyboardMarkup | None = None, *, persist: bool = False) -> None:
+    """Send the seat's new nudge (or away notice: ``persist``, tried until it goes); the previous one goes."""
+    info = table.seats[seat]
+    assert house.publisher is not None and info is not None and info.user_id is not None
+    sent = await house.publisher.send(info.user_id, text, markup, persist=persist)
     # The new id is stored before the old message goes: a crash in between leaves an
     # old nudge on screen, never a stored id of a message already deleted.
     old = info.nudge_message_id
     info.nudge_message_id = sent.message_id if sent is not None else None
     await storage.set_seat_messages(house.db, table.id, seat, nudge_message_id=info.nudge_message_id)
+    await house.publisher.delete(info.user_id, old)
+
+
+def waits(table: Table, seat: int) -> bool:
+    """True while the table waits for this seat's own move (the one a nudge announces)."""
+    info = table.seats[seat]
+    return (table.playing and table.between_hands is None and table.match is not None and info is not None
+            and not info.timed_out and seat in table.match.hand.awaiting())
+
+
+def stale(table: Table) -> list[int]:
+    """Seats whose nudge announces a turn that is over, or whose away notice a person already back."""
+    return [seat for seat, info in enumerate(table.seats)
+            if info is not None and info.nudge_message_id is not None and not info.timed_out
+            and not waits(table, seat)]
+
+
+async def clear(house: House, table: Table, seat: int) -> None:
+    """The seat's nudge (or away notice) goes: what it said is over."""
+    info = table.seats[seat]
+    if house.publisher is None or info is None or info.user_id is None or info.nudge_message_id is None:
+        return
+    old = info.nudge_message_id
+    info.nudge_message_id = None
+    await storage.set_seat_messages(house.db, table.id, seat, nudge_message_id=None)
     await house.publisher.delete(info.user_id, old)

@@ -16,6 +16,7 @@ follow a change here are the caller's (:mod:`bot.tables.turns`).
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -26,6 +27,7 @@ from bot.labels import name_html, preset_label
 from bot.model import Seat, Table
 from bot.tables.hand_messages import freeze, holds
 from bot.tables.house import House, TableError
+from bot.tables.nudges import clear
 from bot.untrusted import MAX_ID, parse_int
 from engine.special import escape_loss
 
@@ -61,6 +63,7 @@ async def take_back(house: House, table: Table, seat: int) -> bool:
         return False
     info.reachable = True
     await set_away(house, table, seat, info, False)
+    house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)  # the 「我回来了」 notice goes
     tr = house.tr(table)
     house.announce(table, tr("{who} is back at the table.", who=name_html(info.name)))
     resume(house, table)

@@ -43,6 +43,10 @@ class Tables(House):
         needed."""
         return await lobby.new_table(self, chat_id, title, creator_id, creator_lang, preset, thread_id)
 
+    def check_new_table(self, chat_id: int, thread_id: int | None = None) -> None:
+        """Raise TableError if the group (or its topic) already has a table (checked before the preset is read)."""
+        lobby.check_new_table(self, chat_id, thread_id)
+
     def check_sit(self, table: Table, user_id: int, seat: int | None) -> int:
         """The seat this person would get; raises TableError if they cannot sit."""
         return lobby.check_sit(table, user_id, seat)

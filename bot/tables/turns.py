@@ -21,9 +21,9 @@ from bot import logs
 from bot.labels import and_list, name_html
 from bot.model import PACES, THINKING, Table
 from bot.render_group import time_left
-from bot.tables.hand_messages import send_away_notice, slot_key
+from bot.tables.hand_messages import slot_key
 from bot.tables.house import House, TableError
-from bot.tables.nudges import nudge
+from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
 from bot.tables.seats import set_away
 from bot.tables.showing import refresh
@@ -53,6 +53,8 @@ def after_change(house: House, table: Table, *, actor: int | None = None) -> Non
         # A hand message not sent yet goes out as a new message, which notifies by itself.
         if seat != actor and info is not None and info.hand_message_id is not None:
             house.spawn("nudge", partial(nudge, house, table, seat), table, restart=False)
+    for seat in stale(table):  # a turn that is over, a person who is back: their message goes
+        house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
     kick_ai(house, table)
     wait_for_next_hand(house, table)
 
@@ -268,7 +270,7 @@ async def time_out(house: House, table: Table) -> None:
         await set_away(house, table, seat, info, True)
         house.announce(table, tr("{who} ran out of time: the AI plays for them until they are back.",
                                  who=name_html(info.name)))
-        send_away_notice(house, table, info)
+        house.spawn("nudge", partial(away_notice, house, table, seat), table, restart=False)
 
 
 def restore_timers(house: House) -> None:

@@ -287,3 +287,10 @@ def flip_hidden() -> Case:
     """安徽 (暗炒), hand 1: nobody can bid; each in turn turns a kitty card until a level card, ♠2."""
     deal = mini_deal(["3S 4S 7H 8H", "9S 10S 9H 10H", "3D 4D 7C 8C", "9D 10D 9C 10C"], "3C 7D 2S 4C JH QH KH AH")
     return scripted("anhui", deal, PASSES)
+
+
+def flip_joker() -> Case:
+    """新炒地皮, a later hand at 6: nobody can bid; the kitty's first card, 小王, is turned: no trump, and the
+    attackers take the deal at 60 in this hand."""
+    deal = mini_deal(["3S 4S 7H 8H", "9S 10S 9H 10H", "3D 4D 7C 8C", "9D 10D 9C 10C"], "SJ 7D 6S 4C JH QH KH AH")
+    return scripted("xin", deal, PASSES, 4, 6, dealer_side=1, previous_dealer=1)

@@ -50,3 +50,20 @@ def test_replies_in_one_chat_are_spaced_a_second_apart() -> None:
     assert pacer.delay(-2) == 0.0
     clock.now = 10.0
     assert pacer.delay(-1) == 0.0
+
+
+def test_one_notice_a_run_whichever_window_fills_and_the_wait_for_room() -> None:
+    """A person's window fills, then the chat's: that person is told once, not once per window (issue 55);
+    :meth:`wait` says when a waiting command can be answered."""
+    clock = Clock()
+    budget = CommandBudget(per_chat=(4, 60.0), per_person=(2, 10.0), clock=clock)
+    assert [budget.verdict(-1, 7) for _ in range(3)] == ["answer", "answer", "notice"]
+    assert budget.wait(-1, 7) == 10.0
+    assert [budget.verdict(-1, 8) for _ in range(2)] == ["answer", "answer"]
+    assert budget.verdict(-1, 7) == "drop"  # the chat is full now too: no second notice to the same person
+    assert budget.verdict(-1, 9) == "notice"  # someone else, not told yet, is named once
+    assert budget.verdict(-1, 9) == "drop"
+    clock.now = 10.0
+    assert budget.wait(-1, 7) == 50.0  # the person has room again, the chat not until its first command leaves
+    budget.take(-2, 7)  # a command that waited, answered elsewhere, counts like any other
+    assert budget.wait(-2, 7) == 0.0

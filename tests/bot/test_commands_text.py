@@ -83,7 +83,7 @@ def test_leaderboard(lang: str) -> None:
         "搭档排行" if lang == "zh" else "Partnerships",
         f"1. Alice & <b>Eve & co</b> · +18 · {hw(6, 4)}",
         f"2. Bob <3 & 李雷 · −18 · {hw(6, 2)}",
-        ("按积分排名，至少打满 8 局；同分依次比较赢的局数、胜场、逃跑次数（少者在前），再看谁先达到。" if lang == "zh"
+        ("按积分排名，至少打满 8 局；同分依次比较赢的局数、赢得比赛的场数、逃跑次数（少者在前），再看谁先达到。" if lang == "zh"
          else "Ranked by 积分 with at least 8 hands; ties: hands won, matches won, fewer escapes, then who got "
               "there first."),
     ]

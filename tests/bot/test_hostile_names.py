@@ -57,7 +57,7 @@ def _kinds(lang: str) -> dict[str, Callable[[], str]]:
         "frozen (away)": lambda: hand_messages.frozen_text(tr, playing, HOSTILE[3], "away"),
         "escape question": lambda: seats.escape_question(tr, _hostile(T.playing()), 0, 15)[0],
         "leaderboard": lambda: table_text(tr, "<b>League</b>", rank(rows, pairs, 4)),
-        "champions": lambda: champions_text(tr, rank(rows, pairs, 3)),
+        "champions": lambda: champions_text(tr, rank(rows, pairs, 3), finished=True),
     }
 
 

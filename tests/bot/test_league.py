@@ -199,3 +199,25 @@ async def test_every_figure_of_stats_and_leaderboard_after_a_mixed_league(league
         for minimum in (0, 3, 100):
             assert table_text(tr, "League", rank(lines, pairs, minimum)) == table_text(
                 tr, "League", rank(expected_lines, pairs, minimum))
+
+
+async def test_history_names_the_lap_the_last_result_named(league: League) -> None:
+    """Issue 55: /history said 「打 3（第 3 圈）」 where the result said 第 2 圈.  The service stores each side's
+    lap after a hand; /history shows it as the result's standing line does."""
+    from bot.league.board import League as Board
+    from bot.league.history import history_text
+    from bot.story import standing
+    from engine.levels import SideLevel
+
+    table = await league.open(3)
+    assert table.match is not None
+    table.match.sides = (SideLevel(2, 9), SideLevel(3, 5))  # a match far on: laps 2 and 3
+    number = table.match.deals
+    await league.play(table, lambda h: table.match is not None and table.match.deals > number)
+    record = next(r for r, _ in reversed(league.settled) if r.result is not None)
+    zh = translator("zh")
+    said = standing(zh, record.after, 3)  # 「南北 打 J（第 2 圈）  ·  东西 打 5（第 3 圈）」
+    text, _ = await history_text(Board(league.tables.db, bot_username="b", public_url=None), zh, CHAT)
+    for side in (0, 1):
+        lap = f"（第 {record.after[side].lap} 圈）"
+        assert lap in said and lap in text.split("\n")[4], (said, text)

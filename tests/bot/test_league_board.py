@@ -57,7 +57,8 @@ def test_the_ranking_rule_breaks_ties_in_its_stated_order() -> None:
     assert [p.user_ids for p in rank(lines, pairs, 8).pairs] == [(3, 4), (1, 2)]
 
 
-def fixture_chart(players: int, hands: int = 240, lang: str = "zh") -> ChartData:
+def fixture_chart(players: int, hands: int = 240, lang: str = "zh", *, minimum: int | None = None,
+                  finished: bool = False) -> ChartData:
     """A league of ``players`` with Chinese names over ``hands`` hands, made up deterministically: four of them
     play each hand, two win and two lose."""
     rng = random.Random(players)
@@ -74,11 +75,47 @@ def fixture_chart(players: int, hands: int = 240, lang: str = "zh") -> ChartData
             totals[uid][2] += int(won)
     lines = [LeagueLine(uid, NAMES[uid - 1], hands_, won, jifen, uid % 3, uid % 2, hands_ // 2, won // 2,
                         jifen // 2, float(uid)) for uid, (jifen, hands_, won) in totals.items()]
-    minimum = sorted(one.hands for one in lines)[min(2, players - 1)] if players > 2 else 0
+    if minimum is None:
+        minimum = sorted(one.hands for one in lines)[min(2, players - 1)] if players > 2 else 0
     standings = rank(lines, [], minimum)  # the two who played least are below the line
     tr = translator(lang)
-    sampled = storage.sample_series(series, [p.line.user_id for p in standings.ranked], cap=800)
-    return chart_data(tr, "联赛 · 2026年12月赛季", f"牌友群 · 12月1日 – 12月31日 · {hands} 局", standings, sampled)
+    drawn = [p.line.user_id for p in (standings.ranked or standings.everyone)]
+    sampled = storage.sample_series(series, drawn, cap=800)
+    return chart_data(tr, "联赛 · 2026年12月赛季", f"牌友群 · 12月1日 – 12月31日 · {hands} 局", standings, sampled,
+                      finished=finished)
+
+
+def test_a_season_under_way_has_a_leader_not_a_champion() -> None:
+    """「冠军」 mid-season: the first place of a season under way (or all time) leads; a season over has champions."""
+    under_way = fixture_chart(6)
+    assert under_way.footer[0].startswith("领先：") and not any("冠军" in line for line in under_way.footer)
+    assert fixture_chart(6, finished=True).footer[0].startswith("冠军：")
+    assert fixture_chart(6, lang="en").footer[0].startswith("Leading: ")
+
+
+def test_a_new_season_is_drawn_before_anyone_has_the_minimum() -> None:
+    """After 8 hands with a minimum of 10 the chart was empty (「还没有人打满 10 局」): everyone's line is drawn
+    while nobody is ranked, and the footer says why nobody leads."""
+    data = fixture_chart(4, hands=8, minimum=10)
+    assert len(data.lines) == 4 and all(len(line.points) == 8 for line in data.lines)
+    assert data.footer[0] == "还没有人打满 10 局。"
+    assert png_size(render(data))[0] == 1200
+
+
+def test_the_last_hand_is_a_step_as_wide_as_any_other() -> None:
+    """The last hand was only a tick at the chart's edge: each hand i is drawn from i − 1 to i."""
+    from matplotlib.figure import Figure
+
+    from bot.league.chart import _draw_lines
+
+    data = fixture_chart(4, hands=8, minimum=0)
+    axes = Figure().add_subplot()
+    _draw_lines(axes, data, [(0.0, 0.0, 0.0, 1.0)] * len(data.lines))
+    assert axes.get_xlim() == (0.0, 8.0)
+    step = axes.lines[1]  # the first player's (the first line is the zero line)
+    assert [int(x) for x in step.get_xdata()] == list(range(9))  # from no hand played to the last hand's end
+    assert step.get_drawstyle() == "steps-pre"  # hand i's value is drawn from i − 1 to i
+    assert [int(y) for y in step.get_ydata()] == [0, *data.lines[0].points]
 
 
 @pytest.mark.parametrize("players", [1, 20])
@@ -201,7 +238,7 @@ async def test_stats_in_a_group_and_in_private(db: storage.Database) -> None:
     assert ann.split("\n") == [
         "<b>player1</b>",
         "2026年11月赛季：第 1 名（共 4 人）",
-        "积分 +2 · 共 4 局 · 赢 3 局 · 胜场 0 · 逃跑 0",
+        "积分 +2 · 共 4 局 · 赢 3 局 · 赢得比赛 0 场 · 逃跑 0",
         "总计：积分 +2 · 共 4 局 · 赢 3 局 · 第 1 名（共 4 人）",
         "做庄家方：4 局，胜率 75%，积分 +2",
         "做抓分方：0 局，胜率 —，积分 0",
@@ -232,6 +269,15 @@ async def test_history_lists_matches_with_a_replay_link_per_hand_where_the_web_a
     plain, _ = await history_text(league_at(db, [at(2026, 12, 1)]), translator("en"), CHAT)
     assert "start=r" not in plain and "N–S won: player1 &amp; player3" in plain
     assert (await history_text(with_app, translator("en"), -5))[0] == "No match has been played in this group yet."
+
+
+async def test_history_names_the_lap_the_results_named(db: storage.Database) -> None:
+    """「打 3（第 3 圈）」 where the result said 第 2 圈: the match's laps are stored as the engine's lap (from 1),
+    as the tables service writes them after each hand (``SideLevel.lap``), and shown as they are."""
+    hands = await november(db)
+    await storage.update_match(db, hands.match_id, status="finished", winner_side=1, levels=(3, 14), laps=(2, 3))
+    text, _ = await history_text(league_at(db, [at(2026, 12, 1)]), translator("zh"), CHAT)
+    assert "南北 打 3（第 2 圈） · 东西 打 A（第 3 圈）" in text
 
 
 def test_season_words() -> None:

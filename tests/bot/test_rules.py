@@ -148,7 +148,7 @@ def test_kitty_and_level_table_in_words(preset: str) -> None:
     assert says(preset, "zh", f"不到 80 分庄家方保庄，每少 10 分升一级：70 分升 1 级，5 分升 8 级，{shutout}")
     assert says(preset, "en", "0 (大光): +9" if table_b else "0 (大光): +8")
     # Decision 18: 大光 is exactly 0; table B's extra level reaches below it.
-    assert says(preset, "zh", "抓分方 0 分（大光）或 0 分以下，庄家方多升一级；大光只指正好 0 分。") == table_b
+    assert says(preset, "zh", "抓分方 0 分（大光）或 0 分以下，庄家方多升一级；大光只指抓分方出牌一分没得。") == table_b
     assert not says(preset, "zh", "大光（抓分方 0 分或更少）")
     assert says(preset, "zh", "单张 ×2，对 ×4，拖拉机每张 ×2（两对 ×8，三对 ×12）")
     assert says(preset, "zh", "最多 ×8。") == (preset == "anhui")

@@ -84,8 +84,8 @@ def test_a_held_flag_hand_wins_the_match() -> None:
 
 def test_passing_a_owes_the_flag_hand() -> None:
     case = C.passed_a_flag_owed()
-    assert "南北打 A 保庄，过A，下一局扛旗" in _lines(case, "zh")
-    assert "N–S held the deal at A: past A, they owe the flag hand (扛旗)" in _lines(case, "en")
+    assert "南北打过A，下一局扛旗" in _lines(case, "zh")
+    assert "N–S won at A: past A, they owe the flag hand (扛旗)" in _lines(case, "en")
 
 
 def test_chizhou_ace_pair_demotion() -> None:
@@ -96,9 +96,9 @@ def test_chizhou_ace_pair_demotion() -> None:
         "最后一轮：北 ♠3♠3 → 东 ♠A♠A → 南 ♠4♠4 → 西 ♠6♠6 · 东家赢",
         "抓分方出牌得 0 分，抠底 +80，合计 80 分。",
         "底牌 ♥A♥K♥K♥4♥6♥7♥8♥9：抠底 ×4 = 80 分。",
-        "东西上台（80 分换庄，不升级）",
-        "对A抠底：南北退回打 2",
-        "积分：北 −13  东 +13  南 −13  西 +13",
+        "东西上台（80 分，换庄不升级）",
+        "对A 抠底：南北退回打 2",
+        "积分：北 −13  东 +13  南 −13  西 +13（降 12 级 + 按表 1）",
         "南北 打 2  ·  东西 打 7",
     ]
     assert "pair of A captured the kitty: N–S go back to 2" in _lines(case, "en")
@@ -233,8 +233,8 @@ def test_private_result_is_one_line() -> None:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("pace", ["realtime", "relaxed", "daily"])
 def test_the_table_message_between_hands(pace: str, lang: str) -> None:
-    """Real-time: the next hand starts in a moment (seconds left), no button; otherwise a 「下一局」 button
-    that names the deal it starts, and the time left."""
+    """Real-time: the next hand starts in a moment, no button and no seconds (the pause is 4 s: 「还剩 10 秒」
+    lasted 2–4 s, issue 55); otherwise a 「下一局」 button that names the deal it starts, and the time left."""
     from dataclasses import replace
 
     from bot import callbacks
@@ -246,8 +246,7 @@ def test_the_table_message_between_hands(pace: str, lang: str) -> None:
     text, markup = render_table(translator(lang), table, now=1000.0)
     last = text.split("\n")[-1]
     if pace == "realtime":
-        # seconds in steps of ten, rounded up (a redraw a moment later costs no edit)
-        assert last == ("下一局马上开始（还剩 10 秒）。" if lang == "zh" else "The next hand starts in a moment (10 s left).")
+        assert last == ("下一局马上开始。" if lang == "zh" else "The next hand starts in a moment.")
         assert markup is None
     else:
         assert ("点「下一局」" in last) if lang == "zh" else ("presses 「Next hand」" in last)

@@ -128,8 +128,9 @@ def _happened(t: Told) -> set[str]:
         out.add("flag_failed")
     if MoveReason.FLAG_WON in reasons:
         out.add("flag_won")
-    if result.escaped is None and result.attacker_points == 0 and result.heaven_and_earth_side is None:
-        out.add("shut_out")  # decision 18: 大光 is a total of exactly 0, and never beside 上天入地
+    if (result.escaped is None and result.attacker_points == 0 and result.trick_points == 0
+            and result.kitty_bonus == 0 and result.heaven_and_earth_side is None):
+        out.add("shut_out")  # amended decision 18: 大光 is nothing captured, and never beside 上天入地
     if MoveReason.PASSED_ACE in reasons:  # decision 13: 过A is winning at A; jumping across A (a lap) is not
         out.add("past_a")
     return out
@@ -192,8 +193,9 @@ def _check(preset: str, t: Told) -> None:
         _check_levels(t, lang, result_text)
 
 
-ROSE = re.compile(r"(?<!按表)升 (\d+) 级|rise (\d+) levels?")
-"""「升 N 级」: levels actually climbed."""
+ROSE = re.compile(r"(?<!按表)(?<!庄家方)(?<!共)(?<!多)升 (\d+) 级|rise (\d+) levels?")
+"""「升 N 级」: levels actually climbed (not a total's row, 「按 0 分算，庄家方升 9 级」, nor a jump's arithmetic,
+「每少 10 分多升 1 级，共升 20 级」, which name the table's number)."""
 BY_TABLE = re.compile(r"按表升 (\d+) 级|gives (\d+) levels?")
 """「按表升 N 级」: the table's number, where the move was not that."""
 
@@ -225,7 +227,7 @@ def _check_levels(t: Told, lang: str, text: str) -> None:
         assert base + levels == outcome.attacker_score == result.scores[attackers]
     if any(t.record.bonus):  # 安徽's end bonus is named with its amount
         amount = t.record.bonus[t.record.winner_side or 0]
-        assert (f"按级别另扣 {amount} 积分" if lang == "zh" else f"pay {amount} 积分 more each") in text
+        assert (f"按级别每人另扣 {amount} 积分" if lang == "zh" else f"pay {amount} 积分 more each") in text
     standing = story.standing(translator(lang), t.record.after, t.record.setup.ruleset.laps)
     assert text.endswith(standing)
 

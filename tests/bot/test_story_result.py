@@ -27,34 +27,45 @@ def test_anhui_names_its_end_bonus() -> None:
         "抓分方出牌得 0 分，抠底 +60，合计 60 分。",
         "底牌 ♠A♥10♥10♥K♥2♥3♥4♥6：抠底 ×2 = 60 分。",
         "南北保庄",
-        "南北打 A 保庄，过A，赢得比赛",
-        "东西打 Q，按级别另扣 2 积分；南北每人 +2",
+        "南北打过A，赢得比赛",
+        "东西打 Q，按级别每人另扣 2 积分；南北每人 +2",
         "积分：北 +4  东 −4  南 +4  西 −4",
         "南北 打 A  ·  东西 打 Q",
     ]
     assert _lines(case, "en")[3:5] == [
-        "N–S held the deal at A: past A, they win the match",
+        "N–S won at A: past A, they win the match",
         "E–W at Q pay 2 积分 more each for their level; N–S +2 each",
     ]
 
 
 def test_a_total_below_zero_is_told_with_its_parts_not_as_da_guang() -> None:
-    """保红5 takes the attackers to −100: the parts, the total and table B's extra level; 大光 is only 0."""
+    """保红5 takes the attackers to −100: the parts and the total; table B's rows end at −10, so the jump the
+    tables give only by 「类推」 is told with its arithmetic (issue 55); 大光 is not said."""
     case = C.red5_kept()
     zh, en = _lines(case, "zh"), _lines(case, "en")
-    assert zh[0] == "抓分方出牌得 0 分，保红5 −100，合计 −100 分（0 分以下，庄家方多升一级）。"
-    assert en[0] == ("Attackers scored 0 from tricks, 保红5 −100: −100 points in all "
-                     "(below 0: the dealer side rises one level more).")
+    assert zh[0] == "抓分方出牌得 0 分，保红5 −100，合计 −100 分。"
+    assert en[0] == "Attackers scored 0 from tricks, 保红5 −100: −100 points in all."
+    assert zh[3:6] == ["南北保庄", "p = −100：每少 10 分多升 1 级，共升 19 级",
+                       "南北升 19 级，越过 A 进入第 2 圈：2（第 1 圈） → 8（第 2 圈）"]
+    assert en[4] == "p = −100: each 10 points fewer is one level more, 19 levels in all"
     assert not any("大光" in line for line in zh + en)
 
 
-def test_the_extra_level_below_zero_is_table_bs() -> None:
-    """Table A has no extra level below 0: the same record under table A names none."""
+def test_a_total_below_zero_names_the_row_it_counts_as() -> None:
+    """Within the printed rows the total is told with the row it counts as, under either table: the same
+    record with p = −10 (table B's −10 to −5 row: +10) and under table A (−10: +9)."""
     case = C.red5_kept()
-    setup = case.record.setup
-    record = replace(case.record, setup=replace(setup, ruleset=setup.ruleset.replace(level_table="A")))
-    line = story.points_line(translator("zh"), record)
-    assert line == "抓分方出牌得 0 分，保红5 −100，合计 −100 分。"
+    result = case.record.result
+    assert result is not None and result.outcome is not None
+    for table, levels in (("B", 10), ("A", 9)):
+        outcome = replace(result.outcome, levels=levels, dealer_score=levels, attacker_score=-levels)
+        setup = replace(case.record.setup, ruleset=case.record.setup.ruleset.replace(level_table=table))
+        record = replace(case.record, setup=setup, result=replace(result, attacker_points=-10, outcome=outcome))
+        assert story.points_line(translator("zh"), record) == (
+            f"抓分方出牌得 0 分，保红5 −100，合计 −10 分（按 −10 分算，庄家方升 {levels} 级）。")
+        assert story.points_line(translator("en"), record) == (
+            f"Attackers scored 0 from tricks, 保红5 −100: −10 points in all "
+            f"(counted as −10 points: the dealer side rises {levels} levels).")
 
 
 def test_da_guang_is_a_total_of_exactly_zero() -> None:
@@ -100,11 +111,11 @@ def test_the_takeovers_extra_point_is_explained() -> None:
 
 def test_eighty_points_change_the_dealer_without_a_level() -> None:
     case = C.change_of_dealer()
-    assert _lines(case, "zh")[2:4] == ["东西上台（80 分换庄，不升级）", "积分：北 −1  东 +1  南 −1  西 +1"]
-    assert _lines(case, "en")[2:4] == ["E–W take the deal (上台): 80 points change the dealer (换庄), no level gained",
-                                       "积分: N −1  E +1  S −1  W +1"]
+    assert _lines(case, "zh")[2:4] == ["东西上台（80 分，换庄不升级）", "积分：北 −1  东 +1  南 −1  西 +1"]
+    assert _lines(case, "en")[2:4] == ["E–W take the deal (上台) with 80 points: the dealer changes (换庄), "
+                                       "no level gained", "积分: N −1  E +1  S −1  W +1"]
     assert story.private_result(translator("en"), case.record, 1, 3) == (
-        "Hand 1: attackers 80 points · E–W take the deal (上台): 80 points change the dealer (换庄), "
+        "Hand 1: attackers 80 points · E–W take the deal (上台) with 80 points: the dealer changes (换庄), "
         "no level gained · you +1 积分")
 
 

@@ -62,7 +62,7 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         png = server.state.files[board.photo_id]  # type: ignore[index]
         assert png_size(png)[0] == 1200 and len(png) <= 200 * 1024
         assert board.caption is not None and board.caption.startswith("联赛 · ")
-        assert "1. Alice · +2 · 6 局，赢 4 局 · 胜场 1\n1. Carol · +2 · 6 局，赢 4 局 · 胜场 1" in board.caption
+        assert "1. Alice · +2 · 6 局，赢 4 局 · 赢得比赛 1 场\n1. Carol · +2 · 6 局，赢 4 局 · 赢得比赛 1 场" in board.caption
         assert "至少打满 5 局" in board.caption
         assert board.labels == [["总榜"], ["📈 联赛页面"]]
 
@@ -127,9 +127,12 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
             timeout=60, what="the season's end")
         assert "🏆 冠军：Alice（+2）、Carol（+2） · 最佳搭档：Alice & Carol（+4）" in told.caption  # type: ignore[operator]
         assert png_size(server.state.files[told.photo_id])[1] > 700  # type: ignore[index]
-        await server.wait_for(lambda: any("春季赛" in (m.text or "") for m in group.bot_messages()), timeout=30)
+        started = await server.wait_for(lambda: next((m for m in group.bot_messages()
+                                                      if "赛季「春季赛」现在开始" in (m.text or "")), None),
+                                        timeout=30, what="the new season's start")
         await server.wait_idle(quiet=0.5, timeout=30)
         assert sorted(group_calls(server, group, mark)) == ["sendMessage", "sendPhoto"]  # the reply, the season's end
+        assert told.message_id < started.message_id  # the old season's final table first (issue 55)
         await alice.command(group, "season")
         status = await server.wait_for(lambda: (m := group.last_bot_message()).text and "本赛季：春季赛" in m.text
                                        and m, timeout=30, what="the season")

@@ -214,6 +214,14 @@ async def test_start_after_unblocking_names_the_table_and_brings_me_back(fake_te
                                              title="Blockers & co") in (m.text or "")
                                           for m in bo.bot_private_messages()), what="where Bo sits")
         await server.wait_for(lambda: not table.seats[2].timed_out, what="Bo back")  # type: ignore[union-attr]
+        below = tr("You sit at the table in {title}; your cards are below.", title="Blockers & co")
+
+        def hand_below() -> bool:  # issue 55: what the line promises follows it, a hand message with its keys
+            seen = bo.bot_private_messages()
+            said = max(m.message_id for m in seen if below in (m.text or ""))
+            return any(m.message_id > said and m.buttons for m in seen)
+
+        await server.wait_for(hand_below, what="Bo's hand message below the line saying so")
         await server.wait_for(lambda: announced(group, translator("en")("{who} is back at the table.", who="Bo"),
                                                 translator("zh")("{who} is back at the table.", who="Bo")),
                               what="the group told Bo is back")

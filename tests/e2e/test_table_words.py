@@ -75,6 +75,9 @@ async def test_the_group_reads_replies_in_its_language_and_lang_changes_it(fake_
                                   ("stop", "Only the table's creator or a group admin can stop it.")):
             got = await replies(server, bob, group, command)  # Bob reads Chinese, the group English
             assert got[0].text == EN(expected), command
+        # With a table open, a preset and junk after /newgame do not matter: not "Unknown preset" (issue 55).
+        got = await replies(server, bob, group, "newgame", "扬州", "extra", "junk")
+        assert got[0].text == EN("This group already has a table. Use /stop to close it first.")
         await replies(server, alice, group, "lang", "zh")
         for person in (alice, bob):
             got = await replies(server, person, group, "stats")
@@ -100,3 +103,34 @@ async def test_a_stopped_table_says_so_and_loses_its_buttons(fake_telegram: Fake
                                        and table_message(group), what="the table message saying it is closed")
         assert closed.buttons == () or not any(closed.buttons)
         assert tables(app).in_chat(group.id) is None and table.status == "stopped"
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_commands_past_the_budget_are_answered_later_in_order(fake_telegram: FakeTelegram,
+                                                                   tmp_path: Path) -> None:
+    """Issue 55: the throttle said "I will answer again in a minute" twice, then never answered /help and
+    /season tz (while a /stats sent between them was answered).  Now: one notice, and every command past the
+    budget is answered once there is room, in the order it was sent."""
+    from bot.budget import CommandBudget
+
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Card room", [alice], creator=alice)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        app.bot_data["command_budget"] = CommandBudget(per_chat=(10, 60.0), per_person=(2, 2.0))  # a short window
+        sent = [await alice.command(group, *words) for words in (
+            ("stats",), ("stats",), ("help",), ("stats",), ("help",), ("season", "tz", "Europe/London"))]
+
+        def answers(message: MessageView) -> list[MessageView]:
+            return [m for m in group.bot_messages() if m.reply_to_message_id == message.message_id]
+
+        notice = EN("{who}, that is a lot of commands: I will answer again in a minute.", who="Alice")
+        later = [sent[2], sent[3], sent[5]]  # the second /help, sent while the first waits, is answered once
+        await server.wait_for(lambda: all(any(notice not in (m.text or "") for m in answers(s)) for s in later),
+                              timeout=60, what="every command past the budget answered")
+        await server.wait_idle()
+        assert sum(notice in (m.text or "") for m in group.bot_messages()) == 1
+        firsts = [min(m.message_id for m in answers(s) if notice not in (m.text or "")) for s in later]
+        assert firsts == sorted(firsts)  # in the order they were sent
+        assert "Europe/London" in (answers(sent[5])[-1].text or "")
+        assert not answers(sent[4])

@@ -59,6 +59,11 @@ async def test_a_leaver_takes_the_seat_back_at_the_next_hand_while_the_others_pl
         await choose_setting(server, ann, group, "strength", "casual")
         table = await start_match(server, app, ann, group, seed_index=3)
         people = {0: ann, 2: dave}
+        # /join while seated: she has a seat (not 「比赛已经开始，座位不能再变」, issue 55).
+        await ann.command(group, "join")
+        await server.wait_for(lambda: announced(group, tr("You already have a seat at this table.")),
+                              what="the answer to a seated /join")
+        assert not announced(group, tr("The match has started; seats are fixed now."))
         hand = await play_until(server, table, people, lambda h: h.phase == "playing" and len(h.tricks) >= 2
                                 and h.turn == 2)
         # Dave leaves mid-hand: asked, confirmed, an escape that costs him.
@@ -75,10 +80,10 @@ async def test_a_leaver_takes_the_seat_back_at_the_next_hand_while_the_others_pl
         await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and bool(h.events))
         playing = table.match.hand
         await dave.command(group, "join")
-        await server.wait_for(lambda: announced(group, tr("Your seat is yours again when the next hand starts.")),
-                              what="the answer to his /join")
         await server.wait_for(lambda: announced(group, tr("{who} takes their seat back from the AI when the next hand "
                                                           "starts.", who="Dave")), what="the table told")
+        # Told once (issue 55): no second message saying the same thing as the answer to his /join.
+        assert not announced(group, tr("Your seat is yours again when the next hand starts."))
         assert table.seat_of(dave.id) is None and 2 in table.coming_back
         # The others play on; when the next hand starts the seat and its cards are his.
         await play_hand(server, table, {0: ann})
