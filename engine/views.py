@@ -198,7 +198,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         flipped=tuple(c for _seat, c in flipped) if flipped else (),
         kitty=kitty,
         kitty_holder=hand.burier,
-        to_act=tuple(sorted(hand.to_act())),
+        to_act=(0, 1, 2, 3) if phase == "bidding" else () if turn is None else (turn,),  # hand.to_act(), sorted
         turn=turn,
         passed=tuple(sorted(hand.passed)) if phase == "bidding" else (),
         current=tuple(hand.current),
