@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import ClassVar, Final
 
-from engine.errors import NotationError
+from engine.errors import CardsNotHeldError, NotationError
 
 SUITS: Final = ("S", "H", "D", "C")
 """The four suits, in the order ♠ ♥ ♦ ♣."""
@@ -208,8 +208,6 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
 
     Raises :class:`engine.errors.CardsNotHeldError` naming the missing cards.
     """
-    from engine.errors import CardsNotHeldError
-
     rest = list(hand)
     missing: list[Card] = []
     for card in cards:

@@ -166,6 +166,10 @@ def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card
         if ruffed and shape.kind in ("single", "pair"):
             floor = ruff_key(ctx, shape, best)[0]
             cands = [c for c in cands if ctx.order(c[0]) > floor]
+    if n == 1:
+        # A single: each candidate is a legal follow (of the group, or a trump when void in it) above the
+        # winning card's order in the winning group, so it wins; this is what the loop below would find.
+        return cands[:3]
     index = len(plays)
     out: list[list[Card]] = []
     for cand in cands:
