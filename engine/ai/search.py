@@ -378,7 +378,8 @@ HOPELESS = 3.0
 
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
               policy: Policy, rng: random.Random, deals: int, deadline: float,
-              clock: Callable[[], float] = time.perf_counter, most: int | None = None) -> list[Card]:
+              clock: Callable[[], float] = time.perf_counter, most: int | None = None,
+              cap: float | None = None) -> list[Card]:
     """The candidate with the best mean rollout value over the sampled worlds, every candidate in every world.
 
     After ``deals`` worlds it stops if the leader beats every other
@@ -386,12 +387,18 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
     otherwise it samples on, up to ``most`` worlds (``deals`` if None), so
     that close calls get the time the budget leaves.  Half-way to ``deals``
     a candidate :data:`HOPELESS` standard errors behind the leader is
-    dropped (it gets no more rollouts).  Stops at ``deadline`` (a ``clock``
-    time: wall-clock by default) once one world is done, dropping a world it
-    could not finish for every candidate still in; the first candidate (the
+    dropped (it gets no more rollouts).  The first candidate (the
     heuristic's choice) wins ties.
+
+    Two ``clock`` times (wall-clock by default) stop it, each once one world
+    is done, dropping a world it could not finish for every candidate still
+    in: ``deadline`` once ``deals`` worlds are done (no more sampling for a
+    close call), and ``cap`` at any point (the longest a person waits).
+    Without ``cap`` the deadline stops it at any point (a budget counted in
+    time alone).
     """
     seat = mem.seat
+    cap = deadline if cap is None else cap
     most = deals if most is None else max(most, deals)
     rows: list[list[float]] = [[] for _ in candidates]
     live = list(range(len(candidates)))
@@ -403,7 +410,7 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         hands, kitty = world
         values: list[float] = []
         for i in live:
-            if done and clock() >= deadline:
+            if done and _past(clock(), done, deals, deadline, cap):
                 break
             sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
             try:
@@ -417,7 +424,7 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
             rows[i].append(value)
         live = [i for i in live if not math.isnan(rows[i][-1])] or live[:1]
         done += 1
-        if clock() >= deadline or len(live) == 1:
+        if _past(clock(), done, deals, deadline, cap) or len(live) == 1:
             break
         leader = max(live, key=lambda i: (sum(rows[i]), -i))
         if done >= deals and all(_ahead(rows[leader], rows[i]) >= CLEAR for i in live if i != leader):
@@ -428,6 +435,11 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         return list(candidates[0])
     best = max(live, key=lambda i: (sum(rows[i]), -i))
     return list(candidates[best])
+
+
+def _past(now: float, done: int, deals: int, deadline: float, cap: float) -> bool:
+    """Must a search stop at ``now``, with ``done`` worlds of its ``deals`` done? (see :func:`best_play`)"""
+    return now >= cap or (done >= deals and now >= deadline)
 
 
 def _ahead(leader: Sequence[float], other: Sequence[float]) -> float:
