@@ -44,7 +44,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
     later_opponents = [s for s in later if not same_side(s, seat)]
     counts = Counter(hand)
-    table_points = sum(points_of(p) for p in plays)
+    table_points = sum([c.points for p in plays for c in p])
     winner = trick_winner_in(ctx, plays)
     partner_wins = same_side(seats[winner], seat)
     last_trick = len(hand) == len(lead)

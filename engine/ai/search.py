@@ -312,7 +312,8 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
     assert shape is not None
     group = shape.group
-    in_group = tuple(c for c in cards if ctx.group(c) == group)
+    group_of = ctx.group
+    in_group = tuple([c for c in cards if group_of(c) == group])
     n = len(lead)
     if len(in_group) == n:
         return in_group
