@@ -54,7 +54,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     if partner_wins and not beatable(mem, shape, plays, winner, later_opponents):
         choice = feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     elif not (partner_wins and not (table_points >= 10 or last_trick)):
-        winners = winning_follows(mem, shape, lead, hand, plays)
+        winners = winning_follows(mem, shape, lead, hand, plays, winner)
         secure = [w for w in winners if not beatable(mem, shape, plays + [w], len(plays), later_opponents)]
         if keeping_red_five(mem):
             secure = [w for w in secure if not any(ctx.is_red_five(c) for c in w)]
@@ -139,13 +139,18 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
 
 
 def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card],
-                     plays: list[list[Card]]) -> list[list[Card]]:
-    """Legal follows that would win the trick as it stands (cheapest first, a handful at most)."""
+                    plays: list[list[Card]], win_index: int | None = None) -> list[list[Card]]:
+    """Legal follows that would win the trick as it stands (cheapest first, a handful at most).
+
+    ``win_index`` is the index of the play winning it so far, if the caller knows it already.
+    """
     ctx = mem.ctx
     group = shape.group
     n = len(lead)
-    mine = [c for c in hand if ctx.group(c) == group]
-    win_index = trick_winner_in(ctx, plays)
+    group_of = ctx.group
+    mine = [c for c in hand if group_of(c) == group]
+    if win_index is None:
+        win_index = trick_winner_in(ctx, plays)
     best = plays[win_index]
     # A lead may mix groups (the red five in a plain-hearts 5-10-K); only a follower's winning play is a ruff.
     ruffed = win_index != 0 and any(ctx.group(c) != group for c in best)

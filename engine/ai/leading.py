@@ -20,6 +20,8 @@ from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
 def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, limit: int) -> list[list[Card]]:
     """Up to ``limit`` distinct leads, best first by the heuristic's scores."""
     options = _lead_options(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth)
+    if limit == 1:  # the rollouts' every lead: the first of the best-scored, as the stable sort below puts first
+        return [max(options, key=lambda o: o[0])[1]]
     options.sort(key=lambda o: -o[0])  # stable: equal scores keep the order they were found in
     return distinct([o[1] for o in options])[:limit]
 
@@ -44,7 +46,10 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         plain = group != TRUMP
         ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
         comps = decompose(ctx, cards)
-        safe = [c for c in comps if not _component_beatable(mem, group, c)]
+        high, high_pair = mem.max_unseen_order(group), mem.max_unseen_pair_order(group)
+        safe = [c for c in comps  # those no unseen cards could beat (_component_beatable, the tops asked once)
+                if not (high > c.top if c.kind == "single" else high_pair > c.top if c.kind == "pair"
+                        else mem.unseen_tractor_beats(group, c.pairs, c.top))]
         kept = [c for c in safe if not (keep_red_five and ctx.is_red_five(c.cards[0]))]
         if len(kept) >= 2 and not ruff_risk:
             throw = [card for comp in kept for card in comp.cards]
