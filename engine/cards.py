@@ -228,4 +228,6 @@ def holds(hand: Iterable[Card], cards: Iterable[Card]) -> bool:
     asked = cards if isinstance(cards, (list, tuple)) else list(cards)
     if len(asked) == 1:
         return asked[0] in held
+    if len(asked) <= 4:  # a pair or a short tractor: counting each card asked beats building a Counter
+        return all(held.count(c) >= asked.count(c) for c in asked)
     return all(held.count(c) >= n for c, n in Counter(asked).items())
