@@ -255,8 +255,7 @@ def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Ca
         return entry.left, entry.counts, entry.voids
     left, counts, voids = _played_through(ctx, tricks[:-1])
     left, counts = dict(left), dict(counts)
-    for _s, cards in last.plays:
-        _take(ctx, cards, left, counts)
+    _take(ctx, [c for _s, cards in last.plays for c in cards], left, counts)
     done = _with_voids(ctx, last.plays, voids)
     _PLAYED[key] = _Played(weakref.ref(last, partial(_forget, key)), before, ctx, left, counts, done)
     return left, counts, done
@@ -270,8 +269,7 @@ def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
     counts = dict(played_counts)
     if view.current:
         voids = _with_voids(ctx, view.current, voids)
-        for _s, cards in view.current:
-            _take(ctx, cards, left, counts)
+        _take(ctx, [c for _s, cards in view.current for c in cards], left, counts)
     _take(ctx, view.hand, left, counts)
     if view.kitty is not None and view.kitty_holder == view.viewer:
         _take(ctx, view.kitty, left, counts)
