@@ -1,0 +1,23 @@
+"""bench/bench_speed.py: the work it counts, and the same checksum for the same code."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+
+from bench_speed import selfplay_rate, strong_rate  # noqa: E402
+from engine.ai import random_action  # noqa: E402
+
+
+def test_the_random_hands_are_counted() -> None:
+    hands, cpu = selfplay_rate(["xin", "anhui"], 2, 1, random_action)
+    assert hands == 4 and cpu > 0
+
+
+def test_the_strong_search_counts_its_deals_and_plays_the_same_twice() -> None:
+    first = strong_rate(["yancheng"], 1, 101, 1)
+    deals, rollouts, decisions, checksum, cpu = first
+    assert 0 < deals <= rollouts and decisions > 0 and cpu > 0
+    assert strong_rate(["yancheng"], 1, 101, 1)[:4] == first[:4]
