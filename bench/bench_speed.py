@@ -8,7 +8,9 @@ Three figures, each over every preset (or those named):
 
 * **random legal**: whole hands of self-play (:func:`engine.selfplay.self_play`)
   by four random legal players, in hands per CPU second: the engine's own
-  speed (every action checked and applied, a view built for each decision);
+  speed (every action checked and applied, a view built for each decision),
+  and a checksum of the hands' tallies (points, levels, wins: equal from two
+  trees, they played the same hands);
 * **casual AI**: the same with four casual players;
 * **strong search**: hands of the duel ``bench/bench_ai.py`` plays (the strong
   player against the frozen baseline, hands 0 … N-1 of the seed), the strong
@@ -61,16 +63,21 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def selfplay_rate(presets: list[str], hands: int, seed: int, player: Any) -> tuple[int, float]:
-    """Hands played and CPU seconds taken by ``hands`` hands of each preset, four ``player`` seats."""
+def selfplay_rate(presets: list[str], hands: int, seed: int, player: Any) -> tuple[int, float, str]:
+    """Hands played, CPU seconds taken and a checksum of the tallies (their figures but the time),
+    for ``hands`` hands of each preset with four ``player`` seats."""
     from engine.ruleset import RULESETS
     from engine.selfplay import self_play
 
     played = 0
+    digest = hashlib.sha256()
     started = time.process_time()
     for name in presets:
-        played += self_play(RULESETS[name], hands, seed, player=player).hands
-    return played, time.process_time() - started
+        tally = self_play(RULESETS[name], hands, seed, player=player)
+        played += tally.hands
+        tally.seconds = 0.0
+        digest.update(repr(tally).encode())
+    return played, time.process_time() - started, digest.hexdigest()[:16]
 
 
 def strong_rate(presets: list[str], hands: int, seed: int, deals: int) -> tuple[int, int, int, str, float]:
@@ -138,9 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     for kind in ("random", "casual"):
         if kind in only:
             runs = [jobs[kind]() for _ in range(args.repeat)]
-            hands, cpu = min(runs, key=lambda run: run[1])
+            hands, cpu, checksum = min(runs, key=lambda run: run[1])
             print(f"{kind + (' legal' if kind == 'random' else ' AI') + ':':<13} {hands} hands in {cpu:.2f} s CPU: "
-                  f"{hands / cpu:.1f} hands per CPU second", flush=True)
+                  f"{hands / cpu:.1f} hands per CPU second (tallies {checksum})", flush=True)
     if "strong" in only:
         found = [strong_rate(presets, args.strong_hands, args.seed, args.deals) for _ in range(args.repeat)]
         deals, rollouts, decisions, checksum, cpu = min(found, key=lambda run: run[4])

@@ -12,8 +12,9 @@ from engine.ai import random_action  # noqa: E402
 
 
 def test_the_random_hands_are_counted() -> None:
-    hands, cpu = selfplay_rate(["xin", "anhui"], 2, 1, random_action)
+    hands, cpu, checksum = selfplay_rate(["xin", "anhui"], 2, 1, random_action)
     assert hands == 4 and cpu > 0
+    assert selfplay_rate(["xin", "anhui"], 2, 1, random_action)[::2] == (hands, checksum)
 
 
 def test_the_strong_search_counts_its_deals_and_plays_the_same_twice() -> None:
