@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.cards import Card
+from engine.cards import RED_FIVE, Card
 from engine.combos import Component, classify, decompose, five_ten_king
 from engine.trump import TRUMP, TrumpContext
 
@@ -60,7 +60,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         for comp in safe:
             if ruff_risk:
                 continue
-            base = {"tractor": 90.0, "pair": 75.0, "single": 55.0}[comp.kind]
+            base = _SAFE_LEAD[comp.kind]
             if not plain:
                 base -= 25.0  # sure trump winners are better kept to draw trumps later
                 if comp.kind == "single" and comp.top >= BIG_TRUMP and not _red_five_at_risk(ctx, comp, trumps):
@@ -87,6 +87,10 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         low = min(hand, key=lambda c: (power(ctx, c) + 2.5 * c.points))
         return [(0.0, [low])]
     return options
+
+
+_SAFE_LEAD = {"tractor": 90.0, "pair": 75.0, "single": 55.0}
+"""A sure winner's base score as a lead, by its kind."""
 
 
 def _red_five_at_risk(ctx: TrumpContext, comp: Component, trumps: list[Card]) -> bool:
@@ -119,9 +123,8 @@ def _five_ten_king_in(ctx: TrumpContext, cards: list[Card], hand: list[Card]) ->
     for c in cards:
         if c.rank in (5, 10, 13) and c.suit is not None:
             by_suit.setdefault(c.suit, {})[c.rank] = c
-    red_five = next((c for c in hand if ctx.is_red_five(c)), None)
-    if red_five is not None and ctx.ruleset.red5_in_plain_ftk and "H" in by_suit:
-        by_suit["H"].setdefault(5, red_five)  # a trump, yet it may complete plain hearts (A42)
+    if ctx.ruleset.red5_in_plain_ftk and "H" in by_suit and ctx.ruleset.red5_trump and RED_FIVE in hand:
+        by_suit["H"].setdefault(5, RED_FIVE)  # a trump, yet it may complete plain hearts (A42)
     for ranks in by_suit.values():
         if len(ranks) == 3:
             ftk = [ranks[5], ranks[10], ranks[13]]

@@ -86,5 +86,5 @@ def keeping_red_five(mem: Memory) -> bool:
     ctx = mem.ctx
     if not ctx.ruleset.red5_bonus or mem.unseen.get(RED_FIVE, 0):
         return False
-    fives = sum(1 for c in mem.hand if ctx.is_red_five(c))
+    fives = mem.hand.count(RED_FIVE) if ctx.ruleset.red5_trump else 0  # ctx.is_red_five
     return 0 < fives < len(mem.hand)
