@@ -75,6 +75,12 @@ class TrumpContext:
     def __repr__(self) -> str:
         return f"TrumpContext({self.ruleset.name!r}, level={self.level!r}, trump={self.trump!r})"
 
+    def __reduce__(self) -> tuple[Callable[[Ruleset, int | None, str | None], TrumpContext],
+                                  tuple[Ruleset, int | None, str | None]]:
+        # A copy, a deep copy or an unpickled context is the cached one (the caches keyed by a context's
+        # identity stay shared, as they were when a Hand worked its context out at every call).
+        return (trump_context, (self.ruleset, self.level, self.trump))
+
     # --- queries -----------------------------------------------------------
     def is_trump(self, card: Card) -> bool:
         """True if the card is a trump in this hand."""
