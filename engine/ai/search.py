@@ -37,7 +37,7 @@ from engine.special import HandResult
 from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView, view_for
 
-from engine.ai.memory import BIG_TRUMP, Memory, card_rows, card_table
+from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
 
 Policy = Callable[[HandView, Ruleset], Action]
 """The rollout player: a play for the seat whose view it is given."""
@@ -118,6 +118,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
     bound = _bound(view, mem, played, pinned, pool, kept)
+    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -131,8 +132,11 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             musts.append((cards - drawn, seats))
             drawn -= cards
         # Most constrained first: the bound cards, then cards of a group some seats are void in.
-        order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts),
-                                            sum(table[c][0] in mem.voids[s] for s in others)), reverse=True)
+        if musts:
+            order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[table[c][0]]),
+                           reverse=True)
+        else:
+            order = sorted(rest, key=lambda c: (False, void_seats[table[c][0]]), reverse=True)
         free = dict(room)
         kitty_free = kitty_room - len(kitty)
         hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
