@@ -1,17 +1,21 @@
-"""The strong AI's searches, in worker processes, with a time budget that shrinks as searches queue up.
+"""The strong AI's searches, in worker processes, with a budget of work that shrinks as searches queue up.
 
-A search takes up to :data:`engine.ai.DEFAULT_BUDGET` (0.4 s) of a core.  In
-the event loop it would hold every other table back, so it runs in a worker
-process, and only the seat's view goes there.  With many tables of one
-person and three AI seats the searches queue for the workers: at 0.4 s each,
-thirty tables would keep a person waiting many seconds for their three AI
-opponents.  So each search gets the budget its place in the queue allows:
-the full budget while a worker is free, and the workers' time shared out
-among the searches waiting (``budget × workers / waiting``) when they are
-not.  Below :data:`LEAST_BUDGET` a search would finish too few deals to beat
-its own heuristics, so the seat plays the heuristics alone (a millisecond).
-The AI then answers about as fast at thirty tables as at one, a little less
-deep; people never wait for a queue.
+A search samples :data:`engine.ai.DEFAULT_DEALS` deals a play (about 0.4 s,
+:data:`engine.ai.DEFAULT_BUDGET`, of an idle core).  In the event loop it
+would hold every other table back, so it runs in a worker process, and only
+the seat's view goes there.  With many tables of one person and three AI
+seats the searches queue for the workers: at 0.4 s each, thirty tables would
+keep a person waiting many seconds for their three AI opponents.  So each
+search gets the share its place in the queue allows: the full budget while a
+worker is free, and the workers' time shared out among the searches waiting
+(``budget × workers / waiting``) when they are not.  The share is counted in
+work, deals to sample (:func:`search_work`), not in seconds: a host busy
+with other work then makes the AI slower, not weaker, up to the wall-clock
+cap (three times the share) a person waits at most.  Below
+:data:`LEAST_BUDGET` (two deals a play) a search would finish too few deals
+to beat its own heuristics, so the seat plays the heuristics alone (a
+millisecond).  The AI then answers about as fast at thirty tables as at one,
+a little less deep; people never wait for a queue.
 
 The workers end with the bot, however it ends (a SIGKILL or an out-of-memory
 kill included): each asks Linux to kill it when its parent dies, and watches
@@ -32,7 +36,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
-from engine.ai import DEFAULT_BUDGET, DEFAULT_DEALS, StrongPlayer
+from engine.ai import DEFAULT_BUDGET, DEFAULT_CAP, DEFAULT_DEALS, StrongPlayer
 from engine.hand import Action
 from engine.ruleset import Ruleset
 from engine.views import HandView
@@ -84,6 +88,17 @@ def search_budget(waiting: int, workers: int, full: float = DEFAULT_BUDGET) -> f
     return share if share >= LEAST_BUDGET else 0.0
 
 
+def search_work(budget: float) -> tuple[int, float]:
+    """The deals a search with this share of the budget samples a play, and the seconds it may take at most.
+
+    Both in proportion to the share: :data:`engine.ai.DEFAULT_DEALS` deals and
+    :data:`engine.ai.DEFAULT_CAP` seconds for the full budget, two deals at
+    :data:`LEAST_BUDGET`.
+    """
+    share = budget / DEFAULT_BUDGET
+    return max(1, round(DEFAULT_DEALS * share)), DEFAULT_CAP * share
+
+
 class Thinking:
     """The pool of search workers (started at the first search) and the count of searches in it."""
 
@@ -98,12 +113,13 @@ class Thinking:
         return search_budget(self.waiting, self.workers)
 
     async def play(self, view: HandView, ruleset: Ruleset) -> Action:
-        """The strong AI's action for the viewing seat, searched in a worker with :meth:`budget`
+        """The strong AI's action for the viewing seat, searched in a worker with :meth:`budget`'s work
         (at a budget of 0, the heuristics alone, here: a millisecond, not worth a place in the queue)."""
         budget = self.budget()
         if budget <= 0:
             return StrongPlayer(deals=0)(view, ruleset)  # the heuristics alone: no need to queue for a worker
-        player = StrongPlayer(DEFAULT_DEALS, budget)
+        deals, cap = search_work(budget)
+        player = StrongPlayer(deals, budget, cap=cap)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=die_with, initargs=(os.getpid(),))

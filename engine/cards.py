@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import ClassVar, Final
 
-from engine.errors import NotationError
+from engine.errors import CardsNotHeldError, NotationError
 
 SUITS: Final = ("S", "H", "D", "C")
 """The four suits, in the order ♠ ♥ ♦ ♣."""
@@ -208,8 +208,6 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
 
     Raises :class:`engine.errors.CardsNotHeldError` naming the missing cards.
     """
-    from engine.errors import CardsNotHeldError
-
     rest = list(hand)
     missing: list[Card] = []
     for card in cards:
@@ -230,4 +228,6 @@ def holds(hand: Iterable[Card], cards: Iterable[Card]) -> bool:
     asked = cards if isinstance(cards, (list, tuple)) else list(cards)
     if len(asked) == 1:
         return asked[0] in held
+    if len(asked) <= 4:  # a pair or a short tractor: counting each card asked beats building a Counter
+        return all(held.count(c) >= asked.count(c) for c in asked)
     return all(held.count(c) >= n for c, n in Counter(asked).items())

@@ -195,6 +195,24 @@ def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     if len(seq) == 1:  # the commonest play by far: a single
         card = seq[0]
         return [Component("single", (card,), ctx.order(card))]
+    # A seat's cards of a group stay the same over many decisions (those of the groups not played to),
+    # and the split is a pure function of the context and the card sequence; Components are immutable.
+    key = (ctx, tuple(seq))
+    found = _SPLITS.get(key)
+    if found is None:
+        found = _SPLITS[key] = tuple(_decompose(ctx, seq))
+        if len(_SPLITS) > _SPLITS_LIMIT:
+            del _SPLITS[next(iter(_SPLITS))]  # the oldest
+    return list(found)
+
+
+_SPLITS: dict[tuple[TrumpContext, tuple[Card, ...]], tuple[Component, ...]] = {}
+_SPLITS_LIMIT = 4096
+"""Splits remembered (a few MiB at most); past it the oldest is forgotten."""
+
+
+def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
+    """:func:`decompose` of two cards or more, worked out."""
     counts: dict[Card, int] = {}
     for c in seq:
         counts[c] = counts.get(c, 0) + 1

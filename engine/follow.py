@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from math import comb
 
-from engine.cards import Card, format_cards, holds
+from engine.cards import RED_FIVE, Card, format_cards, holds
 from engine.combos import Shape, classify, five_ten_king, tractors_in
 from engine.errors import CardsNotHeldError, IllegalPlayError
 from engine.trump import TRUMP, TrumpContext
@@ -242,7 +242,7 @@ def red_fives_forced(ctx: TrumpContext, lead: Sequence[Card] | None, hand: Seque
     follow: the fewest red fives that any legal follow holds, as
     :func:`legal_follow_exists` finds with the follow rules themselves.
     """
-    if not ctx.ruleset.red5_trump:
+    if not ctx.ruleset.red5_trump or RED_FIVE not in played:  # cards are interned: `in` asks identity
         return 0
     in_play = sum(1 for c in played if ctx.is_red_five(c))
     if not in_play:

@@ -207,6 +207,10 @@ class Hand:
         self.result: HandResult | None = None
         self.escaped: int | None = None
         self.events: list[Event] = []
+        self._bid_history: tuple[tuple[int, int | None, int], tuple[BidRecord, ...]] | None = None
+        """The last :attr:`bid_history`, with the bid count, the standing bid and the failed steals it was made for."""
+        self._ctx: TrumpContext | None = None
+        """The last trump context :attr:`ctx` gave (asked for at every play: a cache lookup hashes the ruleset)."""
         if setup.flag:
             self._start_flag_hand()
 
@@ -214,7 +218,12 @@ class Hand:
     @property
     def ctx(self) -> TrumpContext:
         """The trump context of the hand (provisional until trump is decided)."""
-        return trump_context(self.ruleset, self.level, self.trump)
+        cached = self._ctx
+        if cached is not None and cached.level == self.level and cached.trump == self.trump \
+                and cached.ruleset is self.ruleset:
+            return cached
+        self._ctx = cached = trump_context(self.ruleset, self.level, self.trump)
+        return cached
 
     @property
     def actions(self) -> list[Action]:
@@ -238,11 +247,17 @@ class Hand:
         if self.ruleset.hidden_bidding and not self.trump_decided:
             return None
         final = self.standing.order if self.standing is not None else None
-        return tuple(
+        # Every view asks for it: the records change only with a bid (the standing one included) or a reveal.
+        key = (len(self.bids), final, len(self.steal_points))
+        if self._bid_history is not None and self._bid_history[0] == key:
+            return self._bid_history[1]
+        history = tuple(
             BidRecord(b.seat, b.cards, b.step, b.trump, b.kind, self.stood[b.order], b.order == final,
                       self.steal_points.get(b.order, 0))
             for b in self.bids
         )
+        self._bid_history = (key, history)
+        return history
 
     def is_attacker(self, seat: int) -> bool:
         """True if the seat is on the attacking side (once the dealer side is known)."""
@@ -695,8 +710,8 @@ class Hand:
         if not self.current:
             shape = check_lead(ctx, hand, played)
             others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
-            judged = judge_throw(ctx, shape, [self.hands[s] for s in others])
-            if judged.failed:
+            judged = judge_throw(ctx, shape, [self.hands[s] for s in others]) if shape.kind == "throw" else None
+            if judged is not None and judged.failed:
                 assert judged.beaten_by is not None
                 played = judged.played
                 delta = throw_penalty(self.ruleset.throw_penalty, judged.penalty_cards, self.is_attacker(seat))

@@ -14,6 +14,7 @@ known.  It answers, for every card (RULES.md §2.4 and §2.7):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from engine.cards import ACE, ALL_CARDS, BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, rank_value
@@ -37,13 +38,19 @@ class TrumpContext:
     Build one with :func:`trump_context`, which caches them.
     """
 
-    __slots__ = ("ruleset", "level", "trump", "_group", "_order", "_positions")
+    __slots__ = ("ruleset", "level", "trump", "_group", "_order", "_positions", "group", "order", "positions")
 
     ruleset: Ruleset
     level: int | None
     """The level rank L (2…14), or None in the flag hand."""
     trump: str | None
     """The trump suit, or None for no-trump."""
+    group: Callable[[Card], str]
+    """``"T"`` if the card is a trump, else its suit."""
+    order: Callable[[Card], int]
+    """Strength of the card within its suit-group (higher is stronger)."""
+    positions: Callable[[Card], tuple[int, ...]]
+    """Tractor positions a pair of this card may take (empty: never in a tractor)."""
 
     def __init__(self, ruleset: Ruleset, level: int | None, trump: str | None) -> None:
         if level is not None and not 2 <= level <= ACE:
@@ -59,26 +66,25 @@ class TrumpContext:
         self._order: dict[Card, int] = {}
         self._positions: dict[Card, tuple[int, ...]] = {}
         self._build()
+        # The three queries are the tables' own lookups: called millions of times a search, a Python
+        # method's frame around each would cost more than the lookup itself.
+        self.group = self._group.__getitem__
+        self.order = self._order.__getitem__
+        self.positions = self._positions.__getitem__
 
     def __repr__(self) -> str:
         return f"TrumpContext({self.ruleset.name!r}, level={self.level!r}, trump={self.trump!r})"
 
-    # --- queries -----------------------------------------------------------
-    def group(self, card: Card) -> str:
-        """``"T"`` if the card is a trump, else its suit."""
-        return self._group[card]
+    def __reduce__(self) -> tuple[Callable[[Ruleset, int | None, str | None], TrumpContext],
+                                  tuple[Ruleset, int | None, str | None]]:
+        # A copy, a deep copy or an unpickled context is the cached one (the caches keyed by a context's
+        # identity stay shared, as they were when a Hand worked its context out at every call).
+        return (trump_context, (self.ruleset, self.level, self.trump))
 
+    # --- queries -----------------------------------------------------------
     def is_trump(self, card: Card) -> bool:
         """True if the card is a trump in this hand."""
         return self._group[card] == TRUMP
-
-    def order(self, card: Card) -> int:
-        """Strength of the card within its suit-group (higher is stronger)."""
-        return self._order[card]
-
-    def positions(self, card: Card) -> tuple[int, ...]:
-        """Tractor positions a pair of this card may take (empty: never in a tractor)."""
-        return self._positions[card]
 
     def is_red_five(self, card: Card) -> bool:
         """True if the card is the red five (R5) of this ruleset."""

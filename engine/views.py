@@ -168,55 +168,59 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         BidView(b.seat, b.kind, b.cards, b.step, b.trump, False)
         for b in hand.bids
     ) if hand.bids else ()
-    own = [b for b in hand.bids if b.seat == viewer]
+    own = [b for b in hand.bids if b.seat == viewer] if bids else []
     over = hand.over
     phase = hand.phase
     turn = hand.turn
     flipped = hand.flipped
+    hands = hand.hands
+    setup = hand.setup
     kitty: tuple[Card, ...] | None = None
     if over and phase != "redeal":
         kitty = tuple(hand.kitty)
     elif hand.buried and viewer is not None and viewer == hand.burier and phase in ("stealing", "playing"):
         kitty = tuple(hand.kitty)
     passed, takers = _passed_kitty(hand, viewer)
+    # Positional, in the order of HandView's fields (a view is built for every decision of every rollout,
+    # and 35 keywords cost more than the rest of the view): each line names its field.
     return HandView(
-        viewer=viewer,
-        preset=hand.ruleset.name,
-        number=hand.setup.number,
-        phase=phase,
-        flag=hand.setup.flag,
-        level=hand.level,
-        levels=hand.setup.levels,
-        dealer=hand.dealer,
-        dealer_side=hand.dealer_side,
-        trump=hand.trump if hand.trump_decided else None,
-        trump_known=hand.trump_decided,
-        my_bid_trump=own[-1].trump if own else None,
-        hand=tuple(hand.hands[viewer]) if viewer is not None else (),
-        hand_sizes=(len(hand.hands[0]), len(hand.hands[1]), len(hand.hands[2]), len(hand.hands[3])),
-        bids=bids,
-        flipped=tuple(c for _seat, c in flipped) if flipped else (),
-        kitty=kitty,
-        kitty_holder=hand.burier,
-        to_act=tuple(sorted(hand.to_act())),
-        turn=turn,
-        passed=tuple(sorted(hand.passed)) if phase == "bidding" else (),
-        current=tuple(hand.current),
-        tricks=tuple(hand.tricks),
-        trick_points=hand.trick_points,
-        adjustments=tuple(hand.adjustments),
-        threshold=hand.threshold,
-        result=hand.result,
-        escaped=hand.escaped,
-        bid_history=hand.bid_history,
-        notices=tuple(hand.notices),
-        # Taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
-        picked_up=(tuple(hand.hands[viewer][-KITTY_SIZE:])
-                   if viewer is not None and viewer == hand.burier and phase == "burying" else ()),
-        flip_decider=hand.flip_decider,
-        flipped_by=tuple(seat for seat, _c in flipped) if flipped else (),
-        passed_kitty=passed,
-        kitty_takers=takers,
+        viewer,  # viewer
+        hand.ruleset.name,  # preset
+        setup.number,  # number
+        phase,  # phase
+        setup.flag,  # flag
+        hand.level,  # level
+        setup.levels,  # levels
+        hand.dealer,  # dealer
+        hand.dealer_side,  # dealer_side
+        hand.trump if hand.trump_decided else None,  # trump
+        hand.trump_decided,  # trump_known
+        own[-1].trump if own else None,  # my_bid_trump
+        tuple(hands[viewer]) if viewer is not None else (),  # hand
+        (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),  # hand_sizes
+        bids,  # bids
+        tuple(c for _seat, c in flipped) if flipped else (),  # flipped
+        kitty,  # kitty
+        hand.burier,  # kitty_holder
+        (0, 1, 2, 3) if phase == "bidding" else () if turn is None else (turn,),  # to_act: hand.to_act(), sorted
+        turn,  # turn
+        tuple(sorted(hand.passed)) if phase == "bidding" else (),  # passed
+        tuple(hand.current),  # current
+        tuple(hand.tricks),  # tricks
+        hand.trick_points,  # trick_points
+        tuple(hand.adjustments),  # adjustments
+        hand.threshold,  # threshold
+        hand.result,  # result
+        hand.escaped,  # escaped
+        hand.bid_history,  # bid_history
+        tuple(hand.notices),  # notices
+        # picked_up: taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
+        (tuple(hands[viewer][-KITTY_SIZE:]) if viewer is not None and viewer == hand.burier and phase == "burying"
+         else ()),
+        hand.flip_decider,  # flip_decider
+        tuple(seat for seat, _c in flipped) if flipped else (),  # flipped_by
+        passed,  # passed_kitty
+        takers,  # kitty_takers
     )
 
 

@@ -61,7 +61,15 @@ DEFAULT_DEALS = 16
 """Sampled deals per searched play: the strong player's default."""
 
 DEFAULT_BUDGET = 0.4
-"""Seconds a searched play may take at most (it stops sampling once past it)."""
+"""Seconds after which a searched play that has sampled its deals samples no more for a close call."""
+
+DEFAULT_CAP = 1.2
+"""Seconds a searched play takes at most, its deals sampled or not: the longest a person waits for it.
+
+About what its deals take on a core shared three ways (on an idle one a
+search seldom takes more than :data:`DEFAULT_BUDGET`), so that a busy host
+slows the strong player down a little before it makes it play worse.
+"""
 
 _CANDIDATES = 4
 """Plays compared by a search at most, before the end of the hand (see :data:`_ENDGAME_HAND`)."""
@@ -101,19 +109,24 @@ def choose_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = 
 class StrongPlayer:
     """The 「高手」 player: improved heuristics, and determinized search for every play with a choice.
 
-    ``deals`` is the number of sampled deals per searched play; ``budget``
-    caps the seconds one play may take (sampling stops once past it, after
-    at least one deal).  With ``deals`` 0 it plays the heuristics alone.
-    ``clock`` measures the budget: wall-clock by default (a person waits for
-    the play); :func:`time.process_time` keeps a loaded machine from cutting
-    the search short, for measurements on a shared machine.
+    The search's budget is counted in work: ``deals`` sets the number of
+    sampled deals per searched play (more late in the hand, where rollouts
+    are short), and a play samples them all however long they take, up to
+    ``cap`` seconds (the longest a person waits; after at least one deal).
+    ``budget`` only bounds the sampling past them for a close call.  With
+    ``cap`` None the budget stops any search (a budget counted in time
+    alone, as before issue 56).  With ``deals`` 0 it plays the heuristics
+    alone.  ``clock`` measures both: wall-clock by default (a person waits
+    for the play); :func:`time.process_time` keeps a loaded machine from
+    cutting the search short, for measurements on a shared machine.
     """
 
     def __init__(self, deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP) -> None:
         self.deals = deals
         self.budget = budget
         self.clock = clock
+        self.cap = cap
 
     def __call__(self, view: HandView, ruleset: Ruleset, rng: random.Random | None = None) -> Action:
         """The strong AI's action for the viewing seat (the :data:`Player` signature)."""
@@ -134,14 +147,15 @@ class StrongPlayer:
         deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
         deals = deals * max(_CANDIDATES, len(candidates)) // len(candidates)
         play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, deals,
-                         started + self.budget, self.clock, most=_CLOSE_CALL * deals)
+                         started + self.budget, self.clock, most=_CLOSE_CALL * deals,
+                         cap=None if self.cap is None else started + max(self.cap, self.budget))
         return Action("play", seat, tuple(play))
 
 
 def strong_player(deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
-                  clock: Callable[[], float] = time.perf_counter) -> StrongPlayer:
+                  clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP) -> StrongPlayer:
     """A strong player with these search settings (see :class:`StrongPlayer`)."""
-    return StrongPlayer(deals, budget, clock)
+    return StrongPlayer(deals, budget, clock, cap)
 
 
 _STRONG = StrongPlayer()

@@ -43,7 +43,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
     later_opponents = [s for s in later if not same_side(s, seat)]
     counts = Counter(hand)
-    table_points = sum(points_of(p) for p in plays)
+    table_points = sum([c.points for p in plays for c in p])
     winner = trick_winner_in(ctx, plays)
     partner_wins = same_side(seats[winner], seat)
     last_trick = len(hand) == len(lead)
@@ -53,7 +53,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     if partner_wins and not beatable(mem, shape, plays, winner, later_opponents):
         choice = feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     elif not (partner_wins and not (table_points >= 10 or last_trick)):
-        winners = winning_follows(mem, shape, lead, hand, plays)
+        winners = winning_follows(mem, shape, lead, hand, plays, winner)
         secure = [w for w in winners if not beatable(mem, shape, plays + [w], len(plays), later_opponents)]
         if keeping_red_five(mem):
             secure = [w for w in secure if not any(ctx.is_red_five(c) for c in w)]
@@ -138,13 +138,18 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
 
 
 def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card],
-                     plays: list[list[Card]]) -> list[list[Card]]:
-    """Legal follows that would win the trick as it stands (cheapest first, a handful at most)."""
+                    plays: list[list[Card]], win_index: int | None = None) -> list[list[Card]]:
+    """Legal follows that would win the trick as it stands (cheapest first, a handful at most).
+
+    ``win_index`` is the index of the play winning it so far, if the caller knows it already.
+    """
     ctx = mem.ctx
     group = shape.group
     n = len(lead)
-    mine = [c for c in hand if ctx.group(c) == group]
-    win_index = trick_winner_in(ctx, plays)
+    group_of = ctx.group
+    mine = [c for c in hand if group_of(c) == group]
+    if win_index is None:
+        win_index = trick_winner_in(ctx, plays)
     best = plays[win_index]
     # A lead may mix groups (the red five in a plain-hearts 5-10-K); only a follower's winning play is a ruff.
     ruffed = win_index != 0 and any(ctx.group(c) != group for c in best)
@@ -165,6 +170,10 @@ def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card
         if ruffed and shape.kind in ("single", "pair"):
             floor = ruff_key(ctx, shape, best)[0]
             cands = [c for c in cands if ctx.order(c[0]) > floor]
+    if n == 1:
+        # A single: each candidate is a legal follow (of the group, or a trump when void in it) above the
+        # winning card's order in the winning group, so it wins; this is what the loop below would find.
+        return cands[:3]
     index = len(plays)
     out: list[list[Card]] = []
     for cand in cands:

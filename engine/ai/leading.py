@@ -11,7 +11,7 @@ from collections import Counter
 
 from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
-from engine.cards import Card
+from engine.cards import RED_FIVE, Card
 from engine.combos import Component, classify, decompose, five_ten_king
 from engine.trump import TRUMP, TrumpContext
 
@@ -19,6 +19,8 @@ from engine.trump import TRUMP, TrumpContext
 def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, limit: int) -> list[list[Card]]:
     """Up to ``limit`` distinct leads, best first by the heuristic's scores."""
     options = _lead_options(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth)
+    if limit == 1:  # the rollouts' every lead: the first of the best-scored, as the stable sort below puts first
+        return [max(options, key=lambda o: o[0])[1]]
     options.sort(key=lambda o: -o[0])  # stable: equal scores keep the order they were found in
     return distinct([o[1] for o in options])[:limit]
 
@@ -43,7 +45,10 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         plain = group != TRUMP
         ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
         comps = decompose(ctx, cards)
-        safe = [c for c in comps if not _component_beatable(mem, group, c)]
+        high, high_pair = mem.max_unseen_order(group), mem.max_unseen_pair_order(group)
+        safe = [c for c in comps  # those no unseen cards could beat (_component_beatable, the tops asked once)
+                if not (high > c.top if c.kind == "single" else high_pair > c.top if c.kind == "pair"
+                        else mem.unseen_tractor_beats(group, c.pairs, c.top))]
         kept = [c for c in safe if not (keep_red_five and ctx.is_red_five(c.cards[0]))]
         if len(kept) >= 2 and not ruff_risk:
             throw = [card for comp in kept for card in comp.cards]
@@ -54,7 +59,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         for comp in safe:
             if ruff_risk:
                 continue
-            base = {"tractor": 90.0, "pair": 75.0, "single": 55.0}[comp.kind]
+            base = _SAFE_LEAD[comp.kind]
             if not plain:
                 base -= 25.0  # sure trump winners are better kept to draw trumps later
                 if comp.kind == "single" and comp.top >= BIG_TRUMP and not _red_five_at_risk(ctx, comp, trumps):
@@ -81,6 +86,10 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         low = min(hand, key=lambda c: (power(ctx, c) + 2.5 * c.points))
         return [(0.0, [low])]
     return options
+
+
+_SAFE_LEAD = {"tractor": 90.0, "pair": 75.0, "single": 55.0}
+"""A sure winner's base score as a lead, by its kind."""
 
 
 def _red_five_at_risk(ctx: TrumpContext, comp: Component, trumps: list[Card]) -> bool:
@@ -113,9 +122,8 @@ def _five_ten_king_in(ctx: TrumpContext, cards: list[Card], hand: list[Card]) ->
     for c in cards:
         if c.rank in (5, 10, 13) and c.suit is not None:
             by_suit.setdefault(c.suit, {})[c.rank] = c
-    red_five = next((c for c in hand if ctx.is_red_five(c)), None)
-    if red_five is not None and ctx.ruleset.red5_in_plain_ftk and "H" in by_suit:
-        by_suit["H"].setdefault(5, red_five)  # a trump, yet it may complete plain hearts (A42)
+    if ctx.ruleset.red5_in_plain_ftk and "H" in by_suit and ctx.ruleset.red5_trump and RED_FIVE in hand:
+        by_suit["H"].setdefault(5, RED_FIVE)  # a trump, yet it may complete plain hearts (A42)
     for ranks in by_suit.values():
         if len(ranks) == 3:
             ftk = [ranks[5], ranks[10], ranks[13]]

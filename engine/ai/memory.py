@@ -78,10 +78,12 @@ def lead_group(ctx: TrumpContext, lead: Sequence[Card]) -> str:
     A lead is all of one group, except the plain-hearts 5-10-K completed by
     the red five (a trump), which is followed in hearts.
     """
-    table = card_table(ctx)
-    first = table[lead[0]][0]
+    group_of = ctx.group
+    first = group_of(lead[0])
+    if len(lead) == 1:
+        return first
     for c in lead:
-        group = table[c][0]
+        group = group_of(c)
         if group != first:
             return group if first == TRUMP else first
     return first
@@ -205,27 +207,32 @@ def _ranked(ctx: TrumpContext) -> dict[str, tuple[tuple[Card, int], ...]]:
 
 def _take(ctx: TrumpContext, cards: Iterable[Card], left: dict[Card, int], counts: dict[str, int]) -> None:
     """Count ``cards`` as seen: one copy each off ``left`` and off its group's count."""
-    table = card_table(ctx)
+    group = ctx.group
+    get = left.get
     for c in cards:
-        n = left.get(c)
+        n = get(c)
         if n is None:
             continue
         if n == 1:
             del left[c]
         else:
             left[c] = n - 1
-        counts[table[c][0]] -= 1
+        counts[group(c)] -= 1
 
 
-def _note_voids(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]], voids: list[set[str]]) -> None:
-    """Add the voids one trick's followers showed (a card off the led group) to ``voids``."""
-    table = card_table(ctx)
+def _with_voids(ctx: TrumpContext, plays: Sequence[tuple[int, Sequence[Card]]],
+                voids: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:
+    """``voids`` with those one trick's followers showed (a card off the led group) added."""
+    group_of = ctx.group
     group = lead_group(ctx, plays[0][1])
+    out = list(voids)
     for seat, played in plays[1:]:
-        for c in played:
-            if table[c][0] != group:
-                voids[seat].add(group)
-                break
+        if group not in out[seat]:
+            for c in played:
+                if group_of(c) != group:
+                    out[seat] = out[seat] | {group}
+                    break
+    return tuple(out)
 
 
 def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Card, int], dict[str, int],
@@ -248,10 +255,8 @@ def _played_through(ctx: TrumpContext, tricks: Sequence[Trick]) -> tuple[dict[Ca
         return entry.left, entry.counts, entry.voids
     left, counts, voids = _played_through(ctx, tricks[:-1])
     left, counts = dict(left), dict(counts)
-    _take(ctx, (c for _s, cards in last.plays for c in cards), left, counts)
-    open_voids = [set(v) for v in voids]
-    _note_voids(ctx, last.plays, open_voids)
-    done = tuple(frozenset(v) for v in open_voids)
+    _take(ctx, [c for _s, cards in last.plays for c in cards], left, counts)
+    done = _with_voids(ctx, last.plays, voids)
     _PLAYED[key] = _Played(weakref.ref(last, partial(_forget, key)), before, ctx, left, counts, done)
     return left, counts, done
 
@@ -263,14 +268,12 @@ def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
     left = dict(played_left)
     counts = dict(played_counts)
     if view.current:
-        open_voids = [set(v) for v in voids]
-        _note_voids(ctx, view.current, open_voids)
-        voids = tuple(frozenset(v) for v in open_voids)
-        _take(ctx, (c for _s, cards in view.current for c in cards), left, counts)
+        voids = _with_voids(ctx, view.current, voids)
+        _take(ctx, [c for _s, cards in view.current for c in cards], left, counts)
     _take(ctx, view.hand, left, counts)
     if view.kitty is not None and view.kitty_holder == view.viewer:
         _take(ctx, view.kitty, left, counts)
-    if any(size == 0 for seat, size in enumerate(view.hand_sizes) if seat != view.viewer):
+    if 0 in view.hand_sizes and any(size == 0 for seat, size in enumerate(view.hand_sizes) if seat != view.viewer):
         everything = frozenset(GROUPS)
         voids = tuple(everything if size == 0 and seat != view.viewer else v
                       for seat, (v, size) in enumerate(zip(voids, view.hand_sizes)))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from engine.ai.memory import BIG_TRUMP, Memory
-from engine.cards import RED_FIVE, Card
+from engine.cards import ALL_CARDS, RED_FIVE, Card
 from engine.trump import TRUMP, TrumpContext
 
 
@@ -18,10 +19,18 @@ def power(ctx: TrumpContext, card: Card) -> float:
     return float(order)
 
 
+@lru_cache(maxsize=256)
+def powers(ctx: TrumpContext) -> dict[Card, float]:
+    """:func:`power` of every card under a trump context (the prices below ask it for every card they weigh)."""
+    return {c: power(ctx, c) for c in ALL_CARDS}
+
+
 def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
     """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
+    table = powers(ctx)
+
     def cost(card: Card) -> float:
-        value = power(ctx, card) + 4.0 * card.points
+        value = table[card] + 4.0 * card.points
         if hand_counts[card] >= 2:
             value += 6.0
         return value
@@ -30,8 +39,10 @@ def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Car
 
 def feed_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
     """Price for playing to a partner's sure win: point cards are wanted, big trumps are not."""
+    table = powers(ctx)
+
     def cost(card: Card) -> float:
-        value = power(ctx, card) - 4.5 * card.points
+        value = table[card] - 4.5 * card.points
         if hand_counts[card] >= 2 and not card.points:
             value += 6.0
         return value
@@ -40,7 +51,8 @@ def feed_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card],
 
 def play_cost(ctx: TrumpContext, cards: Sequence[Card]) -> float:
     """What a play spends: the strength of its cards."""
-    return sum(power(ctx, c) for c in cards)
+    table = powers(ctx)
+    return sum(table[c] for c in cards)
 
 
 
@@ -73,5 +85,5 @@ def keeping_red_five(mem: Memory) -> bool:
     ctx = mem.ctx
     if not ctx.ruleset.red5_bonus or mem.unseen.get(RED_FIVE, 0):
         return False
-    fives = sum(1 for c in mem.hand if ctx.is_red_five(c))
+    fives = mem.hand.count(RED_FIVE) if ctx.ruleset.red5_trump else 0  # ctx.is_red_five
     return 0 < fives < len(mem.hand)

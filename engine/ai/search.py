@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from engine.ai.memory import BIG_TRUMP, Memory, card_rows, card_table
+from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
 from engine.cards import DECK, Card
 from engine.combos import classify
 from engine.errors import IllegalActionError
@@ -117,6 +117,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
     bound = _bound(view, mem, played, pinned, pool, kept)
+    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -130,8 +131,11 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             musts.append((cards - drawn, seats))
             drawn -= cards
         # Most constrained first: the bound cards, then cards of a group some seats are void in.
-        order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts),
-                                            sum(table[c][0] in mem.voids[s] for s in others)), reverse=True)
+        if musts:
+            order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[table[c][0]]),
+                           reverse=True)
+        else:
+            order = sorted(rest, key=lambda c: (False, void_seats[table[c][0]]), reverse=True)
         free = dict(room)
         kitty_free = kitty_room - len(kitty)
         hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
@@ -311,7 +315,8 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
     assert shape is not None
     group = shape.group
-    in_group = tuple(c for c in cards if ctx.group(c) == group)
+    group_of = ctx.group
+    in_group = tuple([c for c in cards if group_of(c) == group])
     n = len(lead)
     if len(in_group) == n:
         return in_group
@@ -377,7 +382,8 @@ HOPELESS = 3.0
 
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
               policy: Policy, rng: random.Random, deals: int, deadline: float,
-              clock: Callable[[], float] = time.perf_counter, most: int | None = None) -> list[Card]:
+              clock: Callable[[], float] = time.perf_counter, most: int | None = None,
+              cap: float | None = None) -> list[Card]:
     """The candidate with the best mean rollout value over the sampled worlds, every candidate in every world.
 
     After ``deals`` worlds it stops if the leader beats every other
@@ -385,12 +391,18 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
     otherwise it samples on, up to ``most`` worlds (``deals`` if None), so
     that close calls get the time the budget leaves.  Half-way to ``deals``
     a candidate :data:`HOPELESS` standard errors behind the leader is
-    dropped (it gets no more rollouts).  Stops at ``deadline`` (a ``clock``
-    time: wall-clock by default) once one world is done, dropping a world it
-    could not finish for every candidate still in; the first candidate (the
+    dropped (it gets no more rollouts).  The first candidate (the
     heuristic's choice) wins ties.
+
+    Two ``clock`` times (wall-clock by default) stop it, each once one world
+    is done, dropping a world it could not finish for every candidate still
+    in: ``deadline`` once ``deals`` worlds are done (no more sampling for a
+    close call), and ``cap`` at any point (the longest a person waits).
+    Without ``cap`` the deadline stops it at any point (a budget counted in
+    time alone).
     """
     seat = mem.seat
+    cap = deadline if cap is None else cap
     most = deals if most is None else max(most, deals)
     rows: list[list[float]] = [[] for _ in candidates]
     live = list(range(len(candidates)))
@@ -402,7 +414,7 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         hands, kitty = world
         values: list[float] = []
         for i in live:
-            if done and clock() >= deadline:
+            if done and _past(clock(), done, deals, deadline, cap):
                 break
             sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
             try:
@@ -416,7 +428,7 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
             rows[i].append(value)
         live = [i for i in live if not math.isnan(rows[i][-1])] or live[:1]
         done += 1
-        if clock() >= deadline or len(live) == 1:
+        if _past(clock(), done, deals, deadline, cap) or len(live) == 1:
             break
         leader = max(live, key=lambda i: (sum(rows[i]), -i))
         if done >= deals and all(_ahead(rows[leader], rows[i]) >= CLEAR for i in live if i != leader):
@@ -427,6 +439,11 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         return list(candidates[0])
     best = max(live, key=lambda i: (sum(rows[i]), -i))
     return list(candidates[best])
+
+
+def _past(now: float, done: int, deals: int, deadline: float, cap: float) -> bool:
+    """Must a search stop at ``now``, with ``done`` worlds of its ``deals`` done? (see :func:`best_play`)"""
+    return now >= cap or (done >= deals and now >= deadline)
 
 
 def _ahead(leader: Sequence[float], other: Sequence[float]) -> float:

@@ -358,10 +358,10 @@ def test_a_duel_played_in_parts_adds_up_to_the_whole() -> None:
 
 def test_the_search_budget_is_measured_by_the_players_clock() -> None:
     """A clock that never moves never ends a search early (the plays of no budget at all); the wall clock with
-    the same tiny budget stops after one world, and then some plays differ (so the comparison can fail)."""
+    the same tiny budget and cap stops after one world, and then some plays differ (so the comparison can fail)."""
     ruleset = RULESETS["yancheng"]
-    stopped = StrongPlayer(budget=1e-9, clock=lambda: 0.0)
-    hurried = StrongPlayer(budget=1e-9)
+    stopped = StrongPlayer(budget=1e-9, clock=lambda: 0.0, cap=1e-9)
+    hurried = StrongPlayer(budget=1e-9, cap=1e-9)
     differ = 0
     for tricks in (1, 3, 5, 7, 9, 11):
         hand = _mid_hand("yancheng", 3, tricks)
@@ -371,3 +371,42 @@ def test_the_search_budget_is_measured_by_the_players_clock() -> None:
         assert stopped(view, ruleset) == STRONG(view, ruleset)
         differ += hurried(view, ruleset) != STRONG(view, ruleset)
     assert differ
+
+
+def test_a_search_samples_its_deals_however_slow_the_clock_and_stops_at_the_cap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget is counted in work: past a tiny time budget a search still samples its deals (a loaded host
+    makes it slower, not weaker); the cap stops it after one world, as the time budget alone did before."""
+    import engine.ai as ai
+    import engine.ai.search as search
+
+    asked: list[int] = []
+    sampled: list[int] = []
+    real_best, real_sample = ai.best_play, search.sample_world
+
+    def counting_best(*args: object, **kwargs: object) -> list[Card]:
+        asked.append(args[6])  # type: ignore[arg-type]  # the deals
+        sampled.append(0)
+        return real_best(*args, **kwargs)  # type: ignore[arg-type]
+
+    def counting_sample(*args: object) -> object:
+        world = real_sample(*args)  # type: ignore[arg-type]
+        sampled[-1] += world is not None
+        return world
+
+    monkeypatch.setattr(ai, "best_play", counting_best)
+    monkeypatch.setattr(search, "sample_world", counting_sample)
+    ruleset = RULESETS["xin"]
+    views = []
+    for tricks in (2, 6, 10):
+        hand = _mid_hand("xin", 5, tricks)
+        assert hand.turn is not None
+        views.append(view_for(hand, hand.turn))
+    for view in views:
+        StrongPlayer(deals=3, budget=1e-9, cap=3600.0)(view, ruleset)
+        StrongPlayer(deals=3, budget=1e-9, cap=1e-9)(view, ruleset)
+        StrongPlayer(deals=3, budget=1e-9, cap=None)(view, ruleset)
+    searched = [(a, s) for a, s in zip(asked, sampled)]
+    assert searched, "no view had a choice to search"
+    assert all(s >= a for a, s in searched[0::3])  # its deals, though the budget ran out at once
+    assert all(s == 1 for _a, s in searched[1::3] + searched[2::3])  # the cap (or the time budget alone)

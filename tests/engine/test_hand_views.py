@@ -154,3 +154,37 @@ def test_failed_throw_shows_the_forced_component_in_the_trick() -> None:
     v = view_for(h, None)
     assert v.current == ((0, tuple(cards("QD QD"))),)
     assert cards("AD")[0] in view_for(h, 0).hand
+
+
+def test_each_field_of_a_view_holds_what_its_name_says() -> None:
+    """view_for builds a HandView positionally (for speed): every field, at every step of a hand, is the hand's
+    own figure of that name, so two fields swapped would show."""
+    import random
+
+    from engine.ai import random_action
+    from engine.hand import Hand, HandSetup
+    from engine.ruleset import RULESETS
+    from engine.selfplay import actions
+
+    for preset, seed in (("yancheng", 3), ("xin", 4), ("nantong", 5)):
+        hand = Hand(HandSetup(RULESETS[preset], seed))
+        for action in actions(hand, [random_action] * 4, random.Random(seed)):
+            for viewer in (None, 0, 1, 2, 3):
+                v = view_for(hand, viewer)
+                assert (v.viewer, v.preset, v.number, v.phase, v.flag, v.level, v.levels) == (
+                    viewer, hand.ruleset.name, hand.setup.number, hand.phase, hand.setup.flag, hand.level,
+                    hand.setup.levels)
+                assert (v.dealer, v.dealer_side, v.kitty_holder, v.turn, v.escaped, v.flip_decider) == (
+                    hand.dealer, hand.dealer_side, hand.burier, hand.turn, hand.escaped, hand.flip_decider)
+                assert (v.trick_points, v.threshold, v.result, v.trump_known) == (
+                    hand.trick_points, hand.threshold, hand.result, hand.trump_decided)
+                assert v.to_act == tuple(sorted(hand.to_act()))
+                assert v.hand_sizes == tuple(len(h) for h in hand.hands)
+                assert v.hand == (tuple(hand.hands[viewer]) if viewer is not None else ())
+                assert (v.current, v.tricks, v.adjustments, v.notices) == (
+                    tuple(hand.current), tuple(hand.tricks), tuple(hand.adjustments), tuple(hand.notices))
+                assert v.flipped == tuple(c for _s, c in hand.flipped)
+                assert v.flipped_by == tuple(s for s, _c in hand.flipped)
+                assert v.bid_history == hand.bid_history
+                assert v.passed == (tuple(sorted(hand.passed)) if hand.phase == "bidding" else ())
+            hand.apply(action)

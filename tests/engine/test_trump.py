@@ -208,3 +208,15 @@ def test_r5_family_level_five_no_trump(name: str) -> None:
 def test_plain_family_level_five_heart_trump(name: str) -> None:
     # Plain family: ♥5 is simply the trump-suit level card.
     _check_tiers(name, "5", "H", ["BJ", "SJ", "5H", "5S 5D 5C", "AH", "KH"], "T")
+
+
+def test_a_copied_or_unpickled_context_is_the_cached_one() -> None:
+    """Its lookups are bound to its own tables; a copy (a deep-copied Hand holds its context) is the same object."""
+    import copy
+    import pickle
+
+    from engine.ruleset import RULESETS
+    from engine.trump import trump_context
+
+    ctx = trump_context(RULESETS["xin"], 7, "H")
+    assert copy.copy(ctx) is ctx and copy.deepcopy(ctx) is ctx and pickle.loads(pickle.dumps(ctx)) is ctx
