@@ -57,6 +57,7 @@ from bot.budget import PersonBudget
 from bot.i18n import translator
 from bot.league.board import ALL_TIME, CURRENT, League, leaderboard
 from bot.league.chart import png_size
+from bot.league.members import Members
 from bot.league.pictures import Stretch
 from bot.webapp.initdata import sign
 from bot.webapp.league import LeagueRoutes, page_data
@@ -272,8 +273,13 @@ class Served:
 async def serve_pages(league: League, cold_chat: int | None) -> Served:
     """Serve ``league``'s pages (every request past the budget: it is the league's own cost that is timed); with
     ``cold_chat``, that group's answers are forgotten before each request, as if a hand had just ended."""
+    class Everyone:  # Telegram's getChatMember, as for a group whose players are all still in it
+        async def get_chat_member(self, chat_id: int, user_id: int) -> Any:
+            return types.SimpleNamespace(status="member")
+
     bot_data = {"league": league, "config": types.SimpleNamespace(token=TOKEN, webapp_max_age=86400.0),
-                "league_budget": PersonBudget((10 ** 9, 1.0))}
+                "league_budget": PersonBudget((10 ** 9, 1.0)),
+                "members": Members(Everyone(), league.reader)}  # type: ignore[arg-type]
 
     @web.middleware
     async def cold(request: web.Request, handler: Any) -> web.StreamResponse:

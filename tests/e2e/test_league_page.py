@@ -35,7 +35,9 @@ async def test_the_league_api_shows_a_groups_league_to_its_players_only(fake_tel
         chart = body["chart"]
         assert chart["title"].startswith("联赛 · ") and chart["headers"][:2] == ["#", "玩家"]
         assert sorted(row["name"] for row in chart["rows"]) == ["丁", "丙", "乙", "甲"]
-        assert chart["lines"] == []  # six hands each, ten needed: nobody ranked, no line
+        # Six hands each, ten needed: nobody ranked, so everyone's line is drawn (a new season is worth a look).
+        assert sorted(line["name"] for line in chart["lines"]) == ["丁", "丙", "乙", "甲"]
+        assert all(len(line["points"]) == 6 for line in chart["lines"])
         assert [b["stretch"] for b in body["buttons"]] == ["all"]
         status, body = await player.get(f"/app/api/league/{group.id}?stretch=all")
         assert status == 200 and body["chart"]["title"] == "联赛 · 总榜"

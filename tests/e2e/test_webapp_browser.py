@@ -282,7 +282,7 @@ async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: 
                               timeout=20, what="the trick played out")
         if not table.match.hand.over:  # the AI seats' plays after hers reach the page through the stream
             await browser.wait_for(f"document.querySelector('#centre').textContent === '第 {played + 2} 轮'",
-                                   "the next trick in the page")
+                                   "the next trick in the page", timeout=60)  # the strong AI on a busy machine
         # The table closes: the page shows why, and nothing of the seat.
         await alice.command(group, "stop")
         await browser.wait_for("document.querySelector('#info').textContent === '牌桌已关闭。'", "the closed table")
