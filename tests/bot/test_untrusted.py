@@ -63,3 +63,14 @@ def test_shown_text_drops_bidi_controls_and_makes_control_characters_spaces() ->
     assert shown("two\nlines\x00") == "two lines "
     assert shown("胡歌🎸 Zoë") == "胡歌🎸 Zoë"  # emoji and letters stay
     assert name_html("<b>\u202eBob</b>") == "&lt;b&gt;Bob&lt;/b&gt;"
+
+
+def test_the_edges_of_what_is_shown_and_of_a_zones_length() -> None:
+    assert shown(" a b ") == " a b "  # a space is no control character
+    assert shown("a\x7fb\x9fc") == "a b c"  # DEL and the C1 controls are
+    assert shown("a\xa0b") == "a\xa0b"  # a no-break space is text
+    assert zone_name("A" + "b" * 30 + "/" + "c" * 30) is not None  # 62 characters, the shape allows it
+    assert zone_name("A/" + "b" * 30 + "/" + "c" * 30) == "A/" + "b" * 30 + "/" + "c" * 30
+    long = "A" + "b" * 30 + "/" + "c" * 30 + "/" + "d" * 30  # 93: past MAX_ZONE though the shape allows it
+    assert len(long) > 64 and zone_name(long) is None
+    assert zone_name(long[:64]) == long[:64]  # exactly MAX_ZONE: still a name
