@@ -147,6 +147,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     await publish_profile(app.bot)
     await _open_webapp(app)
     tables.restore_timers()
+    tasks.start("admission", tables.admit)  # tables whose Start waits for room under Telegram's limit
     for table in tables.by_id.values():
         tables.refresh(table, urgent=range(4))  # hand messages at once: any selection shown is gone
     health: Health = app.bot_data["health"]

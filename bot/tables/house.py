@@ -12,6 +12,7 @@ front ends use.  This file imports no room.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -70,6 +71,9 @@ class House:
         self.rng = random.Random()
         self.lobby_panels: set[int] = set()
         """Tables whose lobby message shows the settings panel."""
+        self.waiting_starts: dict[int, float] = {}
+        """Tables whose Start waits for room under Telegram's limit, oldest first (:mod:`bot.tables.admission`)."""
+        self.admission_wake = asyncio.Event()
         self.closing = False
         """Set at shut-down: no AI move or timer starts any more."""
         self.watchers: list[Callable[[Table], None]] = []
@@ -171,4 +175,6 @@ class House:
         return {"tables": len(self.by_id), "timers": running.get("timer", 0), "ai_loops": running.get("ai", 0),
                 "searches": self.thinking.waiting,
                 "messages": self.publisher.kept if self.publisher is not None else 0,
+                "backlog": round(self.publisher.backlog, 1) if self.publisher is not None else 0.0,
+                "waiting_tables": len(self.waiting_starts),
                 "background": sum(running.values()), "tasks": running, "task_failures": summary["failed"]}

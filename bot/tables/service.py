@@ -17,7 +17,7 @@ from typing import Any, Literal
 from telegram import InlineKeyboardMarkup
 
 from bot.model import Table
-from bot.tables import groups, lobby, play, replays, seats, showing, startup, turns, watch
+from bot.tables import admission, groups, lobby, play, replays, seats, showing, startup, turns, watch
 from bot.tables.hand_messages import holds, slot_key
 from bot.tables.house import House
 from engine.ai import choose_action
@@ -72,8 +72,13 @@ class Tables(House):
         await lobby.change_setting(self, table, key, value)
 
     async def start(self, table: Table) -> None:
-        """Start the match (then :meth:`after_change` shows it)."""
-        await lobby.start(self, table)
+        """Start the match (then :meth:`after_change` shows it), or queue it while Telegram's limit has no
+        room (:mod:`bot.tables.admission`: it then starts by itself; TableError says so)."""
+        await admission.start(self, table)
+
+    async def admit(self) -> None:
+        """Start the tables that wait for room, for ever (a supervised task of the bot)."""
+        await admission.run(self)
 
     async def stop(self, table: Table) -> None:
         """Stop a table (its creator or a chat admin asked)."""

@@ -3,12 +3,15 @@ and whoever pressed Start is told to press it again in a minute (nothing else ch
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Seat, Table
 from bot.tables import FAR_BEHIND, TableError, Tables
+from bot.tables.admission import ADMIT_BACKLOG
 
 
 class Behind:
@@ -16,6 +19,7 @@ class Behind:
 
     def __init__(self, backlog: float) -> None:
         self.backlog = backlog
+        self.kept = 0
 
 
 def lobby() -> Table:
@@ -33,17 +37,69 @@ class Database:
         raise Started
 
 
-@pytest.mark.parametrize("backlog, refused", [(FAR_BEHIND + 1, True), (FAR_BEHIND - 1, False), (0.0, False)])
-async def test_no_new_match_starts_while_the_bot_is_far_behind(backlog: float, refused: bool) -> None:
+@pytest.mark.parametrize("backlog, refused", [(FAR_BEHIND + 1, True), (ADMIT_BACKLOG + 0.1, True),
+                                              (ADMIT_BACKLOG - 0.1, False), (0.0, False)])
+async def test_no_new_match_starts_while_telegrams_limit_has_no_room(backlog: float, refused: bool) -> None:
     tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
     tables.publisher = Behind(backlog)  # type: ignore[assignment]
     table = lobby()
     if refused:
         with pytest.raises(TableError) as caught:
             await tables.start(table)
-        assert caught.value.text(translator("zh")) == "我现在开的桌已经到了 Telegram 允许的上限，请过一分钟再按「开始」。"
-        assert "press Start again in a minute" in caught.value.text(translator("en"))
-        assert table.status == "open" and table.match is None
+        assert caught.value.text(translator("zh")) == \
+            "Telegram 限制了我一次能发的消息量，正在打的牌桌现在要用：这一桌有空位时会自动开始（前面还有 0 桌在等）。"
+        assert "starts by itself as soon as there is room (0 waiting before it)" in caught.value.text(translator("en"))
+        assert table.status == "open" and table.match is None and list(tables.waiting_starts) == [table.id]
     else:
         with pytest.raises(Started):
             await tables.start(table)
+        assert not tables.waiting_starts
+
+
+async def test_waiting_tables_start_in_turn_as_soon_as_there_is_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three tables press Start while the bot is behind: each is told its place and none jumps the queue (a
+    fourth pressing once there is room waits too); when the backlog falls they start oldest first, by
+    themselves, one a look; a table stopped meanwhile is dropped; /health counts the backlog and the queue."""
+    from bot.tables import admission
+
+    tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
+    behind = Behind(ADMIT_BACKLOG + 5)
+    tables.publisher = behind  # type: ignore[assignment]
+    started: list[int] = []
+
+    async def start_now(house: object, table: Table) -> None:
+        table.status = "playing"
+        started.append(table.id)
+
+    monkeypatch.setattr(admission.lobby, "start", start_now)
+    monkeypatch.setattr(admission, "after_change", lambda house, table: None)
+    monkeypatch.setattr(admission, "LOOK_EVERY", 0.01)
+    waiting = []
+    for table_id in (11, 12, 13):
+        table = lobby()
+        table.id = table_id
+        tables.by_id[table_id] = table
+        with pytest.raises(TableError) as caught:
+            await tables.start(table)
+        assert caught.value.values == {"n": len(waiting)}
+        waiting.append(table_id)
+    assert tables.load()["waiting_tables"] == 3 and tables.load()["backlog"] == ADMIT_BACKLOG + 5
+    tables.by_id[12].status = "finished"  # stopped while it waited
+    runner = asyncio.create_task(tables.admit())
+    try:
+        await asyncio.sleep(0.05)
+        assert started == []  # still no room
+        behind.backlog = 0.0
+        late = lobby()
+        late.id = 14
+        tables.by_id[14] = late
+        with pytest.raises(TableError) as caught:  # room now, but two tables wait before it
+            await tables.start(late)
+        assert caught.value.values == {"n": 2}
+        async with asyncio.timeout(10):
+            while len(started) < 3:
+                await asyncio.sleep(0.01)
+        assert started == [11, 13, 14] and not tables.waiting_starts
+    finally:
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)

@@ -1,0 +1,94 @@
+"""Admission: a new match only while Telegram's overall limit has room, and the tables that asked start in turn.
+
+Telegram, not the CPU, sets a bot's limit: about 30 messages and edits a
+second for the whole bot.  Every match started while the bot's messages
+already wait for that limit slows every table, the next player's turn
+first.  So a Start pressed while more than :data:`ADMIT_BACKLOG` seconds
+of messages wait (or while other tables wait their turn) does not start
+the match: the table joins a queue, and the person is told it starts by
+itself.  One supervised task (``admission``, :func:`run`) starts the
+waiting tables, oldest first, one a look, as soon as the backlog is under
+the mark again: no table is left to press Start again and again, and none
+jumps the queue.  ``/health`` shows the backlog and the tables waiting
+(:meth:`bot.tables.house.House.load`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Final
+
+import storage
+from bot.model import Table
+from bot.tables import lobby
+from bot.tables.house import House, TableError
+from bot.tables.turns import after_change
+from bot.tasks import came_through
+
+log = logging.getLogger(__name__)
+
+ADMIT_BACKLOG: Final = 2.0
+"""Seconds of messages waiting for Telegram's overall limit beyond which no new match starts (well below
+:data:`~bot.tables.house.FAR_BEHIND`, where turns stop timing out: the goal is the next player's turn shown
+within a second)."""
+LOOK_EVERY: Final = 2.0
+"""Seconds between two starts from the queue (a start's messages count in the backlog before the next)."""
+
+
+def crowded(house: House) -> bool:
+    """True while a new match would slow the tables playing (more than :data:`ADMIT_BACKLOG` s waiting)."""
+    return house.publisher is not None and house.publisher.backlog > ADMIT_BACKLOG
+
+
+async def start(house: House, table: Table) -> None:
+    """Start the match now if there is room and nobody waits before it; else queue the table (it starts by
+    itself, :func:`run`) and raise TableError saying so."""
+    if house.waiting_starts and next(iter(house.waiting_starts)) != table.id or crowded(house):
+        if table.status != "open":
+            raise TableError("The match has already started.")
+        if not table.full:
+            raise TableError("Four seats must be filled first (add the AI to empty seats).")
+        house.waiting_starts.setdefault(table.id, time.time())
+        house.admission_wake.set()
+        ahead = list(house.waiting_starts)[: list(house.waiting_starts).index(table.id)]
+        before = sum(1 for other in ahead if (t := house.by_id.get(other)) is not None and t.status == "open")
+        raise TableError("Telegram lets me send only so much at once, and the tables playing need it now: this "
+                         "table starts by itself as soon as there is room ({n} waiting before it).", n=before)
+    house.waiting_starts.pop(table.id, None)
+    await lobby.start(house, table)
+
+
+async def run(house: House) -> None:
+    """For ever: start the tables that wait, oldest first, whenever the backlog has room (supervised)."""
+    while True:
+        if not house.waiting_starts:
+            house.admission_wake.clear()
+            await house.admission_wake.wait()
+            continue
+        if crowded(house):
+            await asyncio.sleep(LOOK_EVERY)
+            continue
+        table_id = next(iter(house.waiting_starts))
+        table = house.by_id.get(table_id)
+        if table is None:
+            del house.waiting_starts[table_id]
+            continue
+        async with table.lock:
+            if table.status != "open" or not table.full:  # stopped, or someone left meanwhile
+                del house.waiting_starts[table_id]
+                continue
+            try:
+                await start(house, table)
+            except TableError as exc:
+                house.waiting_starts.pop(table_id, None)
+                log.info("table %s: a waiting start was given up: %s", table_id, exc.msgid)
+                continue
+            except storage.StorageError:
+                raise  # the table keeps its place; the supervisor runs this again shortly
+            table.pending.clear()
+            after_change(house, table)
+        log.info("table %s: started from the queue (%d still waiting)", table_id, len(house.waiting_starts))
+        came_through()
+        await asyncio.sleep(LOOK_EVERY)
