@@ -11,7 +11,6 @@ import logging
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
 from telegram.constants import ChatType
 
-import storage
 from bot import links
 from bot.command_texts import help_text
 from bot.handlers.common import (
@@ -34,7 +33,7 @@ from bot.i18n import Translator
 from bot.labels import name_html
 from bot.messages import refusal
 from bot.model import Table
-from bot.tables import TableError, Tables, escape_cost, escape_question
+from bot.tables import StorageError, TableError, Tables, escape_cost, escape_question
 from bot.untrusted import parse_id
 from engine.errors import EngineError
 from engine.ruleset import RULESETS, get_ruleset
@@ -49,7 +48,7 @@ async def cmd_start(update: Update, context: Context) -> None:
         return
     tables = tables_of(context)
     await remember_user(context, user)
-    await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
+    await tables.people.reachable(user.id)
     tr = await user_translator(context, user)
     if tr.lang != "zh":  # the bot's default menu button reads Chinese
         await menu_in_language(context, user.id, tr)
@@ -200,7 +199,7 @@ async def cmd_leave(update: Update, context: Context) -> None:
                 question = escape_question(tr, table, seat, cost)
         except (TableError, EngineError) as exc:
             refused = exc.text(tr) if isinstance(exc, TableError) else refusal(tr, exc)
-        except storage.StorageError as exc:
+        except StorageError as exc:
             refused = storage_trouble(tr, exc, move=False)
     if refused is not None:  # replies wait for the chat's pace: never while holding the table
         await reply(update, context, refused)

@@ -15,11 +15,10 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-import storage
 from bot.budget import Pacer
-from bot.i18n import Translator, pick_language, translator
+from bot.i18n import Translator, translator
 from bot.messages import storage_refusal
-from bot.tables import Tables
+from bot.tables import StorageError, StorageFault, Tables
 from bot.untrusted import shown
 
 log = logging.getLogger(__name__)
@@ -34,18 +33,12 @@ def tables_of(context: Context) -> Tables:
 
 async def user_translator(context: Context, user: User) -> Translator:
     """A person's language: their /lang choice, else Telegram's language code."""
-    record = await storage.get_user(tables_of(context).db, user.id)
-    if record is not None and record.language:
-        return translator(record.language)
-    return translator(pick_language(user.language_code))
+    return await tables_of(context).people.translator(user.id, user.language_code)
 
 
-async def remember_user(context: Context, user: User) -> storage.UserRecord:
+async def remember_user(context: Context, user: User) -> None:
     """Store the person's name (and language code, if they have none chosen)."""
-    db = tables_of(context).db
-    record = await storage.get_user(db, user.id)
-    language = record.language if record is not None and record.language else pick_language(user.language_code)
-    return await storage.upsert_user(db, user.id, display_name(user), language=language)
+    await tables_of(context).people.remember(user.id, display_name(user), user.language_code)
 
 
 async def menu_in_language(context: Context, user_id: int, tr: Translator) -> None:
@@ -130,9 +123,9 @@ async def chat_translator(context: Context, user: User, chat: Chat | None) -> Tr
         table = next(iter(tables.all_in_chat(chat.id)), None)  # every table of a group speaks its language
         if table is not None:
             return translator(table.lang)
-        record = await storage.get_chat(tables.db, chat.id)
-        if record is not None and record.language:
-            return translator(record.language)
+        language = await tables.people.chat_language(chat.id)
+        if language is not None:
+            return translator(language)
     return await user_translator(context, user)
 
 
@@ -144,10 +137,10 @@ async def who_asks(update: Update, context: Context) -> tuple[User, Chat, Transl
     return user, chat, await chat_translator(context, user, chat)
 
 
-def storage_trouble(tr: Translator, exc: storage.StorageError, *, move: bool = True) -> str:
+def storage_trouble(tr: Translator, exc: StorageError, *, move: bool = True) -> str:
     """The answer to a press whose write failed (call it while handling ``exc``): a fault that can pass is
     said as what it is (logged once where it happened); anything else is a bug, logged with its traceback."""
-    if isinstance(exc, storage.StorageFault):
+    if isinstance(exc, StorageFault):
         return storage_refusal(tr, exc)
     log.exception("storage error")
     if move:

@@ -7,10 +7,10 @@ import logging
 from telegram import Update
 from telegram.error import BadRequest, NetworkError, TelegramError
 
-import storage
 from bot import outcome
 from bot.handlers.common import Context
 from bot.i18n import pick_language, translator
+from bot.tables import StorageFault
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ def answered_too_late(error: object) -> bool:
 def logged_as_fault(error: object) -> bool:
     """True for a failure that bot.faults logs once for the whole fault: storage failing for a reason that can
     pass, or Telegram unreachable (a network error, a timeout, a 5xx; not a refusal, which is Telegram's answer)."""
-    return isinstance(error, storage.StorageFault) or (isinstance(error, NetworkError) and not isinstance(error, BadRequest))
+    return isinstance(error, StorageFault) or (isinstance(error, NetworkError) and not isinstance(error, BadRequest))
 
 
 async def on_error(update: object, context: Context) -> None:

@@ -10,7 +10,6 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-import storage
 from bot.handlers.common import Context, in_group, tables_of
 from bot.i18n import pick_language, translator
 
@@ -45,7 +44,7 @@ async def on_bot_added(update: Update, context: Context) -> None:
         return
     if change.old_chat_member.status in IN or change.new_chat_member.status not in IN:
         return  # not an arrival: a promotion, a departure, or a block in private
-    record = await storage.get_chat(tables_of(context).db, change.chat.id)
+    record = await tables_of(context).people.chat(change.chat.id)
     tr = translator(record.language if record is not None and record.language
                     else pick_language(change.from_user.language_code))
     try:

@@ -14,14 +14,13 @@ from typing import Final
 
 from telegram import CallbackQuery
 
-import storage
 from bot import callbacks, story
 from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
 from bot.messages import refusal
 from bot.model import Table
 from bot.render_private import ONE_TAP, one_tap_plays, peek_text
-from bot.tables import MoveKind, TableError, Tables
+from bot.tables import MoveKind, StorageError, TableError, Tables
 from bot.untrusted import parse_int
 from engine.cards import Card
 from engine.errors import EngineError
@@ -84,7 +83,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
     # Someone the AI played for (a timeout, an outage) is back with any press of theirs, an old button's too.
     try:
         back = info.timed_out and await tables.come_back(table, seat)
-    except storage.StorageError as exc:
+    except StorageError as exc:
         return storage_trouble(tr, exc, move=False)
     done = table.acted.get(seat)
     if done is not None and done[:2] == (data.version, data.op) and done[2] == table.version(seat):
@@ -106,7 +105,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         popup = refusal(tr, exc, table.settings.ruleset())
     except TableError as exc:
         popup = exc.text(tr)
-    except storage.StorageError as exc:
+    except StorageError as exc:
         popup = storage_trouble(tr, exc)
     tables.refresh(table, pressed=seat)
     return popup

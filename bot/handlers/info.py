@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import html
 from typing import cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update, WebAppInfo
 
-import storage
 from bot.command_texts import help_text, rules_text
 from bot.handlers.common import (
     Context,
@@ -22,13 +20,12 @@ from bot.handlers.common import (
     who_asks,
 )
 from bot.handlers.league_buttons import history_markup, league_of, send_board
-from bot.i18n import LANGUAGES, Translator, translator
-from bot.labels import hands_phrase
-from bot.league.board import CURRENT, League, leaderboard
+from bot.i18n import LANGUAGES, translator
+from bot.league.admin import change_season
+from bot.league.board import CURRENT, leaderboard
 from bot.league.history import history_text
 from bot.league.personal import group_stats, private_stats
-from bot.league.seasons import SeasonWatcher, season_text, season_title
-from bot.untrusted import parse_int, zone_name
+from bot.league.seasons import SeasonWatcher, season_text
 from engine.ruleset import RULESETS, get_ruleset
 
 
@@ -66,7 +63,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
                 tr("📈 League page"), web_app=WebAppInfo(f"{league.public_url}/app/league.html"))]])
         await reply(update, context, await private_stats(league, tr, user.id), page)
         return
-    if await storage.get_chat(league.db, chat.id) is None:
+    if not await league.knows(chat.id):
         await reply(update, context, tr("You have not finished a hand in this group yet."))
         return
     text = await group_stats(league, tr, chat.id, user.id)
@@ -84,7 +81,7 @@ async def cmd_leaderboard(update: Update, context: Context) -> None:
         await reply(update, context, tr("Send /leaderboard in a group."))
         return
     league = league_of(context)
-    if await storage.get_chat(league.db, chat.id) is None:
+    if not await league.knows(chat.id):
         await reply(update, context, tr("No hands have been finished in this group yet."))
         return
     league.asked(chat.id)
@@ -116,7 +113,7 @@ async def cmd_season(update: Update, context: Context) -> None:
         await reply(update, context, tr("Send /season in a group."))
         return
     league = league_of(context)
-    await storage.upsert_chat(league.db, chat.id, chat.title or "")
+    await tables_of(context).people.remember_chat(chat.id, chat.title or "")
     args = list(context.args or [])
     if not args:
         await reply(update, context, await season_text(league.db, tr, chat.id, league.clock()))
@@ -124,7 +121,7 @@ async def cmd_season(update: Update, context: Context) -> None:
     if not await is_admin(context, chat.id, user.id, update):
         await reply(update, context, tr("Only a group admin can change the seasons."))
         return
-    done = await _change_season(league, tr, chat.id, user.id, args[0].lower(), " ".join(args[1:]))
+    done = await change_season(league, tr, chat.id, user.id, args[0].lower(), " ".join(args[1:]))
     if done is None:
         await reply(update, context, tr("Use /season new NAME, /season monthly, /season min N or /season tz ZONE."))
         return
@@ -134,53 +131,6 @@ async def cmd_season(update: Update, context: Context) -> None:
         await reply(update, context, done)
     elif (outbox := tables_of(context).outbox) is not None:  # the season that ended, then the one that starts,
         outbox.wake(chat.id)  # were queued in the group's outbox in that order
-
-
-async def _after_the_end(league: League, ended: storage.Season, started: storage.Season, text: str) -> str:
-    """The admins ended a season: its final table is told first, then the new season's start (``text``), both
-    through the group's outbox in that order; "" once so queued, or ``text`` to reply with when the season that
-    ended is told to nobody (nobody played in it, or it was only renamed)."""
-    if ended.season_id == started.season_id or await league.tell_season_end(ended) is None:
-        return text
-    return "" if await league.announce(ended.chat_id, "season_start", text) else text
-
-
-async def _change_season(league: League, tr: Translator, chat_id: int, user_id: int, verb: str,
-                         rest: str) -> str | None:
-    """Make an admin's change; the reply, or None for a verb /season does not know."""
-    now = league.clock()
-    if verb == "new":
-        try:
-            ended, season = await storage.start_named_season(league.db, chat_id, rest, by=user_id, now=now)
-        except ValueError:
-            return tr("A season's name has 1 to {n} characters: /season new 春季赛", n=storage.MAX_NAME)
-        return await _after_the_end(league, ended, season, tr(
-            "The season 「{name}」 starts now and runs until an admin starts the next one.",
-            name=html.escape(season.name, quote=False)))
-    if verb == "monthly":
-        changed = await storage.start_monthly_seasons(league.db, chat_id, by=user_id, now=now)
-        if changed is None:
-            return tr("Seasons are monthly already.")
-        return await _after_the_end(league, *changed, tr(
-            "Back to monthly seasons: {season} starts now.", season=html.escape(season_title(tr, changed[1]),
-                                                                               quote=False)))
-    if verb == "min":
-        minimum = parse_int(rest.strip(), 0, 1000)
-        if minimum is None:
-            return tr("Give the minimum as a number of hands from 0 to 1000: /season min 10")
-        await storage.set_min_hands(league.db, chat_id, minimum, now)
-        return tr("From now on this season ranks people with at least {hands}.", hands=hands_phrase(tr, minimum))
-    if verb == "tz":
-        name = zone_name(rest.strip())
-        try:
-            if name is None:
-                raise ValueError(rest)
-            await storage.set_time_zone(league.db, chat_id, name, now)
-        except ValueError:
-            return tr("Unknown time zone. Use a name such as Asia/Shanghai or Europe/London.")
-        return tr("The group's time zone is now {zone}: monthly seasons end at its midnight.",
-                  zone=html.escape(name, quote=False))
-    return None
 
 
 async def cmd_lang(update: Update, context: Context) -> None:
@@ -201,15 +151,14 @@ async def cmd_lang(update: Update, context: Context) -> None:
         if not creator and not await is_admin(context, chat.id, user.id, update):
             await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
-        await storage.upsert_chat(tables.db, chat.id, chat.title or "")
-        await storage.update_chat(tables.db, chat.id, language=choice)
+        await tables.people.set_chat_language(chat.id, chat.title or "", choice)
         for each in tables.all_in_chat(chat.id):  # one group, one language: every topic's table
             each.lang = choice
             tables.refresh(each)
         await reply(update, context, tr("The group's language is now English."))
         return
     await remember_user(context, user)
-    await storage.set_user_language(tables.db, user.id, choice)
+    await tables.people.set_language(user.id, choice)
     await menu_in_language(context, user.id, tr)
     for table, seat in tables.tables_of(user.id):
         info = table.seats[seat]

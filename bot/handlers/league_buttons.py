@@ -26,7 +26,6 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
-import storage
 from bot import callbacks
 from bot.budget import league_budget
 from bot.handlers.common import Context, reply, reply_turn
@@ -159,8 +158,8 @@ async def page_offer(context: Context, payload: str, user_id: int,
         return None
     if not await cast(Members, context.bot_data["members"]).may_see(chat_id, user_id):
         return tr("Only members of a group who played in it can open its league page."), None
-    chat = await storage.get_chat(league.db, chat_id)
-    title = name_html(chat.title) if chat is not None and chat.title else str(chat_id)
+    known = await league.group_title(chat_id)
+    title = name_html(known) if known is not None else str(chat_id)
     button = InlineKeyboardButton(tr("📈 League page"),
                                   web_app=WebAppInfo(f"{league.public_url}/app/league.html?chat={chat_id}"))
     return tr("The league of {title}:", title=title), InlineKeyboardMarkup([[button]])

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from telegram import CallbackQuery
 
-import storage
 from bot import callbacks
 from bot.handlers.common import Context, is_admin, storage_trouble, tables_of
 from bot.handlers.seating import seat_person
 from bot.i18n import Translator
 from bot.model import Table
 from bot.render_group import setting_label
-from bot.tables import TableError
+from bot.tables import StorageError, TableError
 from bot.untrusted import parse_int
 from engine.ruleset import RULESETS
 
@@ -70,7 +69,7 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 tables.after_change(table)
         except TableError as exc:
             popup = exc.text(tr)
-        except storage.StorageError as exc:
+        except StorageError as exc:
             popup = storage_trouble(tr, exc, move=False)
         tables.refresh(table)
     await query.answer(popup or toast, show_alert=bool(popup))

@@ -5,12 +5,11 @@ from __future__ import annotations
 from telegram import CallbackQuery
 from telegram.error import TelegramError
 
-import storage
 from bot import callbacks
 from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
 from bot.model import Table
-from bot.tables import TableError, confirmed_escape
+from bot.tables import StorageError, TableError, confirmed_escape
 
 
 async def on_seat_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
@@ -35,7 +34,7 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
                 tables.after_change(table)
         except TableError as exc:
             popup = exc.text(tr)
-        except storage.StorageError as exc:
+        except StorageError as exc:
             popup = storage_trouble(tr, exc, move=False)
     # The press is answered first: the edit below is a group message, which may wait for the group's budget.
     await query.answer(popup or None, show_alert=bool(popup))

@@ -8,14 +8,13 @@ from __future__ import annotations
 from telegram import CallbackQuery, User
 from telegram.error import Forbidden, TelegramError
 
-import storage
 from bot import links
 from bot.handlers.common import Context, display_name, remember_user, storage_trouble, tables_of, user_translator
 from bot.i18n import Translator
 from bot.labels import name_html
 from bot.model import Table
 from bot.ratelimit import ANSWER, PRIORITY
-from bot.tables import TableError
+from bot.tables import StorageError, TableError
 
 
 async def seat_person(context: Context, table: Table, user: User, seat: int | None,
@@ -35,7 +34,7 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
             return tr("Your seat is yours again when the next hand starts.")
         try:
             at_once = await tables.take_seat_back(table, mine)
-        except storage.StorageError as exc:
+        except StorageError as exc:
             return storage_trouble(tr, exc, move=False)
         if answer is not None:  # a reply in the group, which the tables service has just told
             return ""
@@ -44,14 +43,14 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
         tables.check_sit(table, user.id, seat)  # before writing to them: "joining" must be true
     except TableError as exc:
         return exc.text(tr)
-    record = await remember_user(context, user)
-    if not record.can_message_privately or record.blocked:
+    await remember_user(context, user)
+    if not await tables.people.can_write(user.id):
         # Try once: people who opened the bot elsewhere can be reached without a link.  The press's
         # answer waits for this message (under the table's lock), so it goes before every other.
         first = PRIORITY.set(ANSWER)
         try:
             await _write_first(context, user, own, table)
-            await storage.set_user_reachability(tables.db, user.id, can_message_privately=True, blocked=False)
+            await tables.people.reachable(user.id)
         except Forbidden:
             table.pending[user.id] = (seat, display_name(user))
             tables.refresh(table)

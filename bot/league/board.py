@@ -282,6 +282,15 @@ class League:
             await storage.add_announcement(self.db, int(table[0]), kind, text)
         return True
 
+    async def knows(self, chat_id: int) -> bool:
+        """True for a group the bot has stored (one where a table was opened or a hand finished)."""
+        return await storage.get_chat(self.db, chat_id) is not None
+
+    async def group_title(self, chat_id: int) -> str | None:
+        """The group's title as last seen (None if unknown or empty)."""
+        chat = await storage.get_chat(self.db, chat_id)
+        return chat.title if chat is not None and chat.title else None
+
     def page_link(self, tr: Translator, chat_id: int) -> tuple[str, str] | None:
         """The league page's deep link (through the private chat, as a group cannot hold a web app button)."""
         if self.public_url is None:

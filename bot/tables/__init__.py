@@ -1,6 +1,7 @@
 """The tables the bot hosts, one room per concern; :class:`Tables` is the face the front ends use.
 
 ==================  =============================================================================
+``people``          people and chats as the front ends ask about them: names, languages, reachability
 ``house``           what every room shares: the registry of live tables, the database, settings,
                     publisher, outbox, supervised tasks, AI workers; :class:`TableError`
 ``hand_messages``   private hand messages: whose they are, their frozen form, scheduling them
@@ -28,6 +29,8 @@ from bot.tables.nudges import AT_THE_TABLE
 from bot.tables.replays import Replay
 from bot.tables.seats import confirmed_escape, escape_cost, escape_question, nobody_left, present
 from bot.tables.service import MoveKind, Tables
+from storage import StorageError, StorageFault
 
-__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "Replay", "TableError", "Tables", "confirmed_escape",
-           "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
+__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "Replay", "StorageError", "StorageFault", "TableError", "Tables",
+           "confirmed_escape", "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
+# StorageError and StorageFault: what the front ends catch of storage, given them here so that neither imports it.

@@ -25,6 +25,7 @@ from bot.faults import Faults
 from bot.i18n import Translator, translator
 from bot.model import Table
 from bot.publisher import Publisher
+from bot.tables.people import People
 from bot.tasks import Supervisor, Work
 from bot.thinking import Thinking
 
@@ -58,6 +59,8 @@ class House:
         self.config = config
         self.tasks = tasks if tasks is not None else Supervisor()
         """Every background task of the tables (AI seats, timers, writes), supervised."""
+        self.people = People(db)
+        """People and chats, as the front ends ask about them."""
         self.faults = faults if faults is not None else Faults()
         """Faults that can pass (storage, Telegram): what ``/health`` reports."""
         self.by_id: dict[int, Table] = {}

@@ -31,7 +31,6 @@ from typing import Any, Final
 from aiohttp import web
 from telegram.ext import Application
 
-import storage
 from bot.budget import league_budget
 from bot.i18n import Translator, pick_language, translator
 from bot.league.board import CURRENT, League
@@ -87,10 +86,7 @@ class LeagueRoutes:
                                        content_type="application/json") from None
 
     async def _translator(self, user: WebAppUser) -> Translator:
-        record = await storage.get_user(self.league.db, user.id)
-        if record is not None and record.language:
-            return translator(record.language)
-        return translator(pick_language(user.language_code))
+        return await self.application.bot_data["tables"].people.translator(user.id, user.language_code)  # type: ignore[no-any-return]
 
     async def _static(self, request: web.Request) -> web.Response:
         name = request.path[len(PREFIX) + 1:]

@@ -43,11 +43,10 @@ from typing import Any, Final
 from aiohttp import web
 from telegram.ext import Application
 
-import storage
-from bot.i18n import Translator, pick_language, translator
+from bot.i18n import Translator
 from bot.messages import refusal, storage_refusal
 from bot.model import Table
-from bot.tables import MoveKind, TableError, Tables
+from bot.tables import MoveKind, StorageError, StorageFault, TableError, Tables
 from bot.untrusted import shown
 from bot.webapp import headers
 from bot.webapp.events import SeatStream
@@ -130,10 +129,7 @@ class WebAppRoutes:
             refuse(web.HTTPUnauthorized, str(exc))
 
     async def _translator(self, user_id: int, language_code: str | None) -> Translator:
-        record = await storage.get_user(self.tables.db, user_id)
-        if record is not None and record.language:
-            return translator(record.language)
-        return translator(pick_language(language_code))
+        return await self.tables.people.translator(user_id, language_code)
 
     def _seat(self, request: web.Request, user: WebAppUser) -> tuple[Table, int]:
         """The table named in the path and the person's seat there; 403 for anyone not seated at it."""
@@ -253,7 +249,7 @@ class WebAppRoutes:
             return refusal(tr, exc, table.settings.ruleset()), None
         except TableError as exc:
             return exc.text(tr), None
-        except storage.StorageError as exc:
+        except StorageError as exc:
             return _storage_trouble(tr, table, exc, move=True), None
         return None, None
 
@@ -286,7 +282,7 @@ class WebAppRoutes:
                     problem = tr("No hand is being played at this table.")
                 elif not await self.tables.come_back(table, seat):
                     problem = tr("You are playing this seat already.")
-            except storage.StorageError as exc:
+            except StorageError as exc:
                 problem = _storage_trouble(tr, table, exc, move=False)
             state = self._state_of(tr, table, seat)
         if problem is not None:
@@ -329,10 +325,10 @@ class WebAppRoutes:
         return _json({"ok": True, "replay": replay_json(replay, tr)})
 
 
-def _storage_trouble(tr: Translator, table: Table, exc: storage.StorageError, *, move: bool) -> str:
+def _storage_trouble(tr: Translator, table: Table, exc: StorageError, *, move: bool) -> str:
     """The answer to a request whose write failed, as the keyboard's: a fault that can pass is said as what
     it is (logged once where it happened); anything else is a bug, logged with its traceback."""
-    if isinstance(exc, storage.StorageFault):
+    if isinstance(exc, StorageFault):
         return storage_refusal(tr, exc)
     log.exception("table %s: storage error", table.id)
     if move:
@@ -346,7 +342,7 @@ async def storage_faults(request: web.Request, handler: Any) -> web.StreamRespon
     asks, a replay): 503 with a reason, not a 500; the fault is logged once where it happened."""
     try:
         return await handler(request)  # type: ignore[no-any-return]
-    except storage.StorageFault:
+    except StorageFault:
         if not request.path.startswith(PREFIX + "/"):
             raise
         refuse(web.HTTPServiceUnavailable, "storage trouble: please try again in a moment")

@@ -155,3 +155,17 @@ def test_no_file_of_bot_is_over_four_hundred_lines() -> None:
     long = {str(path.relative_to(ROOT)): n for path in bot_files()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
+
+
+def test_the_front_ends_reach_storage_only_through_the_services() -> None:
+    """Who may see or do what is decided behind the services (bot.tables, bot.league): neither the keyboard's
+    handlers nor the Mini App import storage (function-level imports counted)."""
+    found = {}
+    for path in bot_files():
+        name = module_name(path)
+        if not name.startswith(("bot.handlers", "bot.webapp")):
+            continue
+        for target, line in imported(path):
+            if target == "storage" or target.startswith("storage."):
+                found.setdefault(str(path.relative_to(ROOT)), line)
+    assert found == {}
