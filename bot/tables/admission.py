@@ -54,7 +54,7 @@ async def start(house: House, table: Table) -> None:
         house.admission_wake.set()
         ahead = list(house.waiting_starts)[: list(house.waiting_starts).index(table.id)]
         before = sum(1 for other in ahead if (t := house.by_id.get(other)) is not None and t.status == "open")
-        raise TableError(  # one literal: the catalogue's extractor reads it whole
+        raise TableError(
             "Telegram lets me send only so much at once, and the tables playing need it now: this table starts by itself as soon as there is room ({n} waiting before it).",  # noqa: E501
             n=before)
     house.waiting_starts.pop(table.id, None)
