@@ -348,19 +348,14 @@ def render_result(tr: Translator, table: Table, record: HandRecord, last: Trick 
     ``last`` is the hand's final trick, shown before the score; ``leaver`` the name of the person who
     escaped (their seat is the AI's by now).
     """
-    result = record.result
-    if result is not None and result.escaped is not None:
-        lines = ["<b>" + tr("Hand {n} is over", n=record.number) + "</b>"]
-        name = name_html(leaver) if leaver is not None else seat_name(tr, table, result.escaped)
-        points = result.scores[result.escaped]
-        if points:
-            lines.append(tr("{who} left the table (escape): {points} 积分.", who=name, points=signed(points)))
-        else:
-            lines.append(tr("{who} left the table before any card was played: it costs nothing, and the hand counts for nobody.", who=name))
-        lines.append(tr("The AI takes the seat; the next hand is dealt."))
-        return "\n".join(lines)
-    return story.result_text(tr, record, table.settings.ruleset().laps, last,
-                             who=lambda seat: who(tr, table, seat))
+    escaped = record.result.escaped if record.result is not None else None
+
+    def named(seat: int) -> str:
+        if seat == escaped:  # the person who left (the AI sits there by now)
+            return name_html(leaver) if leaver is not None else seat_name(tr, table, seat)
+        return who(tr, table, seat)
+
+    return story.result_text(tr, record, table.settings.ruleset().laps, last, who=named)
 
 
 def render_match_over(tr: Translator, table: Table) -> str:

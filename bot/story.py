@@ -222,6 +222,16 @@ def _adjustment_line(tr: Translator, adj: Adjustment, dealer_side: int | None) -
     return tr("{what} by {seat} ({side}): attackers {points}", what=what, **values)
 
 
+def escape_lines(tr: Translator, name: str, points: int) -> list[str]:
+    """What a hand someone escaped from says (the one text of an escape's result): what it cost them (nothing
+    before the first card: the 15 rule), and that the AI sits down."""
+    if points:
+        told = tr("{who} left the table (escape): {points} 积分.", who=name, points=signed(points))
+    else:
+        told = tr("{who} left the table before any card was played: it costs nothing, and the hand counts for nobody.", who=name)  # noqa: E501
+    return [told, tr("The AI takes the seat; the next hand is dealt.")]
+
+
 def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | None = None,
                  who: Callable[[int], str] | None = None) -> list[str]:
     """The result of a finished hand, line by line: what happened, exactly as recorded.
@@ -238,10 +248,7 @@ def result_lines(tr: Translator, record: HandRecord, laps: int, last: Trick | No
     dealer_side = result.dealer_side
     if result.escaped is not None:
         name = who(result.escaped) if who is not None else seat_label(tr, result.escaped)
-        lines.append(tr("{who} left the table (escape): {points} 积分.", who=name,
-                        points=signed(result.scores[result.escaped])))
-        lines.append(deal_line(tr, record, laps))
-        return lines
+        return lines + escape_lines(tr, name, result.scores[result.escaped])
     if last is not None:
         lines.append(final_trick(tr, last, dealer_side))
     lines.append(points_line(tr, record))
