@@ -25,8 +25,8 @@ from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
-from engine.scoring import kitty_multiplier_in, trick_points
-from engine.special import HandResult, score_hand
+from engine.scoring import Adjustment, kitty_multiplier_in, trick_points
+from engine.special import HandResult, score_escape, score_hand
 from engine.throws import judge_throw, throw_penalty
 from engine.tricks import trick_winner_in
 from engine.trump import TrumpContext, trump_context
@@ -149,15 +149,6 @@ class Trick:
     plays: tuple[tuple[int, tuple[Card, ...]], ...]
     """(seat, cards) in play order."""
     winner: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Adjustment:
-    """A signed change to the attackers' score p, with its reason."""
-
-    reason: Literal["throw", "failed_steal", "red5_forced", "red5_kept"]
-    seat: int
     points: int
 
 
@@ -795,8 +786,6 @@ class Hand:
 
     # --- escape -------------------------------------------------------------------------
     def _do_escape(self, action: Action) -> dict[str, Any]:
-        from engine.special import score_escape
-
         seat = action.seat
         assert seat is not None
         self.escaped = seat
