@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from engine.bidding import Bid, BidRecord, available, overrides, ranks_above, read_step, step_allowed, trump_of
+from engine.bidding import Bid, BidRecord, judge_bid, ranks_above
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
 from engine.combos import classify
 from engine.errors import IllegalActionError
@@ -419,52 +419,19 @@ class Hand:
 
     # --- bidding --------------------------------------------------------------------
     def _classify_bid(self, seat: int, cards: Sequence[Card], choice: str | None, *, steal: bool) -> Bid:
-        """Work out what kind of bid this would be, or raise why it is refused."""
+        """Work out what kind of bid this would be, or raise why it is refused (:func:`engine.bidding.judge_bid`)."""
         r = self.ruleset
-        step = read_step(r, self.level, cards)
-        if step is None:
-            raise IllegalActionError(
-                f"{format_cards(cards)} is not a bid: bid with level cards (one, or a pair), "
-                "a joker pair or a red-five pair.", code="not_a_bid", cards=format_cards(cards), steal=steal,
-            )
         own = [b for b in self.bids if b.seat == seat]
         last_own = own[-1] if own else None
         someone_since = last_own is not None and any(b.seat != seat for b in self.bids[last_own.order + 1:])
-        kind: str = "steal" if steal else ("declare" if not self.bids else "override")
-        reuse: Card | None = None
-        if last_own is not None and last_own.step == "single" and len(cards) == 2 and cards[0] is last_own.cards[0]:
-            reuse = cards[0]
-            if self.look_back_right == (seat, cards[0]):
-                kind, step = "look_back", "LB"
-            elif r.reinforce and not steal and not someone_since:
-                kind = "reinforce"
-            elif not (r.hidden_bidding and r.look_back):
-                reuse = None
-            # With 回头望 under hidden bidding, the pair of a single that gave no right to look back
-            # is an ordinary pair bid (decision 15): refusing it would tell the bidder their single fell.
-        if not available(self.hands[seat], self.shown[seat], cards, reuse):
-            if Counter(cards) - Counter(self.hands[seat]):
-                raise IllegalActionError(f"You do not hold {format_cards(cards)}.", code="cards_not_held",
-                                         cards=format_cards(cards))
-            raise IllegalActionError(
-                "Those cards were shown in an earlier bid and cannot bid again.", code="card_already_shown",
-            )
-        if kind not in ("look_back", "reinforce"):
-            if not step_allowed(r, step, steal=steal):
-                raise IllegalActionError(
-                    "That bid is not allowed here." if not steal else "That bid cannot steal the kitty.",
-                    code="bid_not_allowed", step=step,
-                )
-            if last_own is not None and not someone_since and not steal:
-                raise IllegalActionError(
-                    "You cannot override your own bid.", code="override_self",
-                )
-            if not r.hidden_bidding and self.standing is not None and not overrides(r, step, self.standing.step):
-                raise IllegalActionError(
-                    "Your bid must be higher than the standing bid.", code="bid_not_higher", step=step,
-                )
-        trump = trump_of(r, step, cards, choice)
-        return Bid(seat, tuple(cards), step, trump, kind, len(self.bids))  # type: ignore[arg-type]
+        kind, step, trump = judge_bid(
+            r, self.level, cards, choice, steal=steal, hand=self.hands[seat], shown=self.shown[seat],
+            opening=not self.bids, last_own=last_own, someone_since=someone_since,
+            may_look_back=bool(cards) and self.look_back_right == (seat, cards[0]),
+            standing_step=self.standing.step if not r.hidden_bidding and self.standing is not None else None,
+            keep_single=r.hidden_bidding and r.look_back,
+        )
+        return Bid(seat, tuple(cards), step, trump, kind, len(self.bids))
 
     def _check_bid(self, seat: int, action: Action) -> None:
         if self.phase != "bidding":

@@ -24,9 +24,9 @@ from bot.labels import signed
 from bot.render_group import render_table
 from bot.render_private import render_hand
 from engine.ai import choose_action, random_action
-from engine.ai.bidding import bid_options
 from engine.cards import ACE
 from engine.hand import Action, Hand
+from engine.legal_bids import bid_options
 from engine.levels import MoveReason, SideLevel
 from engine.match import HandRecord, MatchStart
 from engine.ruleset import RULESETS
