@@ -135,10 +135,15 @@ class Event:
     action: Action
     info: Mapping[str, Any] = field(default_factory=dict)
     """Consequences, e.g. the cards a throw really played, a trick's winner, the close of bidding."""
+    notices: tuple[Notice, ...] = ()
+    """The public facts this action told (a failed throw, red fives forced out or kept), in order."""
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form."""
-        return {"seq": self.seq, **self.action.to_dict(), "info": dict(self.info)}
+        """A JSON-ready form (the notices in ``info``, last)."""
+        info = dict(self.info)
+        if self.notices:
+            info["notices"] = [n.to_dict() for n in self.notices]
+        return {"seq": self.seq, **self.action.to_dict(), "info": info}
 
 
 @dataclass(frozen=True, slots=True, weakref_slot=True)
@@ -302,9 +307,23 @@ class Hand:
             raise IllegalActionError("There is no such seat.", code="bad_seat")
         if self.over:
             raise IllegalActionError("This hand is over.", code="hand_over")
-        if kind == "escape":
-            return
-        getattr(self, f"_check_{kind}")(seat, action)
+        match kind:
+            case "bid":
+                self._check_bid(seat, action)
+            case "pass":
+                self._check_pass(seat, action)
+            case "bury":
+                self._check_bury(seat, action)
+            case "steal":
+                self._check_steal(seat, action)
+            case "pass_steal":
+                self._check_pass_steal(seat, action)
+            case "play":
+                self._check_play(seat, action)
+            case "escape":
+                pass  # a seated player may always leave
+            case _:  # a kind from outside the log (the type says it cannot be, the input may)
+                raise IllegalActionError("There is no such action.", code="bad_action", kind=str(kind))
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -319,10 +338,31 @@ class Hand:
     def apply(self, action: Action) -> Event:
         """Check and apply an action; return its event (also appended to :attr:`events`)."""
         self.check(action)
-        info: dict[str, Any] = getattr(self, f"_do_{action.kind}")(action)
-        event = Event(len(self.events) + 1, action, info)
+        told = len(self.notices)
+        info = self._do(action)
+        event = Event(len(self.events) + 1, action, info, tuple(self.notices[told:]))
         self.events.append(event)
         return event
+
+    def _do(self, action: Action) -> dict[str, Any]:
+        """Apply a checked action; return its consequences."""
+        match action.kind:
+            case "bid":
+                return self._do_bid(action)
+            case "pass":
+                return self._do_pass(action)
+            case "close":
+                return self._do_close(action)
+            case "bury":
+                return self._do_bury(action)
+            case "steal":
+                return self._do_steal(action)
+            case "pass_steal":
+                return self._do_pass_steal(action)
+            case "play":
+                return self._do_play(action)
+            case "escape":
+                return self._do_escape(action)
 
     def simulate_play(self, action: Action) -> None:
         """Apply a play without checking it or recording an event: for simulations only.
@@ -677,8 +717,7 @@ class Hand:
                 notice = ThrowFailed(len(self.tricks) + 1, seat, tuple(action.cards), tuple(played),
                                      others[judged.beaten_by], judged.beaten_with, delta)
                 self.notices.append(notice)
-                info.update(throw_failed=True, played=format_cards(played), penalty=delta,
-                            notices=[notice.to_dict()])
+                info.update(throw_failed=True, played=format_cards(played), penalty=delta)
             lead_cards: tuple[Card, ...] | None = None
         else:
             lead_cards = self.current[0][1]
@@ -717,9 +756,7 @@ class Hand:
         if not any(self.hands):
             told += self._finish_hand()
             info["hand_over"] = True
-        if told:
-            self.notices += told
-            info["notices"] = [n.to_dict() for n in told]
+        self.notices += told
         if self.result is not None:
             self.result = replace(self.result, notices=tuple(self.notices), bids=self.bid_history or ())
         return info

@@ -77,9 +77,8 @@ def _play(preset: str, index: int, hands: int = 8) -> list[Told]:
         shown: dict[str, list[str]] = {"zh": [], "en": []}
         for act in actions(hand, players, rng):
             before = view_for(hand, None)
-            out = match.apply(act)
+            record = match.apply(act).record
             after = view_for(hand, None)
-            record = out[1] if len(out) > 1 else None
             for lang in texts:
                 tr = translator(lang)
                 texts[lang] += story.news(tr, before, after, record, r.laps)
