@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from engine.bidding import Bid, BidRecord, judge_bid, ranks_above
+from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
 from engine.combos import classify
 from engine.errors import IllegalActionError
@@ -126,6 +126,41 @@ class Action:
         return cls(data["kind"], data.get("seat"), tuple(parse_cards(data.get("cards", ""))), data.get("trump"))
 
 
+class EventInfo(TypedDict, total=False):
+    """What an action did besides itself, each key only where it applies (the JSON of :meth:`Event.to_dict`)."""
+
+    bid: BidKind
+    """The kind of bid or steal made."""
+    closed: bool
+    """The bidding closed."""
+    dealer: int | None
+    """Who deals, once the bidding closed."""
+    redeal: bool
+    """Nobody bid in the first hand: it is dealt again."""
+    flipped: str
+    """The kitty cards turned to set the trump (nobody bid)."""
+    trump: str | None
+    """The trump the hand is played in, once it is known."""
+    revealed: list[dict[str, object]]
+    """Every bid, shown when hidden bidding ends."""
+    throw_failed: bool
+    """A throw was judged failed (甩牌失败)."""
+    played: str
+    """The cards a failed throw really played."""
+    penalty: int
+    """A failed throw's change to the attackers' score p."""
+    trick: int
+    """The trick (1-based) this play finished."""
+    winner: int
+    """Who won it."""
+    points: int
+    """The points in it."""
+    hand_over: bool
+    """It was the hand's last trick."""
+    escaped: int
+    """The seat that left the hand (逃跑)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """What one action did: the action itself and its consequences (``info``)."""
@@ -133,14 +168,14 @@ class Event:
     seq: int
     """1-based position in the hand's log."""
     action: Action
-    info: Mapping[str, Any] = field(default_factory=dict)
+    info: EventInfo
     """Consequences, e.g. the cards a throw really played, a trick's winner, the close of bidding."""
     notices: tuple[Notice, ...] = ()
     """The public facts this action told (a failed throw, red fives forced out or kept), in order."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (the notices in ``info``, last)."""
-        info = dict(self.info)
+        info: dict[str, object] = dict(self.info)
         if self.notices:
             info["notices"] = [n.to_dict() for n in self.notices]
         return {"seq": self.seq, **self.action.to_dict(), "info": info}
@@ -344,7 +379,7 @@ class Hand:
         self.events.append(event)
         return event
 
-    def _do(self, action: Action) -> dict[str, Any]:
+    def _do(self, action: Action) -> EventInfo:
         """Apply a checked action; return its consequences."""
         match action.kind:
             case "bid":
@@ -497,7 +532,7 @@ class Hand:
             )
             self.standing = bid
 
-    def _do_bid(self, action: Action) -> dict[str, Any]:
+    def _do_bid(self, action: Action) -> EventInfo:
         assert action.seat is not None
         bid = self._classify_bid(action.seat, action.cards, action.trump, steal=False)
         self._record_bid(bid)
@@ -508,17 +543,17 @@ class Hand:
         if self.phase != "bidding":
             raise IllegalActionError("Bidding is closed.", code="wrong_phase")
 
-    def _do_pass(self, action: Action) -> dict[str, Any]:
+    def _do_pass(self, action: Action) -> EventInfo:
         assert action.seat is not None
         self.passed.add(action.seat)
         if len(self.passed) == 4:
             return self._close_bidding()
         return {}
 
-    def _do_close(self, action: Action) -> dict[str, Any]:
+    def _do_close(self, action: Action) -> EventInfo:
         return self._close_bidding()
 
-    def _close_bidding(self) -> dict[str, Any]:
+    def _close_bidding(self) -> EventInfo:
         r = self.ruleset
         if self.standing is not None:
             bid = self.standing
@@ -545,7 +580,7 @@ class Hand:
         assert self.dealer_side is not None
         return seat if side_of(seat) == self.dealer_side else next_seat(seat)
 
-    def _flip_kitty(self) -> dict[str, Any]:
+    def _flip_kitty(self) -> EventInfo:
         """Trump from the kitty when nobody bid (§2.6.2, A12, A13); no steals follow."""
         r = self.ruleset
         level = self.level
@@ -612,7 +647,7 @@ class Hand:
             raise IllegalActionError(f"Bury exactly {KITTY_SIZE} cards.", code="bury_count", count=KITTY_SIZE)
         remove_cards(self.hands[seat], action.cards)
 
-    def _do_bury(self, action: Action) -> dict[str, Any]:
+    def _do_bury(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None
         self.hands[seat] = remove_cards(self.hands[seat], action.cards)
@@ -632,7 +667,7 @@ class Hand:
             raise IllegalActionError("It is not your turn to steal or pass.", code="not_your_turn")
         self._classify_bid(seat, action.cards, action.trump, steal=True)
 
-    def _do_steal(self, action: Action) -> dict[str, Any]:
+    def _do_steal(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None
         bid = self._classify_bid(seat, action.cards, action.trump, steal=True)
@@ -651,14 +686,14 @@ class Hand:
         if seat != self.steal_queue[0]:
             raise IllegalActionError("It is not your turn to steal or pass.", code="not_your_turn")
 
-    def _do_pass_steal(self, action: Action) -> dict[str, Any]:
+    def _do_pass_steal(self, action: Action) -> EventInfo:
         self.steal_queue.pop(0)
         if not self.steal_queue:
             return self._start_play()
         return {}
 
-    def _start_play(self) -> dict[str, Any]:
-        info: dict[str, Any] = {}
+    def _start_play(self) -> EventInfo:
+        info: EventInfo = {}
         r = self.ruleset
         if not self.trump_decided:
             # Reveal (暗炒): the highest bid of the hand sets trump; failed steals are scored (A11).
@@ -698,12 +733,12 @@ class Hand:
         else:
             check_follow(self.ctx, self.current[0][1], self.hands[seat], action.cards)
 
-    def _do_play(self, action: Action) -> dict[str, Any]:
+    def _do_play(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None and self.dealer_side is not None
         ctx = self.ctx
         hand = self.hands[seat]
-        info: dict[str, Any] = {}
+        info: EventInfo = {}
         played = action.cards
         if not self.current:
             shape = check_lead(ctx, hand, played)
@@ -717,7 +752,7 @@ class Hand:
                 notice = ThrowFailed(len(self.tricks) + 1, seat, tuple(action.cards), tuple(played),
                                      others[judged.beaten_by], judged.beaten_with, delta)
                 self.notices.append(notice)
-                info.update(throw_failed=True, played=format_cards(played), penalty=delta)
+                info.update({"throw_failed": True, "played": format_cards(played), "penalty": delta})
             lead_cards: tuple[Card, ...] | None = None
         else:
             lead_cards = self.current[0][1]
@@ -731,7 +766,7 @@ class Hand:
             info.update(self._finish_trick())
         return info
 
-    def _finish_trick(self) -> dict[str, Any]:
+    def _finish_trick(self) -> EventInfo:
         assert self.leader is not None and self.dealer_side is not None
         ctx = self.ctx
         plays = [cards for _seat, cards in self.current]
@@ -752,7 +787,7 @@ class Hand:
         self.tricks.append(trick)
         self.current = []
         self.leader = winner
-        info: dict[str, Any] = {"trick": len(self.tricks), "winner": winner, "points": points}
+        info: EventInfo = {"trick": len(self.tricks), "winner": winner, "points": points}
         if not any(self.hands):
             told += self._finish_hand()
             info["hand_over"] = True
@@ -789,7 +824,7 @@ class Hand:
         return told
 
     # --- escape -------------------------------------------------------------------------
-    def _do_escape(self, action: Action) -> dict[str, Any]:
+    def _do_escape(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None
         self.escaped = seat
