@@ -36,8 +36,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from bench_search import interval  # noqa: E402
 
 from engine.ai import Player, casual_action, heuristic_action  # noqa: E402
-from engine.ai.bidding import bid_options, strength_for  # noqa: E402
+from engine.ai.bidding import strength_for  # noqa: E402
 from engine.hand import Action, Hand  # noqa: E402
+from engine.legal_bids import bid_options  # noqa: E402
 from engine.ruleset import RULESETS, Ruleset  # noqa: E402
 from engine.selfplay import actions, duel_setup  # noqa: E402
 from engine.views import HandView, view_for  # noqa: E402

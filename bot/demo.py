@@ -22,7 +22,7 @@ from bot.model import Seat, Table, TableSettings
 from bot.render_group import render_match_over, render_result, render_table, seat_name
 from engine.ai import Strength, choose_action
 from engine.hand import Action, side_of
-from engine.match import HandRecord, Match
+from engine.match import Match
 from engine.views import view_for
 
 NAMES = ("Alice", "Bob", "Carol", "Dave")
@@ -65,8 +65,8 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
         before_phase = hand.phase
         action = next_action(table.match, rng, strength)
         before = view_for(hand, None)
-        outputs = table.match.apply(action)
-        event = outputs[0]
+        applied = table.match.apply(action)
+        event = applied.event
         if action.kind == "bid":
             bid = hand.bids[-1]
             who = f"{seat_label(tr, bid.seat)} {seat_name(tr, table, bid.seat)}"
@@ -95,15 +95,14 @@ def play(preset: str = "yancheng", lang: str = "zh", hands: int = 1, seed: int |
         for kind, text in story.moments(tr, before, view_for(hand, None)):
             if kind != "reveal" or not table_shown:
                 say(text)
-        for output in outputs[1:]:
-            if isinstance(output, HandRecord):
+        if applied.record is not None:
+            say("")
+            say(render_result(tr, table, applied.record))
+            say("")
+            finished += 1
+            if not table.match.over and (whole_match or finished < hands):
+                say(render_table(tr, table)[0])
                 say("")
-                say(render_result(tr, table, output))
-                say("")
-                finished += 1
-                if not table.match.over and (whole_match or finished < hands):
-                    say(render_table(tr, table)[0])
-                    say("")
     if table.match.over:
         say(render_match_over(tr, table))
     return table

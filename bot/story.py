@@ -28,10 +28,11 @@ from bot.settlement import (
 )
 from engine.bidding import BidRecord
 from engine.cards import Card
-from engine.hand import Adjustment, Trick, side_of
+from engine.hand import Trick, side_of
 from engine.match import HandRecord
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
+from engine.scoring import Adjustment
 from engine.special import HandResult
 from engine.views import HandView
 

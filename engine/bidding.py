@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, format_cards, parse_cards
 from engine.errors import IllegalActionError
@@ -197,3 +197,75 @@ def available(hand: Sequence[Card], shown: Counter[Card], cards: Sequence[Card],
         if free < n:
             return False
     return True
+
+
+class SeenBid(Protocol):
+    """An earlier bid as its own bidder sees it (an engine :class:`Bid`, or a view's bid)."""
+
+    @property
+    def step(self) -> str | None:
+        """The ladder step it made."""
+
+    @property
+    def cards(self) -> tuple[Card, ...] | None:
+        """The cards it showed."""
+
+
+def judge_bid(ruleset: Ruleset, level: int | None, cards: Sequence[Card], choice: str | None, *, steal: bool,
+              hand: Sequence[Card], shown: Counter[Card], opening: bool, last_own: SeenBid | None,
+              someone_since: bool, may_look_back: bool, standing_step: str | None,
+              keep_single: bool) -> tuple[BidKind, str, str | None]:
+    """The kind, step and trump of a bid or steal, or raise :class:`IllegalActionError` saying why it is refused.
+
+    The one statement of the bid rules (§2.6.1, A2–A11, decision 15), for the
+    hand (:meth:`engine.hand.Hand.check_bid`) and for a seat asking from its
+    view (:mod:`engine.legal_bids`).  The caller states what it knows:
+    ``opening`` (no bid yet), the bidder's ``last_own`` bid and whether
+    ``someone_since`` bid after it, whether the pair of that bid's single
+    ``may_look_back`` (回头望), the ``standing_step`` a bid must beat (None
+    under hidden bidding), and ``keep_single``: whether a pair that reuses the
+    bidder's single but neither looks back nor reinforces may still show that
+    single again as an ordinary pair (the hand: under hidden bidding with
+    回头望, decision 15, since refusing it would tell the bidder their single
+    fell; a view cannot tell and keeps to the bids it can be sure of).
+    """
+    r = ruleset
+    step = read_step(r, level, cards)
+    if step is None:
+        raise IllegalActionError(
+            f"{format_cards(cards)} is not a bid: bid with level cards (one, or a pair), "
+            "a joker pair or a red-five pair.", code="not_a_bid", cards=format_cards(cards), steal=steal,
+        )
+    kind: BidKind = "steal" if steal else ("declare" if opening else "override")
+    reuse: Card | None = None
+    if (last_own is not None and last_own.step == "single" and last_own.cards
+            and len(cards) == 2 and cards[0] is last_own.cards[0]):
+        reuse = cards[0]
+        if may_look_back:
+            kind, step = "look_back", "LB"
+        elif r.reinforce and not steal and not someone_since:
+            kind = "reinforce"
+        elif not keep_single:
+            reuse = None
+    if not available(hand, shown, cards, reuse):
+        if Counter(cards) - Counter(hand):
+            raise IllegalActionError(f"You do not hold {format_cards(cards)}.", code="cards_not_held",
+                                     cards=format_cards(cards))
+        raise IllegalActionError(
+            "Those cards were shown in an earlier bid and cannot bid again.", code="card_already_shown",
+        )
+    if kind not in ("look_back", "reinforce"):
+        if not step_allowed(r, step, steal=steal):
+            raise IllegalActionError(
+                "That bid is not allowed here." if not steal else "That bid cannot steal the kitty.",
+                code="bid_not_allowed", step=step,
+            )
+        if last_own is not None and not someone_since and not steal:
+            raise IllegalActionError(
+                "You cannot override your own bid.", code="override_self",
+            )
+        if standing_step is not None and not overrides(r, step, standing_step):
+            raise IllegalActionError(
+                "Your bid must be higher than the standing bid.", code="bid_not_higher", step=step,
+            )
+    return kind, step, trump_of(r, step, cards, choice)

@@ -216,7 +216,7 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
         except ValueError:
             missing.append(card)
     if missing:
-        raise CardsNotHeldError(missing)
+        raise CardsNotHeldError(format_cards(missing))
     return rest
 
 

@@ -8,11 +8,7 @@ to that player.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from engine.cards import Card
+from typing import Any
 
 
 class EngineError(ValueError):
@@ -52,12 +48,13 @@ class IllegalActionError(EngineError):
 
 
 class CardsNotHeldError(IllegalPlayError):
-    """The player does not hold the cards they tried to use."""
+    """The player does not hold the cards they tried to use.
+
+    ``missing`` names them in card notation (:func:`engine.cards.format_cards`):
+    this module is the bottom of the engine and knows no card.
+    """
 
     code = "cards_not_held"
 
-    def __init__(self, missing: Iterable[Card]) -> None:
-        from engine.cards import format_cards
-
-        cards = list(missing)
-        super().__init__(f"You do not hold {format_cards(cards)}.", cards=format_cards(cards))
+    def __init__(self, missing: str) -> None:
+        super().__init__(f"You do not hold {missing}.", cards=missing)

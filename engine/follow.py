@@ -28,7 +28,7 @@ def check_lead(ctx: TrumpContext, hand: Sequence[Card], cards: Sequence[Card]) -
         raise IllegalPlayError("Choose at least one card to lead.", code="empty_play")
     if not holds(hand, cards):
         missing = list((Counter(cards) - Counter(hand)).elements())
-        raise CardsNotHeldError(missing)
+        raise CardsNotHeldError(format_cards(missing))
     shape = classify(ctx, cards)
     if shape is None:
         raise IllegalPlayError(
@@ -88,7 +88,7 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
             code="wrong_count", count=n,
         )
     if not holds(hand, play):
-        raise CardsNotHeldError(list((Counter(play) - Counter(hand)).elements()))
+        raise CardsNotHeldError(format_cards((Counter(play) - Counter(hand)).elements()))
     group = shape.group
     if n == 1:  # a single (most follows): the suit-group's card if the hand has one
         if ctx.group(play[0]) != group and any(ctx.group(c) == group for c in hand):

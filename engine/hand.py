@@ -15,18 +15,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from engine.bidding import Bid, BidRecord, available, overrides, ranks_above, read_step, step_allowed, trump_of
+from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
 from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
-from engine.scoring import kitty_multiplier_in, trick_points
-from engine.special import HandResult, score_hand
+from engine.scoring import Adjustment, kitty_multiplier_in, trick_points
+from engine.special import HandResult, score_escape, score_hand
 from engine.throws import judge_throw, throw_penalty
 from engine.tricks import trick_winner_in
 from engine.trump import TrumpContext, trump_context
@@ -126,6 +126,41 @@ class Action:
         return cls(data["kind"], data.get("seat"), tuple(parse_cards(data.get("cards", ""))), data.get("trump"))
 
 
+class EventInfo(TypedDict, total=False):
+    """What an action did besides itself, each key only where it applies (the JSON of :meth:`Event.to_dict`)."""
+
+    bid: BidKind
+    """The kind of bid or steal made."""
+    closed: bool
+    """The bidding closed."""
+    dealer: int | None
+    """Who deals, once the bidding closed."""
+    redeal: bool
+    """Nobody bid in the first hand: it is dealt again."""
+    flipped: str
+    """The kitty cards turned to set the trump (nobody bid)."""
+    trump: str | None
+    """The trump the hand is played in, once it is known."""
+    revealed: list[dict[str, object]]
+    """Every bid, shown when hidden bidding ends."""
+    throw_failed: bool
+    """A throw was judged failed (甩牌失败)."""
+    played: str
+    """The cards a failed throw really played."""
+    penalty: int
+    """A failed throw's change to the attackers' score p."""
+    trick: int
+    """The trick (1-based) this play finished."""
+    winner: int
+    """Who won it."""
+    points: int
+    """The points in it."""
+    hand_over: bool
+    """It was the hand's last trick."""
+    escaped: int
+    """The seat that left the hand (逃跑)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """What one action did: the action itself and its consequences (``info``)."""
@@ -133,12 +168,17 @@ class Event:
     seq: int
     """1-based position in the hand's log."""
     action: Action
-    info: Mapping[str, Any] = field(default_factory=dict)
+    info: EventInfo
     """Consequences, e.g. the cards a throw really played, a trick's winner, the close of bidding."""
+    notices: tuple[Notice, ...] = ()
+    """The public facts this action told (a failed throw, red fives forced out or kept), in order."""
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form."""
-        return {"seq": self.seq, **self.action.to_dict(), "info": dict(self.info)}
+        """A JSON-ready form (the notices in ``info``, last)."""
+        info: dict[str, object] = dict(self.info)
+        if self.notices:
+            info["notices"] = [n.to_dict() for n in self.notices]
+        return {"seq": self.seq, **self.action.to_dict(), "info": info}
 
 
 @dataclass(frozen=True, slots=True, weakref_slot=True)
@@ -149,15 +189,6 @@ class Trick:
     plays: tuple[tuple[int, tuple[Card, ...]], ...]
     """(seat, cards) in play order."""
     winner: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Adjustment:
-    """A signed change to the attackers' score p, with its reason."""
-
-    reason: Literal["throw", "failed_steal", "red5_forced", "red5_kept"]
-    seat: int
     points: int
 
 
@@ -311,9 +342,23 @@ class Hand:
             raise IllegalActionError("There is no such seat.", code="bad_seat")
         if self.over:
             raise IllegalActionError("This hand is over.", code="hand_over")
-        if kind == "escape":
-            return
-        getattr(self, f"_check_{kind}")(seat, action)
+        match kind:
+            case "bid":
+                self._check_bid(seat, action)
+            case "pass":
+                self._check_pass(seat, action)
+            case "bury":
+                self._check_bury(seat, action)
+            case "steal":
+                self._check_steal(seat, action)
+            case "pass_steal":
+                self._check_pass_steal(seat, action)
+            case "play":
+                self._check_play(seat, action)
+            case "escape":
+                pass  # a seated player may always leave
+            case _:  # a kind from outside the log (the type says it cannot be, the input may)
+                raise IllegalActionError("There is no such action.", code="bad_action", kind=str(kind))
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -328,10 +373,31 @@ class Hand:
     def apply(self, action: Action) -> Event:
         """Check and apply an action; return its event (also appended to :attr:`events`)."""
         self.check(action)
-        info: dict[str, Any] = getattr(self, f"_do_{action.kind}")(action)
-        event = Event(len(self.events) + 1, action, info)
+        told = len(self.notices)
+        info = self._do(action)
+        event = Event(len(self.events) + 1, action, info, tuple(self.notices[told:]))
         self.events.append(event)
         return event
+
+    def _do(self, action: Action) -> EventInfo:
+        """Apply a checked action; return its consequences."""
+        match action.kind:
+            case "bid":
+                return self._do_bid(action)
+            case "pass":
+                return self._do_pass(action)
+            case "close":
+                return self._do_close(action)
+            case "bury":
+                return self._do_bury(action)
+            case "steal":
+                return self._do_steal(action)
+            case "pass_steal":
+                return self._do_pass_steal(action)
+            case "play":
+                return self._do_play(action)
+            case "escape":
+                return self._do_escape(action)
 
     def simulate_play(self, action: Action) -> None:
         """Apply a play without checking it or recording an event: for simulations only.
@@ -428,52 +494,19 @@ class Hand:
 
     # --- bidding --------------------------------------------------------------------
     def _classify_bid(self, seat: int, cards: Sequence[Card], choice: str | None, *, steal: bool) -> Bid:
-        """Work out what kind of bid this would be, or raise why it is refused."""
+        """Work out what kind of bid this would be, or raise why it is refused (:func:`engine.bidding.judge_bid`)."""
         r = self.ruleset
-        step = read_step(r, self.level, cards)
-        if step is None:
-            raise IllegalActionError(
-                f"{format_cards(cards)} is not a bid: bid with level cards (one, or a pair), "
-                "a joker pair or a red-five pair.", code="not_a_bid", cards=format_cards(cards), steal=steal,
-            )
         own = [b for b in self.bids if b.seat == seat]
         last_own = own[-1] if own else None
         someone_since = last_own is not None and any(b.seat != seat for b in self.bids[last_own.order + 1:])
-        kind: str = "steal" if steal else ("declare" if not self.bids else "override")
-        reuse: Card | None = None
-        if last_own is not None and last_own.step == "single" and len(cards) == 2 and cards[0] is last_own.cards[0]:
-            reuse = cards[0]
-            if self.look_back_right == (seat, cards[0]):
-                kind, step = "look_back", "LB"
-            elif r.reinforce and not steal and not someone_since:
-                kind = "reinforce"
-            elif not (r.hidden_bidding and r.look_back):
-                reuse = None
-            # With 回头望 under hidden bidding, the pair of a single that gave no right to look back
-            # is an ordinary pair bid (decision 15): refusing it would tell the bidder their single fell.
-        if not available(self.hands[seat], self.shown[seat], cards, reuse):
-            if Counter(cards) - Counter(self.hands[seat]):
-                raise IllegalActionError(f"You do not hold {format_cards(cards)}.", code="cards_not_held",
-                                         cards=format_cards(cards))
-            raise IllegalActionError(
-                "Those cards were shown in an earlier bid and cannot bid again.", code="card_already_shown",
-            )
-        if kind not in ("look_back", "reinforce"):
-            if not step_allowed(r, step, steal=steal):
-                raise IllegalActionError(
-                    "That bid is not allowed here." if not steal else "That bid cannot steal the kitty.",
-                    code="bid_not_allowed", step=step,
-                )
-            if last_own is not None and not someone_since and not steal:
-                raise IllegalActionError(
-                    "You cannot override your own bid.", code="override_self",
-                )
-            if not r.hidden_bidding and self.standing is not None and not overrides(r, step, self.standing.step):
-                raise IllegalActionError(
-                    "Your bid must be higher than the standing bid.", code="bid_not_higher", step=step,
-                )
-        trump = trump_of(r, step, cards, choice)
-        return Bid(seat, tuple(cards), step, trump, kind, len(self.bids))  # type: ignore[arg-type]
+        kind, step, trump = judge_bid(
+            r, self.level, cards, choice, steal=steal, hand=self.hands[seat], shown=self.shown[seat],
+            opening=not self.bids, last_own=last_own, someone_since=someone_since,
+            may_look_back=bool(cards) and self.look_back_right == (seat, cards[0]),
+            standing_step=self.standing.step if not r.hidden_bidding and self.standing is not None else None,
+            keep_single=r.hidden_bidding and r.look_back,
+        )
+        return Bid(seat, tuple(cards), step, trump, kind, len(self.bids))
 
     def _check_bid(self, seat: int, action: Action) -> None:
         if self.phase != "bidding":
@@ -499,7 +532,7 @@ class Hand:
             )
             self.standing = bid
 
-    def _do_bid(self, action: Action) -> dict[str, Any]:
+    def _do_bid(self, action: Action) -> EventInfo:
         assert action.seat is not None
         bid = self._classify_bid(action.seat, action.cards, action.trump, steal=False)
         self._record_bid(bid)
@@ -510,17 +543,17 @@ class Hand:
         if self.phase != "bidding":
             raise IllegalActionError("Bidding is closed.", code="wrong_phase")
 
-    def _do_pass(self, action: Action) -> dict[str, Any]:
+    def _do_pass(self, action: Action) -> EventInfo:
         assert action.seat is not None
         self.passed.add(action.seat)
         if len(self.passed) == 4:
             return self._close_bidding()
         return {}
 
-    def _do_close(self, action: Action) -> dict[str, Any]:
+    def _do_close(self, action: Action) -> EventInfo:
         return self._close_bidding()
 
-    def _close_bidding(self) -> dict[str, Any]:
+    def _close_bidding(self) -> EventInfo:
         r = self.ruleset
         if self.standing is not None:
             bid = self.standing
@@ -547,7 +580,7 @@ class Hand:
         assert self.dealer_side is not None
         return seat if side_of(seat) == self.dealer_side else next_seat(seat)
 
-    def _flip_kitty(self) -> dict[str, Any]:
+    def _flip_kitty(self) -> EventInfo:
         """Trump from the kitty when nobody bid (§2.6.2, A12, A13); no steals follow."""
         r = self.ruleset
         level = self.level
@@ -614,7 +647,7 @@ class Hand:
             raise IllegalActionError(f"Bury exactly {KITTY_SIZE} cards.", code="bury_count", count=KITTY_SIZE)
         remove_cards(self.hands[seat], action.cards)
 
-    def _do_bury(self, action: Action) -> dict[str, Any]:
+    def _do_bury(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None
         self.hands[seat] = remove_cards(self.hands[seat], action.cards)
@@ -634,7 +667,7 @@ class Hand:
             raise IllegalActionError("It is not your turn to steal or pass.", code="not_your_turn")
         self._classify_bid(seat, action.cards, action.trump, steal=True)
 
-    def _do_steal(self, action: Action) -> dict[str, Any]:
+    def _do_steal(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None
         bid = self._classify_bid(seat, action.cards, action.trump, steal=True)
@@ -653,14 +686,14 @@ class Hand:
         if seat != self.steal_queue[0]:
             raise IllegalActionError("It is not your turn to steal or pass.", code="not_your_turn")
 
-    def _do_pass_steal(self, action: Action) -> dict[str, Any]:
+    def _do_pass_steal(self, action: Action) -> EventInfo:
         self.steal_queue.pop(0)
         if not self.steal_queue:
             return self._start_play()
         return {}
 
-    def _start_play(self) -> dict[str, Any]:
-        info: dict[str, Any] = {}
+    def _start_play(self) -> EventInfo:
+        info: EventInfo = {}
         r = self.ruleset
         if not self.trump_decided:
             # Reveal (暗炒): the highest bid of the hand sets trump; failed steals are scored (A11).
@@ -700,12 +733,12 @@ class Hand:
         else:
             check_follow(self.ctx, self.current[0][1], self.hands[seat], action.cards)
 
-    def _do_play(self, action: Action) -> dict[str, Any]:
+    def _do_play(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None and self.dealer_side is not None
         ctx = self.ctx
         hand = self.hands[seat]
-        info: dict[str, Any] = {}
+        info: EventInfo = {}
         played = action.cards
         if not self.current:
             shape = check_lead(ctx, hand, played)
@@ -719,8 +752,7 @@ class Hand:
                 notice = ThrowFailed(len(self.tricks) + 1, seat, tuple(action.cards), tuple(played),
                                      others[judged.beaten_by], judged.beaten_with, delta)
                 self.notices.append(notice)
-                info.update(throw_failed=True, played=format_cards(played), penalty=delta,
-                            notices=[notice.to_dict()])
+                info.update({"throw_failed": True, "played": format_cards(played), "penalty": delta})
             lead_cards: tuple[Card, ...] | None = None
         else:
             lead_cards = self.current[0][1]
@@ -734,7 +766,7 @@ class Hand:
             info.update(self._finish_trick())
         return info
 
-    def _finish_trick(self) -> dict[str, Any]:
+    def _finish_trick(self) -> EventInfo:
         assert self.leader is not None and self.dealer_side is not None
         ctx = self.ctx
         plays = [cards for _seat, cards in self.current]
@@ -755,13 +787,11 @@ class Hand:
         self.tricks.append(trick)
         self.current = []
         self.leader = winner
-        info: dict[str, Any] = {"trick": len(self.tricks), "winner": winner, "points": points}
+        info: EventInfo = {"trick": len(self.tricks), "winner": winner, "points": points}
         if not any(self.hands):
             told += self._finish_hand()
             info["hand_over"] = True
-        if told:
-            self.notices += told
-            info["notices"] = [n.to_dict() for n in told]
+        self.notices += told
         if self.result is not None:
             self.result = replace(self.result, notices=tuple(self.notices), bids=self.bid_history or ())
         return info
@@ -794,9 +824,7 @@ class Hand:
         return told
 
     # --- escape -------------------------------------------------------------------------
-    def _do_escape(self, action: Action) -> dict[str, Any]:
-        from engine.special import score_escape
-
+    def _do_escape(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None
         self.escaped = seat

@@ -18,12 +18,13 @@ from typing import Any
 
 from engine.cards import ACE
 from engine.errors import IllegalActionError
-from engine.hand import Action, Hand, HandSetup, next_seat, side_of
+from engine.hand import Action, Event, Hand, HandSetup, next_seat, side_of
 from engine.levels import RANKS_PER_LAP, LevelMove, MoveReason, SideLevel
+from engine.notices import Notice
 from engine.ruleset import Ruleset
 from engine.special import HandResult
 
-__all__ = ["HandRecord", "LevelMove", "Match", "MatchStart", "MoveReason", "SideLevel"]
+__all__ = ["Applied", "HandRecord", "LevelMove", "Match", "MatchStart", "MoveReason", "SideLevel"]
 
 @dataclass(frozen=True, slots=True)
 class MatchStart:
@@ -62,6 +63,20 @@ class HandRecord:
     """安徽's end-of-game bonus paid with this hand."""
     winner_side: int | None = None
     """The side that won the match with this hand, if it did."""
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What one action did to the match: the hand's event and, if the action ended the hand, its record."""
+
+    event: Event
+    record: HandRecord | None = None
+    """The hand's record when this action ended it (the next hand is then dealt, unless the match is won)."""
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """The public facts the action told (a failed throw, red fives), as the event carries them."""
+        return self.event.notices
 
 
 class Match:
@@ -124,23 +139,23 @@ class Match:
         prev = self.previous_dealer if self.previous_dealer is not None else side
         return prev if side_of(prev) == side else next_seat(prev)
 
-    def apply(self, action: Action) -> list[Any]:
+    def apply(self, action: Action) -> Applied:
         """Apply an action to the current hand; when the hand ends, settle it and deal the next.
 
-        Returns the hand's event, followed by the :class:`HandRecord` if the hand ended.
+        Returns the hand's event, with the :class:`HandRecord` if the hand ended.
         """
         if self.over:
             raise IllegalActionError("The match is over.", code="match_over")
         event = self.hand.apply(action)
-        out: list[Any] = [event]
-        if self.hand.over:
-            if self.history:
-                self.past_actions.append(self.hand.actions)
-            out.append(self._settle(self.hand))
-            self.checkpoint = self._checkpoint()
-            if not self.over:
-                self.hand = self._deal()
-        return out
+        if not self.hand.over:
+            return Applied(event)
+        if self.history:
+            self.past_actions.append(self.hand.actions)
+        record = self._settle(self.hand)
+        self.checkpoint = self._checkpoint()
+        if not self.over:
+            self.hand = self._deal()
+        return Applied(event, record)
 
     # --- settlement -------------------------------------------------------------------
     def _settle(self, hand: Hand) -> HandRecord:

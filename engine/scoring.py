@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.cards import Card
 from engine.combos import Shape, decompose
 from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A signed change to the attackers' score p, with its reason."""
+
+    reason: Literal["throw", "failed_steal", "red5_forced", "red5_kept"]
+    seat: int
+    points: int
 
 
 def kitty_multiplier_in(ctx: TrumpContext, lead: Shape, winning_play: Sequence[Card]) -> int:

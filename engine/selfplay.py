@@ -247,9 +247,9 @@ def self_play(ruleset: Ruleset, hands: int, seed: int, emit: Emit | None = None,
         hand = match.hand
         record = None
         for action in actions(hand, players, rng):
-            out = match.apply(action)
-            if len(out) > 1:
-                record = out[1]
+            applied = match.apply(action)
+            if applied.record is not None:
+                record = applied.record
         assert record is not None
         if hand.phase == "redeal":
             tally.redeals += 1

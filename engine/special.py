@@ -10,18 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.bidding import BidRecord
 from engine.cards import ACE, Card, card_points, format_cards
 from engine.combos import five_ten_king
 from engine.notices import Notice
 from engine.ruleset import Ruleset
-from engine.scoring import LevelOutcome, level_outcome
+from engine.scoring import Adjustment, LevelOutcome, level_outcome
 from engine.trump import TrumpContext
-
-if TYPE_CHECKING:
-    from engine.hand import Adjustment
 
 JACK = 11
 

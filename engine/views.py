@@ -14,8 +14,9 @@ from typing import Any
 
 from engine.bidding import BidRecord
 from engine.cards import Card, format_cards
-from engine.hand import KITTY_SIZE, Adjustment, Hand, Phase, Trick, side_of
+from engine.hand import KITTY_SIZE, Hand, Phase, Trick, side_of
 from engine.notices import Notice, ThrowFailed
+from engine.scoring import Adjustment
 from engine.special import HandResult
 
 

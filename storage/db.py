@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from storage.errors import DatabaseLocked, StorageError, StorageFault, StorageFull, StorageIOFailure
+from storage.migrations import migrate as run_migrations
 
 log = logging.getLogger(__name__)
 
@@ -116,9 +117,6 @@ class Database:
             await configure(conn)
             db = cls(conn, path)
             if migrate:
-                # Imported here: migrations needs Database for its transactions.
-                from storage.migrations import migrate as run_migrations
-
                 await run_migrations(db)
         except BaseException:
             await conn.close()

@@ -11,13 +11,36 @@ was written by a newer chaodipi and is refused untouched.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
 
-from storage.db import Database
 from storage.errors import SchemaTooNew, StorageError
 
 log = logging.getLogger(__name__)
+
+
+class Migratable(Protocol):
+    """What the migrations need of a database (:class:`storage.db.Database` is one).
+
+    Declared here, not imported: :meth:`storage.db.Database.open` migrates the
+    file it opens, so ``storage.db`` imports this module and not the reverse.
+    """
+
+    path: Path
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ...) -> sqlite3.Row | None:
+        """Run a query and return its first row, or ``None``."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ...) -> list[sqlite3.Row]:
+        """Run a writing statement inside the current transaction."""
+
+    def transaction(self, *, write: bool = True) -> AbstractAsyncContextManager[None]:
+        """A block that commits if it ends normally and rolls back if it raises."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,7 +362,7 @@ _BOOKKEEPING = """CREATE TABLE IF NOT EXISTS schema_migrations (
 )"""
 
 
-async def schema_version(db: Database) -> int:
+async def schema_version(db: Migratable) -> int:
     """The highest migration applied to the database; 0 for a fresh file."""
     row = await db.fetchone(
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
@@ -350,7 +373,7 @@ async def schema_version(db: Database) -> int:
     return int(row[0]) if row is not None else 0
 
 
-async def migrate(db: Database, *, target: int | None = None) -> int:
+async def migrate(db: Migratable, *, target: int | None = None) -> int:
     """Apply every pending migration up to ``target`` (default: all); return the version.
 
     Safe to run from two processes at once: each step re-reads the version
@@ -384,7 +407,7 @@ async def migrate(db: Database, *, target: int | None = None) -> int:
     return await schema_version(db)
 
 
-async def _refuse_foreign_database(db: Database) -> None:
+async def _refuse_foreign_database(db: Migratable) -> None:
     # A file with tables but no migration record is someone else's database:
     # adding ours to it would mix two applications' data.
     row = await db.fetchone(

@@ -24,7 +24,7 @@ from bot.tables import MoveKind, StorageError, TableError, Tables
 from bot.untrusted import parse_int
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.notices import ThrowFailed, notice_from_dict
+from engine.notices import ThrowFailed
 
 PRESS_WAIT: Final = 8.0
 """Seconds a button press waits for its table; Telegram stops waiting for an answer after about 15."""
@@ -174,10 +174,9 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         return tr("I restarted and your selection was lost; your hand is shown again: select the cards again.")
     elif not cards:
         return tr("Select the cards first.")
-    outputs = await tables.move(table, seat, kind, cards, trump)
+    applied = await tables.move(table, seat, kind, cards, trump)
     table.acted[seat] = (data.version, data.op, table.version(seat))
-    for raw in outputs[0].info.get("notices", ()):  # 甩牌失败: the thrower is told what happened, too
-        notice = notice_from_dict(raw)
+    for notice in applied.notices:  # 甩牌失败: the thrower is told what happened, too
         if isinstance(notice, ThrowFailed) and notice.seat == seat:
             return story.throw_failed(tr, notice)
     return None

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import storage
 from bot import logs, outcome, story
@@ -29,15 +28,15 @@ from bot.tables.house import House, TableError
 from bot.tables.seats import hand_to_ai, match_extra, pause_if_empty, sat_again
 from bot.tables.showing import show_last_time
 from engine.hand import Action, Trick
-from engine.match import HandRecord, Match
+from engine.match import Applied, HandRecord, Match
 from engine.ruleset import Ruleset
 from engine.views import view_for
 
 log = logging.getLogger(__name__)
 
 
-async def act(house: House, table: Table, action: Action) -> list[Any]:
-    """Check, store, then apply one action; returns the engine's outputs.
+async def act(house: House, table: Table, action: Action) -> Applied:
+    """Check, store, then apply one action; returns what the engine made of it.
 
     The caller holds ``table.lock``.  Raises the engine's typed errors
     (nothing is stored or changed then).
@@ -60,7 +59,7 @@ async def act(house: House, table: Table, action: Action) -> list[Any]:
     table.progress = time.time()
     hand = match.hand
     before = view_for(hand, None)
-    outputs = match.apply(action)
+    applied = match.apply(action)
     log.debug("event %d: %s by seat %s", seq, action.kind, action.seat)  # never the cards
     after = view_for(hand, None)  # the acted-on hand, even when it ended and the next was dealt
     # A contested reveal, a failed throw, a red five: told as they happen (decision 17), through the
@@ -72,11 +71,10 @@ async def act(house: House, table: Table, action: Action) -> list[Any]:
                 await storage.add_announcement(house.db, table.id, kind, text, hand_id=table.hand_id)
         if house.outbox is not None:
             house.outbox.wake(table.chat_id)
-    for output in outputs[1:]:
-        if isinstance(output, HandRecord):
-            await hand_over(house, table, output, after.last_trick, action.seat)
-            logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
-    return outputs
+    if applied.record is not None:
+        await hand_over(house, table, applied.record, after.last_trick, action.seat)
+        logs.bind(table=table.id, hand=table.hand_id)  # what follows is about the next hand
+    return applied
 
 
 async def hand_over(house: House, table: Table, record: HandRecord, last: Trick | None = None,
@@ -240,10 +238,9 @@ async def rebuild_match(house: House, table: Table, active: storage.ActiveTable)
     table.match, table.match_id, table.hand_id = match, active.match.match_id, active.hand.hand_id
     for event in active.events:
         hand = match.hand
-        outputs = match.apply(Action.from_dict(event.payload))
-        for output in outputs[1:]:
-            if isinstance(output, HandRecord):  # the crash came before the hand was settled
-                await hand_over(house, table, output, view_for(hand, None).last_trick)
+        record = match.apply(Action.from_dict(event.payload)).record
+        if record is not None:  # the crash came before the hand was settled
+            await hand_over(house, table, record, view_for(hand, None).last_trick)
 
 
 def _winner_side(escaped: int | None, scores: Sequence[int]) -> int:

@@ -12,7 +12,7 @@ the call says otherwise.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from telegram import InlineKeyboardMarkup
 
@@ -24,6 +24,7 @@ from engine.ai import choose_action
 from engine.bidding import needs_choice, read_step
 from engine.cards import Card
 from engine.hand import Action
+from engine.match import Applied
 from engine.views import view_for
 
 MoveKind = Literal["bid", "pass", "bury", "steal", "pass_steal", "play"]
@@ -141,21 +142,21 @@ class Tables(House):
                 turns.after_change(self, table)
 
     # --- play ------------------------------------------------------------------------------------------------
-    async def act(self, table: Table, action: Action) -> list[Any]:
-        """Check, store, then apply one action; returns the engine's outputs (see :func:`play.act`)."""
+    async def act(self, table: Table, action: Action) -> Applied:
+        """Check, store, then apply one action; returns what the engine made of it (see :func:`play.act`)."""
         return await play.act(self, table, action)
 
     async def move(self, table: Table, seat: int, kind: MoveKind, cards: Sequence[Card],
-                   trump: str | None) -> list[Any]:
+                   trump: str | None) -> Applied:
         """A player's move, from a button or the web app: check, store and apply it, clear the player's
         selection, then the deadline, the AI seats and every message follow.  Raises the engine's or the
-        service's refusal (nothing changed then).  Returns the engine's outputs (its event first: a failed
-        throw's notice is in its ``info``)."""
-        outputs = await play.act(self, table, Action(kind, seat, tuple(cards), trump))
+        service's refusal (nothing changed then).  Returns what the engine made of it (a failed throw's
+        notice among its ``notices``)."""
+        applied = await play.act(self, table, Action(kind, seat, tuple(cards), trump))
         table.selected(seat).clear()
         table.ticked.pop(seat, None)
         turns.after_change(self, table, actor=seat)
-        return outputs
+        return applied
 
     async def escape(self, table: Table, seat: int) -> None:
         """A player leaves mid-match (the escape rule; the AI takes the seat)."""

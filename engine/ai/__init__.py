@@ -15,8 +15,8 @@ The ruleset is passed explicitly because a table may play a modified preset;
 the trump context comes from it, the level and the trump as the view shows
 them.  Every action either returns is one the engine accepts (the tests
 drive whole hands of every preset to check this): bids and steals are
-checked by a view-only mirror of the engine's bid rules
-(:mod:`engine.ai.bidding`), every follow is built or checked by
+chosen among those the engine says it would accept from the view
+(:mod:`engine.legal_bids`, the hand's own bid rule), every follow is built or checked by
 :func:`engine.follow.check_follow`, and a lead by
 :func:`engine.follow.check_lead`.
 """
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from engine.ai.baseline import choose_action as casual_action
-from engine.ai.bidding import bid_options, choose_bid, choose_steal
+from engine.ai.bidding import choose_bid, choose_steal
 from engine.ai.burying import choose_bury
 from engine.ai.dominance import prune_follows
 from engine.ai.following import every_play, follow_candidates
@@ -43,6 +43,7 @@ from engine.errors import IllegalActionError, IllegalPlayError
 from engine.follow import check_lead
 from engine.hand import Action
 from engine.hints import cheapest_follow
+from engine.legal_bids import bid_options
 from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
 from engine.views import HandView

@@ -1,124 +1,22 @@
-"""Bids and kitty steals for the AI: what the engine would accept, and what is worth bidding.
+"""Bids and kitty steals for the AI: what is worth bidding, from the bids the engine would accept.
 
-:func:`accepted_bid` repeats, from the bidder's view alone, the checks that
-:meth:`engine.hand.Hand._classify_bid` makes, using the same helpers from
-:mod:`engine.bidding`.  Everything it needs is in the view: the bidder's own
-bids are never hidden from the bidder, the kinds and seats of everyone's
-bids are public, and in open bidding the standing bid is the latest one.
+The engine says which bids are legal (:func:`engine.legal_bids.bid_options`,
+through the same rule the hand applies); this module only chooses among them.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.ai.memory import context
-from engine.bidding import available, needs_choice, overrides, read_step, step_allowed, trump_of
+from engine.bidding import overrides
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card
 from engine.combos import tractors_in
-from engine.errors import IllegalActionError
+from engine.legal_bids import BidOption, bid_options, own_bids
 from engine.ruleset import Ruleset
 from engine.trump import TRUMP, TrumpContext
-from engine.views import BidView, HandView
-
-
-@dataclass(frozen=True, slots=True)
-class BidOption:
-    """A bid the engine would accept now: its cards, the trump choice, the step and the trump it names."""
-
-    cards: tuple[Card, ...]
-    choice: str | None
-    step: str
-    kind: str
-    trump: str | None
-
-
-def _own_bids(view: HandView, seat: int) -> list[tuple[int, BidView]]:
-    return [(i, b) for i, b in enumerate(view.bids) if b.seat == seat]
-
-
-def accepted_bid(view: HandView, ruleset: Ruleset, cards: Sequence[Card], choice: str | None,
-                 *, steal: bool) -> BidOption | None:
-    """The bid these cards would make for the viewer now, or None if the engine would refuse it."""
-    r = ruleset
-    seat = view.viewer
-    assert seat is not None
-    step = read_step(r, view.level, cards)
-    if step is None:
-        return None
-    own = _own_bids(view, seat)
-    last_index, last_own = own[-1] if own else (-1, None)
-    someone_since = last_own is not None and any(b.seat != seat for b in view.bids[last_index + 1:])
-    kind = "steal" if steal else ("declare" if not view.bids else "override")
-    reuse: Card | None = None
-    if (last_own is not None and last_own.step == "single" and last_own.cards
-            and len(cards) == 2 and cards[0] is last_own.cards[0]):
-        reuse = cards[0]
-        # Decision 15: open bidding shows whether the single stood right before the standing
-        # override; hidden bidding does not, and there the engine takes the pair either way.
-        right = last_index == len(view.bids) - 2 if not r.hidden_bidding else someone_since
-        looked_back = any(b.kind == "look_back" for _i, b in own)
-        if r.look_back and someone_since and right and not looked_back:
-            kind, step = "look_back", "LB"
-        elif r.reinforce and not steal and not someone_since:
-            kind = "reinforce"
-        else:
-            reuse = None
-    shown: Counter[Card] = Counter()
-    for _i, b in own:
-        for card, n in Counter(b.cards or ()).items():
-            shown[card] = max(shown[card], n)
-    if not available(view.hand, shown, cards, reuse):
-        return None
-    if kind not in ("look_back", "reinforce"):
-        if not step_allowed(r, step, steal=steal):
-            return None
-        if last_own is not None and not someone_since and not steal:
-            return None
-        if not r.hidden_bidding and view.bids:
-            standing = view.bids[-1]
-            if standing.step is None or not overrides(r, step, standing.step):
-                return None
-    try:
-        trump = trump_of(r, step, cards, choice)
-    except IllegalActionError:
-        return None
-    return BidOption(tuple(cards), choice, step, kind, trump)
-
-
-def bid_card_sets(ruleset: Ruleset, level: int | None, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """Every set of cards in the hand that makes some bid step (singles and pairs)."""
-    if level is None:
-        return []
-    counts = Counter(hand)
-    out: list[tuple[Card, ...]] = []
-    for card, n in counts.items():
-        if card.is_joker or (ruleset.red5_trump and card is RED_FIVE):
-            if n >= 2:
-                out.append((card, card))
-        elif card.rank == level:
-            out.append((card,))
-            if n >= 2:
-                out.append((card, card))
-    return [cards for cards in out if read_step(ruleset, level, cards) is not None]
-
-
-def bid_options(view: HandView, ruleset: Ruleset, *, steal: bool) -> list[BidOption]:
-    """All bids (with every trump choice) that the engine would accept from the viewer now."""
-    out: list[BidOption] = []
-    for cards in bid_card_sets(ruleset, view.level, view.hand):
-        step = read_step(ruleset, view.level, cards)
-        assert step is not None
-        choices: tuple[str | None, ...] = (None,)
-        if needs_choice(ruleset, step):
-            choices = SUITS if step == "BJ2" else (*SUITS, None)
-        for choice in choices:
-            option = accepted_bid(view, ruleset, cards, choice, steal=steal)
-            if option is not None:
-                out.append(option)
-    return out
-
+from engine.views import HandView
 
 # --- strength ---------------------------------------------------------------------------
 
@@ -206,7 +104,7 @@ def choose_bid(view: HandView, ruleset: Ruleset) -> BidOption | None:
         if not options:
             return None
     scored = [(strength_for(ruleset, view.level, o.trump, view.hand), _step_rank(ruleset, o.step), o) for o in options]
-    own = _own_bids(view, seat)
+    own = own_bids(view, seat)
     if own and ruleset.hidden_bidding:
         # Having bid already and blind to the others, only the look-back (top of the ladder) is sure to help.
         scored = [s for s in scored if s[2].kind == "look_back"]

@@ -19,7 +19,7 @@ from engine.ai import choose_action
 from engine.bidding import read_step, step_allowed
 from engine.cards import Card
 from engine.hand import Action, Hand
-from engine.match import HandRecord, Match, MatchStart, SideLevel
+from engine.match import Applied, HandRecord, Match, MatchStart, SideLevel
 from engine.ruleset import RULESETS
 from engine.views import view_for
 
@@ -61,7 +61,7 @@ def ai_action(table: Table, seat: int) -> Action:
     return choose_action(view_for(hand, seat), hand.ruleset)
 
 
-def step(table: Table) -> list[object]:
+def step(table: Table) -> Applied:
     """One AI action by the seat to move (in the bidding: the first seat that has not passed)."""
     hand = hand_of(table)
     assert table.match is not None
@@ -80,7 +80,9 @@ def advance(table: Table, until: Callable[[Hand], bool], limit: int = 3000) -> l
     for _ in range(limit):
         if table.match.over or until(hand_of(table)):
             return records
-        records += [x for x in step(table) if isinstance(x, HandRecord)]
+        record = step(table).record
+        if record is not None:
+            records.append(record)
     raise AssertionError("the table never got there")
 
 
@@ -268,11 +270,9 @@ def redeal(preset: str = "yancheng", seed: int = 1) -> tuple[Table, HandRecord]:
     """Hand 1 where everyone passed: redealt."""
     table = make_table(preset, seed)
     assert table.match is not None
-    out: list[tuple[Card, ...]] = []
-    for seat in range(4):
-        out = table.match.apply(Action("pass", seat))
-    record = out[-1]
-    assert isinstance(record, HandRecord) and record.result is None
+    records = [table.match.apply(Action("pass", seat)).record for seat in range(4)]
+    record = records[-1]
+    assert record is not None and record.result is None
     return table, record
 
 
@@ -280,9 +280,8 @@ def escaped(preset: str = "yancheng", seed: int = 3) -> tuple[Table, HandRecord]
     """Seat 3 leaves in the middle of hand 1."""
     table = playing(preset, seed)
     assert table.match is not None
-    out = table.match.apply(Action("escape", 3))
-    record = out[-1]
-    assert isinstance(record, HandRecord) and record.result is not None and record.result.escaped == 3
+    record = table.match.apply(Action("escape", 3)).record
+    assert record is not None and record.result is not None and record.result.escaped == 3
     return table, record
 
 

@@ -51,10 +51,9 @@ class League:
 
     async def act(self, table: Table, action: Action) -> None:
         present = tuple(info.user_id if seats.present(info) else None for info in table.seats)
-        outputs = await self.tables.act(table, action)
-        for output in outputs[1:]:
-            if isinstance(output, HandRecord):
-                self.settled.append((output, present))
+        record = (await self.tables.act(table, action)).record
+        if record is not None:
+            self.settled.append((record, present))
 
     async def play(self, table: Table, until: Callable[[Hand], bool]) -> None:
         """Everyone plays as the AI would until ``until(hand)`` holds for the hand under way."""

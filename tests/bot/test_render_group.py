@@ -30,7 +30,6 @@ from bot.render_group import (
 from bot.render_private import render_hand
 from engine.cards import Card
 from engine.hand import Hand
-from engine.match import HandRecord
 from engine.ruleset import RULESETS
 from engine.views import view_for
 from tests.bot import tables as T
@@ -432,10 +431,10 @@ def sweep(table: Table) -> set[str]:
         phases.add(hand.phase)
         for lang in T.LANGS:
             group(table, lang)
-        for x in T.step(table):
-            if isinstance(x, HandRecord):
-                for lang in T.LANGS:
-                    assert_telegram_html(render_result(translator(lang), table, x))
+        x = T.step(table).record
+        if x is not None:
+            for lang in T.LANGS:
+                assert_telegram_html(render_result(translator(lang), table, x))
     else:
         raise AssertionError("the hand did not end")
     return phases
@@ -661,20 +660,20 @@ def test_every_result_of_a_whole_match(preset: str) -> None:
     for _ in range(20000):
         if match.over:
             break
-        for x in T.step(table):
-            if not isinstance(x, HandRecord):
+        x = T.step(table).record
+        if x is None:
+            continue
+        for lang in T.LANGS:
+            plain = assert_telegram_html(render_result(translator(lang), table, x))
+            if x.result is None:
                 continue
-            for lang in T.LANGS:
-                plain = assert_telegram_html(render_result(translator(lang), table, x))
-                if x.result is None:
-                    continue
-                shown = card_labels(plain)
-                assert shown == labels(x.result.kitty, lang)  # the kitty, and no other card
-                if x.result.demoted_to is not None:
-                    jack = x.moves[x.result.dealer_side or 0].before.rank == 11
-                    assert ("J到底" if jack and preset == "nantong" else "抠底") in plain  # 池州: 「J 抠底」
-                if x.setup.flag:
-                    assert not x.result.kitty
+            shown = card_labels(plain)
+            assert shown == labels(x.result.kitty, lang)  # the kitty, and no other card
+            if x.result.demoted_to is not None:
+                jack = x.moves[x.result.dealer_side or 0].before.rank == 11
+                assert ("J到底" if jack and preset == "nantong" else "抠底") in plain  # 池州: 「J 抠底」
+            if x.setup.flag:
+                assert not x.result.kitty
     assert match.over
     for lang in T.LANGS:
         assert_telegram_html(render_match_over(translator(lang), table))

@@ -24,9 +24,9 @@ from bot.labels import signed
 from bot.render_group import render_table
 from bot.render_private import render_hand
 from engine.ai import choose_action, random_action
-from engine.ai.bidding import bid_options
 from engine.cards import ACE
 from engine.hand import Action, Hand
+from engine.legal_bids import bid_options
 from engine.levels import MoveReason, SideLevel
 from engine.match import HandRecord, MatchStart
 from engine.ruleset import RULESETS
@@ -77,9 +77,8 @@ def _play(preset: str, index: int, hands: int = 8) -> list[Told]:
         shown: dict[str, list[str]] = {"zh": [], "en": []}
         for act in actions(hand, players, rng):
             before = view_for(hand, None)
-            out = match.apply(act)
+            record = match.apply(act).record
             after = view_for(hand, None)
-            record = out[1] if len(out) > 1 else None
             for lang in texts:
                 tr = translator(lang)
                 texts[lang] += story.news(tr, before, after, record, r.laps)

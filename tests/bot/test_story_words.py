@@ -21,8 +21,9 @@ from bot.render_private import render_hand
 from engine.bidding import BidRecord
 from engine.cards import Card
 from engine.errors import IllegalActionError
-from engine.hand import Action, Adjustment
+from engine.hand import Action
 from engine.ruleset import RULESETS
+from engine.scoring import Adjustment
 from engine.views import view_for
 from tests.bot import story_cases as C
 from tests.bot import tables as T

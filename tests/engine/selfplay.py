@@ -21,6 +21,7 @@ from engine.combos import classify, decompose, five_ten_king
 from engine.follow import check_follow, check_lead
 from engine.hand import Action, Event, Hand, side_of
 from engine.hints import cheapest_follow
+from engine.match import Applied
 from engine.notices import ThrowFailed
 from engine.scoring import level_outcome
 from engine.views import view_for
@@ -248,8 +249,8 @@ def check_replay(hand: Hand) -> None:
 Apply = Callable[[Action], Any]
 
 
-def _event(out: Any) -> Event:
-    return out[0] if isinstance(out, list) else out
+def _event(out: Event | Applied) -> Event:
+    return out.event if isinstance(out, Applied) else out
 
 
 def drive(hand: Hand, rng: random.Random, *, apply: Apply | None = None, checks: bool = True,

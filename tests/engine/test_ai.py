@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.ai import Player, casual_action, random_action
-from engine.ai.bidding import accepted_bid, bid_card_sets
 from engine.ai.burying import choose_bury
 from engine.bidding import needs_choice, read_step
 from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, parse_cards
 from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.hand import Action, Hand, HandSetup
+from engine.legal_bids import accepted_bid, bid_card_sets
 from engine.match import Match
 from engine.ruleset import RULESETS, Ruleset
 from engine.selfplay import actions, main, vs_random

@@ -31,8 +31,9 @@ def _records(preset: str, matches: int = 4, hands: int = 12) -> list[tuple[Match
         m = Match(r, 500 + i, MatchStart((a, b), rng.randrange(2), rng.randrange(4)))
         while not m.over and len(m.records) < hands:
             for action in actions(m.hand, [casual_action] * 4, rng):
-                for output in m.apply(action)[1:]:
-                    out.append((m, output))
+                record = m.apply(action).record
+                if record is not None:
+                    out.append((m, record))
     return out
 
 

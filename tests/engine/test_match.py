@@ -55,8 +55,8 @@ def play_p(match: Match, p: int, dealer: int | None = None):
         out = match.apply(action(s))
     assert hand.phase == "finished", hand.phase
     assert hand.result is not None and hand.result.attacker_points == p
-    assert out is not None and len(out) == 2
-    return out[1]
+    assert out is not None and out.record is not None
+    return out.record
 
 
 def play_flag(match: Match, *, fail: bool):
@@ -66,7 +66,8 @@ def play_flag(match: Match, *, fail: bool):
     rig(hand, [cards(x) for x in flag_plays(d, fail=fail)], [])
     out = play_tricks(hand, *flag_tricks(d, fail=fail), apply=match.apply)
     assert hand.phase == "finished"
-    return out[-1][1]
+    assert out[-1].record is not None
+    return out[-1].record
 
 
 def levels(match: Match) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -349,7 +350,8 @@ def test_t23a_attacker_escapes_while_ahead(preset: str) -> None:
     hand = m.hand
     out = m.apply(Action("escape", 1))
     assert hand.phase == "abandoned"
-    assert out[1].result.scores == (0, -15, 0, 0)
+    assert out.record is not None and out.record.result is not None
+    assert out.record.result.scores == (0, -15, 0, 0)
     assert m.scores == [0, -15, 0, 0]
     assert m.sides == before and m.dealer_side == 0 and not m.over
     assert m.hand is not hand and m.hand.phase == "bidding"

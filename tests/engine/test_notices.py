@@ -35,7 +35,7 @@ def test_failed_throw_is_told_with_what_beat_it() -> None:
     notice = ThrowFailed(1, 0, tuple(cards("AD QD QD")), tuple(cards("QD QD")), 1, tuple(cards("KD KD")), 20)
     assert h.notices == [notice]
     assert notice.beaten == tuple(cards("QD QD"))
-    assert ev.info["notices"] == [notice.to_dict()]
+    assert ev.notices == (notice,) and ev.to_dict()["info"]["notices"] == [notice.to_dict()]
     assert view_for(h, None).notices == (notice,) and view_for(h, 3).notices == (notice,)
     assert notice_from_dict(json.loads(json.dumps(notice.to_dict()))) == notice
 
@@ -51,7 +51,7 @@ def test_red_five_forced_is_told_when_its_trick_is_won() -> None:
     assert h.notices == []
     ev = h.play(0, cards("4D"))
     notice = RedFive("red5_forced", 2, 2, (RED_FIVE,), 50)
-    assert h.notices == [notice] and ev.info["notices"] == [notice.to_dict()]
+    assert h.notices == [notice] and ev.notices == (notice,)
     assert view_for(h, None).notices == (notice,)
     play_tricks(h, ["9D", "7C", "8D", "6D"])
     assert h.result is not None and h.result.notices == (notice,)
@@ -66,7 +66,7 @@ def test_red_five_kept_is_told_with_the_last_trick() -> None:
     assert h.notices == []
     out = play_tricks(h, ["5H 5H", "4C 6C", "8C 9C", "4D 6D"])
     notice = RedFive("red5_kept", 2, 0, (RED_FIVE, RED_FIVE), -100)
-    assert h.notices == [notice] and out[-1].info["notices"] == [notice.to_dict()]
+    assert h.notices == [notice] and out[-1].notices == (notice,)
     assert notice_from_dict(notice.to_dict()) == notice
 
 

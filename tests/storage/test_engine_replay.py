@@ -9,7 +9,7 @@ import pytest
 import storage
 from engine.ai import choose_action
 from engine.hand import Action
-from engine.match import HandRecord, Match
+from engine.match import Match
 from engine.ruleset import RULESETS, Ruleset
 from engine.views import view_for
 from storage import Database
@@ -37,9 +37,9 @@ async def test_a_stored_log_replays_to_the_saved_state(db: Database, preset: str
     while moves < 260:
         action = _next_action(match, rng)
         await storage.append_event(db, hand_id, len(match.hand.events) + 1, action.kind, action.to_dict())
-        outputs = match.apply(action)
+        record = match.apply(action).record
         moves += 1
-        if any(isinstance(o, HandRecord) for o in outputs[1:]):
+        if record is not None:
             await storage.update_hand(db, hand_id, status="aborted")
             await storage.update_match(db, game.match.match_id, extra={"checkpoint": match.checkpoint})
             hand_id = (await storage.create_hand(db, game.match.match_id, seed=match.hand.setup.seed,

@@ -1,8 +1,8 @@
 """The strong AI's bids in the bidding window: where it passes though its hand would bid.
 
 Both rules were measured rather than reasoned: played out in the true deal
-against the baseline, each such bid did worse than passing (docs/engine.md,
-the fifteenth pass), and passing gained the heuristics alone about two thirds
+against the baseline, each such bid did worse than passing
+(docs/ai-history-2026-12-06.md, the fifteenth pass), and passing gained the heuristics alone about two thirds
 of a point of hands won in the open-bidding presets.
 """
 

@@ -18,11 +18,12 @@ import pytest
 
 import engine.ai.burying as burying
 from engine.ai import StrongPlayer, _candidates
-from engine.ai.bidding import bid_options, choose_steal, strength_for
+from engine.ai.bidding import choose_steal, strength_for
 from engine.ai.dominance import prune_follows
 from engine.ai.memory import build_memory, context
 from engine.cards import Card, parse_cards
 from engine.hand import Hand, HandSetup
+from engine.legal_bids import bid_options
 from engine.ruleset import RULESETS
 from engine.trump import trump_context
 from engine.views import BidView, HandView, view_for

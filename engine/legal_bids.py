@@ -1,0 +1,103 @@
+"""The bids a seat may make now, asked from its own view: what the AI players bid from.
+
+:func:`accepted_bid` states, from the bidder's view alone, what the hand
+would make of a bid, through the same rule the hand applies
+(:func:`engine.bidding.judge_bid`).  Everything it needs is in the view: the
+bidder's own bids are never hidden from the bidder, the kinds and seats of
+everyone's bids are public, and in open bidding the standing bid is the
+latest one.  Under hidden bidding the view cannot tell whether the bidder's
+single still stands, so it offers the pair of that single only as the
+look-back or reinforcement it may be (the hand also takes it as an ordinary
+pair there, decision 15).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.bidding import judge_bid, needs_choice, read_step
+from engine.cards import RED_FIVE, SUITS, Card
+from engine.errors import IllegalActionError
+from engine.ruleset import Ruleset
+from engine.views import BidView, HandView
+
+
+@dataclass(frozen=True, slots=True)
+class BidOption:
+    """A bid the engine would accept now: its cards, the trump choice, the step and the trump it names."""
+
+    cards: tuple[Card, ...]
+    choice: str | None
+    step: str
+    kind: str
+    trump: str | None
+
+
+def own_bids(view: HandView, seat: int) -> list[tuple[int, BidView]]:
+    """The seat's own bids in the view, each with its place in the bid history."""
+    return [(i, b) for i, b in enumerate(view.bids) if b.seat == seat]
+
+
+def accepted_bid(view: HandView, ruleset: Ruleset, cards: Sequence[Card], choice: str | None,
+                 *, steal: bool) -> BidOption | None:
+    """The bid these cards would make for the viewer now, or None if the engine would refuse it."""
+    r = ruleset
+    seat = view.viewer
+    assert seat is not None
+    own = own_bids(view, seat)
+    last_index, last_own = own[-1] if own else (-1, None)
+    someone_since = last_own is not None and any(b.seat != seat for b in view.bids[last_index + 1:])
+    # Decision 15: open bidding shows whether the single stood right before the standing
+    # override; hidden bidding does not, and there the engine takes the pair either way.
+    right = last_index == len(view.bids) - 2 if not r.hidden_bidding else someone_since
+    looked_back = any(b.kind == "look_back" for _i, b in own)
+    shown: Counter[Card] = Counter()
+    for _i, b in own:
+        for card, n in Counter(b.cards or ()).items():
+            shown[card] = max(shown[card], n)
+    try:
+        kind, step, trump = judge_bid(
+            r, view.level, cards, choice, steal=steal, hand=view.hand, shown=shown, opening=not view.bids,
+            last_own=last_own, someone_since=someone_since,
+            may_look_back=r.look_back and someone_since and right and not looked_back,
+            standing_step=view.bids[-1].step if not r.hidden_bidding and view.bids else None,
+            keep_single=False,
+        )
+    except IllegalActionError:
+        return None
+    return BidOption(tuple(cards), choice, step, kind, trump)
+
+
+def bid_card_sets(ruleset: Ruleset, level: int | None, hand: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every set of cards in the hand that makes some bid step (singles and pairs)."""
+    if level is None:
+        return []
+    counts = Counter(hand)
+    out: list[tuple[Card, ...]] = []
+    for card, n in counts.items():
+        if card.is_joker or (ruleset.red5_trump and card is RED_FIVE):
+            if n >= 2:
+                out.append((card, card))
+        elif card.rank == level:
+            out.append((card,))
+            if n >= 2:
+                out.append((card, card))
+    return [cards for cards in out if read_step(ruleset, level, cards) is not None]
+
+
+def bid_options(view: HandView, ruleset: Ruleset, *, steal: bool) -> list[BidOption]:
+    """All bids (with every trump choice) that the engine would accept from the viewer now."""
+    out: list[BidOption] = []
+    for cards in bid_card_sets(ruleset, view.level, view.hand):
+        step = read_step(ruleset, view.level, cards)
+        assert step is not None
+        choices: tuple[str | None, ...] = (None,)
+        if needs_choice(ruleset, step):
+            choices = SUITS if step == "BJ2" else (*SUITS, None)
+        for choice in choices:
+            option = accepted_bid(view, ruleset, cards, choice, steal=steal)
+            if option is not None:
+                out.append(option)
+    return out
