@@ -11,8 +11,8 @@ from typing import Final
 from telegram.ext import Application
 
 from bot.app import build_application
-from bot.config import Settings
 from bot.budget import CommandBudget
+from bot.config import Settings
 from bot.handlers.throttle import Later
 from bot.model import Table
 from bot.ratelimit import ChatRateLimiter
@@ -21,6 +21,7 @@ from bot.tasks import Supervisor
 from bot.updates import UPDATE_KINDS
 
 from .fake_telegram import FakeClock, FakeTelegram
+from .fake_telegram.harness import unhandled
 from .fake_telegram.people import Group, MessageView, Person
 
 HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
@@ -87,12 +88,8 @@ def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False)
       ``bot_data["commands_later"].waiting``).
     """
     found: list[str] = []
-    pending = server.state.updates.pending
-    if pending:
-        found.append(f"{len(pending)} updates not fetched")
-    unfinished: int = getattr(app.update_queue, "_unfinished_tasks")  # noqa: B009 — what Queue.join waits on
-    if unfinished:
-        found.append(f"{unfinished} updates being handled")
+    if updates := unhandled(server, app):
+        found.append(f"{updates} updates not handled yet")
     service = tables(app) if "tables" in app.bot_data else None
     if service is not None and service.publisher is not None and not service.publisher.settled:
         found.append("the publisher has edits to make")
