@@ -72,7 +72,8 @@ WAITING_KINDS: Final = frozenset({"timer", "heartbeat", "next-hand", "seasons"})
 season's end): while they wait the bot does nothing; every other running task is work under way."""
 
 
-def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False) -> list[str]:  # type: ignore[type-arg]
+def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False,  # type: ignore[type-arg]
+         polling: bool = True) -> list[str]:
     """What the bot is still doing, from its own signals; empty when it will do nothing more until a clock
     (a deadline, the pause between hands) or a person acts.
 
@@ -86,9 +87,12 @@ def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False)
     * the command throttle holds no command back to answer later, unless ``commands_held``: the test made
       the budget's clock stand still, so what it holds stays held (the held commands are
       ``bot_data["commands_later"].waiting``).
+
+    ``polling=False``: the bot takes its updates by webhook, from whoever posts them, so what the fake
+    queued says nothing; only ``update_queue`` counts.
     """
     found: list[str] = []
-    if updates := unhandled(server, app):
+    if updates := unhandled(server, app) if polling else getattr(app.update_queue, "_unfinished_tasks"):  # noqa: B009
         found.append(f"{updates} updates not handled yet")
     service = tables(app) if "tables" in app.bot_data else None
     if service is not None and service.publisher is not None and not service.publisher.settled:
@@ -108,7 +112,7 @@ def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False)
 
 
 async def settled(server: FakeTelegram, app: Application, *, timeout: float = 30.0,  # type: ignore[type-arg]
-                  commands_held: bool = False) -> None:
+                  commands_held: bool = False, polling: bool = True) -> None:
     """Wait until the bot will do nothing more by itself (:func:`busy` is empty): the proof that something
     did *not* happen, where a quiet moment proves nothing on a slow machine.
 
@@ -118,13 +122,13 @@ async def settled(server: FakeTelegram, app: Application, *, timeout: float = 30
     deadline = loop.time() + timeout
     while True:
         try:
-            await server.wait_for(lambda: not busy(server, app, commands_held=commands_held),
+            await server.wait_for(lambda: not busy(server, app, commands_held=commands_held, polling=polling),
                                   timeout=max(0.0, deadline - loop.time()), what="the bot to settle")
         except TimeoutError as exc:
-            raise TimeoutError(f"{exc}\nstill busy: {busy(server, app, commands_held=commands_held)}") from None
+            raise TimeoutError(f"{exc}\nstill busy: {busy(server, app, commands_held=commands_held, polling=polling)}") from None
         for _ in range(3):
             await asyncio.sleep(0)
-        if not busy(server, app, commands_held=commands_held):
+        if not busy(server, app, commands_held=commands_held, polling=polling):
             return
 
 

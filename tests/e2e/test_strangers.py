@@ -93,11 +93,11 @@ async def test_hostile_titles_and_names_break_no_message(fake_telegram: FakeTele
         await server.wait_for(lambda: all(p.bot_private_messages() for p in people), what="every hand message")
         await people[2].command(group, "leave")  # bidding: free, announced with the name
         await server.wait_for(lambda: table.seat_of(people[2].id) is None, what="the leave")
-        await server.wait_idle()
+        await settled(server, app)
         for person in people[:2]:
             await person.command(group, "stats")
         await people[0].command(group, "leaderboard")
-        await server.wait_idle()
+        await settled(server, app)
     refused = [r for r in server.calls.errors() if r.status == 400]
     assert not refused, refused[:3]
 
