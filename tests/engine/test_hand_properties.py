@@ -173,42 +173,41 @@ def model_settle(r: Ruleset, hand: Hand, before: tuple[SideLevel, SideLevel]):
     return tuple(sides), att, None
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_self_play_matches_move_levels_by_the_rules(preset: str) -> None:
+@settings(max_examples=3 * len(PRESETS), deadline=None, suppress_health_check=WHOLE_HANDS)
+@given(preset=PRESET, seed=SEED, choices=CHOICES)
+def test_self_play_matches_move_levels_by_the_rules(preset: str, seed: int, choices: random.Random) -> None:
+    """Up to six hands of a match from random levels: each settled hand moves the levels as the model says,
+    积分 add up, and the match survives a JSON round trip."""
     r = RULESETS[preset]
-    settled = 0
-    for i in range(3):
-        rng = random.Random(f"match/{preset}/{i}")
-        a = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
-        b = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
-        ds = rng.randrange(2)
-        m = Match(r, 77 + i, MatchStart((a, b), ds, rng.randrange(4)))
-        scores = [0, 0, 0, 0]
-        for _ in range(6):
-            if m.over:
-                break
-            before = m.sides
-            hand = m.hand
-            drive(hand, rng, apply=m.apply, steal_rate=0.3, escape_rate=0.0003)
-            rec = m.records[-1]
-            assert rec.before == before
-            if hand.phase in ("redeal", "abandoned"):
-                assert rec.after == before
-            else:
-                sides, next_ds, winner = model_settle(r, hand, before)
-                assert rec.after == sides == m.sides, (hand.result, before)
-                assert m.winner_side == winner
-                if not m.over:
-                    assert m.dealer_side == next_ds
-                settled += 1
-            if rec.result is not None:
-                scores = [s + d + e for s, d, e in zip(scores, rec.result.scores, rec.bonus)]
-            assert m.scores == scores
-        again = Match.from_dict(json.loads(json.dumps(m.to_dict())))
-        assert again.sides == m.sides and again.scores == m.scores and again.winner_side == m.winner_side
-        assert [x.result for x in again.records] == [x.result for x in m.records]
-        assert again.hand.fingerprint() == m.hand.fingerprint()
-    assert settled > 0
+    rng = choices
+    a = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
+    b = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
+    ds = rng.randrange(2)
+    m = Match(r, seed, MatchStart((a, b), ds, rng.randrange(4)))
+    scores = [0, 0, 0, 0]
+    for _ in range(6):
+        if m.over:
+            break
+        before = m.sides
+        hand = m.hand
+        drive(hand, rng, apply=m.apply, steal_rate=0.3, escape_rate=0.0003)
+        rec = m.records[-1]
+        assert rec.before == before
+        if hand.phase in ("redeal", "abandoned"):
+            assert rec.after == before
+        else:
+            sides, next_ds, winner = model_settle(r, hand, before)
+            assert rec.after == sides == m.sides, (hand.result, before)
+            assert m.winner_side == winner
+            if not m.over:
+                assert m.dealer_side == next_ds
+        if rec.result is not None:
+            scores = [s + d + e for s, d, e in zip(scores, rec.result.scores, rec.bonus)]
+        assert m.scores == scores
+    again = Match.from_dict(json.loads(json.dumps(m.to_dict())))
+    assert again.sides == m.sides and again.scores == m.scores and again.winner_side == m.winner_side
+    assert [x.result for x in again.records] == [x.result for x in m.records]
+    assert again.hand.fingerprint() == m.hand.fingerprint()
 
 
 def test_spec_table_sanity() -> None:
