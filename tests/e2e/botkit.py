@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Final
 
 from telegram.ext import Application
 
 from bot.app import build_application
+from bot.budget import CommandBudget
 from bot.config import Settings
+from bot.handlers.throttle import Later
 from bot.model import Table
+from bot.ratelimit import ChatRateLimiter
 from bot.tables import Tables
+from bot.tasks import Supervisor
 from bot.updates import UPDATE_KINDS
 
-from .fake_telegram import FakeTelegram
+from .fake_telegram import FakeClock, FakeTelegram
+from .fake_telegram.harness import unhandled
 from .fake_telegram.people import Group, MessageView, Person
 
 HAND_ACTIONS = ("Hint", "提示", "Pass", "不亮", "Don't steal", "不抄")
@@ -58,6 +65,82 @@ async def bot_running(server: FakeTelegram, db_path: Path, **changes: object) ->
 def tables(app: Application) -> Tables:  # type: ignore[type-arg]
     """The bot's table service (for the test to know when a hand is over)."""
     return app.bot_data["tables"]  # type: ignore[no-any-return]
+
+
+WAITING_KINDS: Final = frozenset({"timer", "heartbeat", "next-hand", "seasons"})
+"""Supervised tasks that only wait for a clock (a turn's deadline, the heartbeat, the pause between hands, a
+season's end): while they wait the bot does nothing; every other running task is work under way."""
+
+
+def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False,  # type: ignore[type-arg]
+         polling: bool = True) -> list[str]:
+    """What the bot is still doing, from its own signals; empty when it will do nothing more until a clock
+    (a deadline, the pause between hands) or a person acts.
+
+    * every update the fake queued was fetched (the bot confirmed it by asking for the next ones) and PTB
+      finished handling it (``update_queue`` counts each update until its handling ended: what
+      ``Queue.join`` waits for);
+    * the publisher settled (no edit waits, every message shows its latest content), no notice or
+      announcement is on its way (every supervised task other than :data:`WAITING_KINDS` ended: edits,
+      notices, outbox senders, AI loops, nudges, stored writes, the overall limit's server);
+    * the rate limiter has no request in flight or waiting;
+    * the command throttle holds no command back to answer later, unless ``commands_held``: the test made
+      the budget's clock stand still, so what it holds stays held (the held commands are
+      ``bot_data["commands_later"].waiting``).
+
+    ``polling=False``: the bot takes its updates by webhook, from whoever posts them, so what the fake
+    queued says nothing; only ``update_queue`` counts.
+    """
+    found: list[str] = []
+    if updates := unhandled(server, app) if polling else getattr(app.update_queue, "_unfinished_tasks"):  # noqa: B009
+        found.append(f"{updates} updates not handled yet")
+    service = tables(app) if "tables" in app.bot_data else None
+    if service is not None and service.publisher is not None and not service.publisher.settled:
+        found.append("the publisher has edits to make")
+    tasks: Supervisor = app.bot_data["tasks"]
+    running = {kind: n for kind, n in tasks.summary()["running"].items()
+               if kind not in WAITING_KINDS and not (commands_held and kind == "commands")}
+    if running:
+        found.append(f"tasks running: {running}")
+    limiter = app.bot.rate_limiter
+    if isinstance(limiter, ChatRateLimiter) and (limiter.in_flight or limiter.backlog):
+        found.append(f"{limiter.in_flight} requests in the rate limiter")
+    later: Later | None = app.bot_data.get("commands_later")
+    if later is not None and later.waiting and not commands_held:
+        found.append(f"{len(later.waiting)} commands held back")
+    return found
+
+
+async def settled(server: FakeTelegram, app: Application, *, timeout: float = 30.0,  # type: ignore[type-arg]
+                  commands_held: bool = False, polling: bool = True) -> None:
+    """Wait until the bot will do nothing more by itself (:func:`busy` is empty): the proof that something
+    did *not* happen, where a quiet moment proves nothing on a slow machine.
+
+    Checked after every call the fake sees, and once more after yielding to the event loop, so work a
+    finished task hands on (a task it starts as it ends) is seen."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            await server.wait_for(lambda: not busy(server, app, commands_held=commands_held, polling=polling),
+                                  timeout=max(0.0, deadline - loop.time()), what="the bot to settle")
+        except TimeoutError as exc:
+            raise TimeoutError(f"{exc}\nstill busy: {busy(server, app, commands_held=commands_held, polling=polling)}") from None
+        for _ in range(3):
+            await asyncio.sleep(0)
+        if not busy(server, app, commands_held=commands_held, polling=polling):
+            return
+
+
+def command_budget_on(app: Application, clock: FakeClock) -> CommandBudget:  # type: ignore[type-arg]
+    """Give the bot a command budget that reads ``clock`` (before the first command): time passes for the
+    budget only when the test advances it, so what the throttle answers, notices and holds back depends on
+    the order of the commands alone, never on how long a loaded machine took to send them; held commands
+    stay held (``settled(..., commands_held=True)``)."""
+    budget = CommandBudget(clock=clock)
+    assert "command_budget" not in app.bot_data, "a command was budgeted already"
+    app.bot_data["command_budget"] = budget
+    return budget
 
 
 def table_message(group: Group) -> MessageView:

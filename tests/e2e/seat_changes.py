@@ -34,7 +34,7 @@ from bot.tables.turns import set_timer
 from engine.hand import Hand
 
 from .appkit import AppClient, Stream, app_base, init_data_for, stream, webapp_running
-from .botkit import tables
+from .botkit import settled, tables
 from .fake_telegram import FakeTelegram
 from .fake_telegram.people import Group, MessageView, Person
 from .leaks import Leak, Tenure, Timeline, find_seat_leaks
@@ -220,7 +220,7 @@ async def seat_change_run(server: FakeTelegram, db_path: Path, rng: random.Rando
                     await run.one_bot_run(app, apps)
                 finally:
                     await apps.close_all()
-                await server.wait_idle()
+                await settled(server, app)
     return run.scan()
 
 

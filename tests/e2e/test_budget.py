@@ -19,7 +19,8 @@ import pytest
 from bot.model import Table
 from bot.ratelimit import ChatRateLimiter
 
-from .botkit import bot_running, tables
+from . import botkit
+from .botkit import bot_running
 from .fake_telegram import FakeTelegram, Group, Person
 from .fake_telegram.recording import CallRecord
 from .plans import find_plan
@@ -33,14 +34,8 @@ PRIVATE_BUDGET = 200
 
 async def settled(server: FakeTelegram, app: App) -> None:
     """Every message shows the latest state: no edit pending (human pace), no announcement waiting for the
-    group's limit, nothing in flight."""
-    publisher, outbox = tables(app).publisher, tables(app).outbox
-    limiter = app.bot.rate_limiter
-    assert publisher is not None and outbox is not None and isinstance(limiter, ChatRateLimiter)
-    await server.wait_for(lambda: publisher.settled
-                          and all(sender.done() for sender in outbox._senders.values()) and not limiter.in_flight,
-                          timeout=60, what="every edit and announcement made")
-    await server.wait_idle(quiet=0.3, timeout=30)
+    group's limit, nothing in flight (``botkit.settled``)."""
+    await botkit.settled(server, app, timeout=60)
 
 
 def four_people(server: FakeTelegram, title: str) -> tuple[dict[int, Person], Group]:

@@ -14,7 +14,7 @@ from bot.model import Pace
 from bot.ratelimit import ChatRateLimiter
 from bot.tables import turns as service
 
-from .botkit import bot_running, hand_message, table_message, tables
+from .botkit import bot_running, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 
 
@@ -87,7 +87,8 @@ async def test_the_escape_policy_scores_an_escape_and_seats_the_ai(fake_telegram
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_the_clock_waits_until_the_player_has_been_shown_their_cards(fake_telegram: FakeTelegram,
-                                                                         tmp_path: Path) -> None:
+                                                                         tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """On a bot behind Telegram's limits the deal's messages may wait: a window that closed before a player
     saw their cards would deal again and again (at 300 tables, hundreds of hands were dealt, and closed,
     unseen).  The deadline passes only once the player's hand message is on Telegram."""
@@ -98,17 +99,26 @@ async def test_the_clock_waits_until_the_player_has_been_shown_their_cards(fake_
         table = await _table_with_ai(server, tmp_path, app, alice, group)
         limiter = app.bot.rate_limiter
         assert isinstance(limiter, ChatRateLimiter)
-        held = 4.0  # as if Telegram had answered her chat "retry after 4 s": her cards wait that long
+        # When the timer times the window out, the calls Telegram has answered so far (by sequence number).
+        timed_out: list[int] = []
+        time_out = service.time_out
+
+        async def recorded_time_out(house, table):  # type: ignore[no-untyped-def]
+            timed_out.append(server.calls.mark())
+            await time_out(house, table)
+        monkeypatch.setattr(service, "time_out", recorded_time_out)
+        held = 4.0  # as if Telegram had answered her chat "retry after 4 s": her cards wait past the deadline
         limiter.chat(alice.id).blocked_until = time.monotonic() + held
+        start = server.calls.mark()
         assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
         first = table.match.hand
-        await server.wait_for(lambda: hand_message(alice) is not None, timeout=30, what="her cards")
-        shown = time.monotonic()
-        assert first.phase == "bidding" and not any(a.kind == "close" for a in first.actions), \
-            "the bidding window closed before she saw her cards"
         await server.wait_for(lambda: table.match.hand is not first or first.phase != "bidding",
                               timeout=30, what="the window to close after she saw her cards")
-        assert time.monotonic() - shown > 0.5  # the window ran after her cards were shown
+        cards = [r for r in server.calls.since(start) if r.method == "sendMessage" and r.chat_id == alice.id
+                 and r.ok and "H:" in str(r.params.get("reply_markup"))]
+        # The window closed by its timer, and only once her cards were on Telegram.
+        assert timed_out, "the window closed, but not by its timer"
+        assert cards and cards[0].seq <= timed_out[0], "the bidding window timed out before she saw her cards"
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())

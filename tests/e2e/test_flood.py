@@ -11,7 +11,6 @@ What a person must never see: a press left unanswered or answered too late
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import deque
 from pathlib import Path
@@ -22,7 +21,7 @@ from bot.model import Table
 from bot.tables import Tables
 
 from . import scenario
-from .botkit import bot_running, current_hand_message, tables
+from .botkit import bot_running, current_hand_message, settled, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
 from .fake_telegram.recording import CallRecord
@@ -71,10 +70,7 @@ async def check_people_saw_no_failure(server: FakeTelegram, app: scenario.App, t
     # The last press is answered before the group hears of it: let the edits and the outbox finish.
     # An edit refused with 429 may still be waiting out its "retry after": judge the retries once every
     # pending edit is made.
-    await server.wait_for(lambda: publisher.settled, timeout=90, what="every pending edit made")
-    assert service.outbox is not None
-    await asyncio.wait_for(service.outbox.drain(), 30)
-    await server.wait_idle(quiet=0.3, timeout=30)
+    await settled(server, app, timeout=120)
     assert not never_retried(server)
     given_up = [r.getMessage() for r in caplog.records if r.name == "bot.publisher"]
     assert not given_up, given_up  # "send failed" / "edit failed": a 429 beyond the retries

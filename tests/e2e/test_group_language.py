@@ -16,8 +16,8 @@ import pytest
 
 from bot.i18n import translator
 
-from .botkit import bot_running, table_message
-from .fake_telegram import FakeTelegram, FloodLimits
+from .botkit import bot_running, command_budget_on, settled, table_message
+from .fake_telegram import FakeClock, FakeTelegram, FloodLimits
 from .fake_telegram.people import Group
 from .scenario import announced, lobby_button, press_lobby, wait_seated
 
@@ -45,6 +45,7 @@ async def test_every_group_reply_is_in_the_groups_language_whoever_asks(fake_tel
     erin = server.person("Erin", None, language_code="en", started=True)
     group = server.group("中文群", [ann, dave, erin], creator=ann)
     async with bot_running(server, tmp_path / "t.db") as app:
+        command_budget_on(app, FakeClock())  # the budget's time stands still: its verdicts depend on order alone
         await ann.command(group, "lang", "zh")
         await ann.command(group, "newgame")
         await wait_seated(server, app, group, ann)
@@ -62,11 +63,12 @@ async def test_every_group_reply_is_in_the_groups_language_whoever_asks(fake_tel
                               what="Dave's /leave after the burst")
         tr = translator("zh")
         # The chat's window (10 a minute) fills during Erin's commands and Dave's own (6 in 30 s) during his;
-        # which notice comes depends on how long the run took, but whoever it names, it is in Chinese.
+        # whoever the notice names, it is in Chinese.
         notice = [tr("{who}, that is a lot of commands: I will answer again in a minute.", who=who)
                   for who in ("Dave", "Erin")]
         await server.wait_for(lambda: announced(group, *notice), timeout=60, what="the throttle's notice in Chinese")
-        await server.wait_idle(quiet=2.5, timeout=60)  # replies go out a second apart: all of them sent
+        # Replies go out a second apart: every one sent (those the throttle holds wait for its clock).
+        await settled(server, app, timeout=60, commands_held=True)
         notices = [m for m in group.bot_messages() if "命令太多了" in (m.text or "")]
         assert len(notices) <= 2, [m.text for m in notices]  # once per full window, not once per command
         assert english_words(group) == []

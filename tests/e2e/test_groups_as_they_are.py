@@ -21,6 +21,7 @@ from bot.i18n import translator
 from bot.model import Table
 from bot.updates import UPDATE_KINDS
 
+from . import botkit
 from .botkit import bot_running, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
@@ -33,12 +34,7 @@ REMOVED = translator("en")("I was removed from {title}, so the table there is cl
 async def settled(server: FakeTelegram, app: App) -> None:
     """Every message shows the latest state: no edit waits, no notice or announcement is on its way, no call
     is in flight (the bot's own signals, as in test_budget.py)."""
-    publisher, outbox = tables(app).publisher, tables(app).outbox
-    assert publisher is not None and outbox is not None
-    limiter = app.bot.rate_limiter
-    await server.wait_for(lambda: publisher.settled and not any(not t.done() for t in publisher._posters.values())
-                          and all(sender.done() for sender in outbox._senders.values())
-                          and not getattr(limiter, "in_flight", 0), timeout=30, what="the bot settled")
+    await botkit.settled(server, app)
 
 
 async def table_of_one(server: FakeTelegram, app: App, person: Person, group: Group, seed_index: int) -> Table:

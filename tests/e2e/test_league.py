@@ -17,6 +17,7 @@ from bot.league import seasons as season_watcher
 from bot.league.chart import png_size
 
 from .appkit import webapp_running
+from .botkit import settled
 from .fake_telegram import FakeTelegram, FloodLimits, Group, Person
 from .fake_telegram.people import MessageView
 from .league_kit import past_hands
@@ -130,7 +131,7 @@ async def test_the_league_in_a_group(fake_telegram: FakeTelegram, tmp_path: Path
         started = await server.wait_for(lambda: next((m for m in group.bot_messages()
                                                       if "赛季「春季赛」现在开始" in (m.text or "")), None),
                                         timeout=30, what="the new season's start")
-        await server.wait_idle(quiet=0.5, timeout=30)
+        await settled(server, app)
         assert sorted(group_calls(server, group, mark)) == ["sendMessage", "sendPhoto"]  # the reply, the season's end
         assert told.message_id < started.message_id  # the old season's final table first (issue 55)
         await alice.command(group, "season")

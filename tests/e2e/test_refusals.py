@@ -19,10 +19,11 @@ from bot.i18n import translator
 from bot.model import Table
 from engine.cards import shuffled_deck
 
-from .botkit import bot_running, table_message, tables
+from .botkit import bot_running, settled, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import CallbackAnswer, Group, MessageView, Person
 from .scenario import (
+    App,
     announced,
     fill_with_ai,
     hand_button,
@@ -44,17 +45,17 @@ def _state(table: Table) -> tuple[Any, ...]:
             [(s.user_id, s.is_ai, s.timed_out) if s else None for s in table.seats])
 
 
-async def _refused(server: FakeTelegram, table: Table, press: Callable[[], Awaitable[CallbackAnswer]],
+async def _refused(server: FakeTelegram, app: App, table: Table, press: Callable[[], Awaitable[CallbackAnswer]],
                    expected: str) -> None:
     """Press, expect a popup with exactly this text, and nothing changed."""
     before = _state(table)
     answer = await press()
     assert answer.show_alert and answer.text == expected, (answer, expected)
-    await server.wait_idle()
+    await settled(server, app)
     assert _state(table) == before
 
 
-async def _replied(server: FakeTelegram, person: Person, chat: Group | None, command: str, expected: str,
+async def _replied(server: FakeTelegram, app: App, person: Person, chat: Group | None, command: str, expected: str,
                    table: Table, *args: str) -> None:
     """Send a command, expect the bot's reply with this text there, and nothing changed."""
     before = _state(table)
@@ -67,7 +68,7 @@ async def _replied(server: FakeTelegram, person: Person, chat: Group | None, com
         return found[0] if found else None
     message = await server.wait_for(reply, what=f"the reply to /{command}")
     assert message.text == expected, (message.text, expected)
-    await server.wait_idle()
+    await settled(server, app)
     assert _state(table) == before
 
 
@@ -111,9 +112,9 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
                                      what="the table message of the match")
 
         # --- stale buttons -------------------------------------------------------------------------
-        await _refused(server, table, lambda: _press(alice, old_hand, "pass"),
+        await _refused(server, app, table, lambda: _press(alice, old_hand, "pass"),
                        EN("That button is out of date; your hand is shown again."))
-        await _refused(server, table, lambda: _press_lobby(eve, old_lobby, "sit", "3"),
+        await _refused(server, app, table, lambda: _press_lobby(eve, old_lobby, "sit", "3"),
                        EN("The match has started; seats are fixed now."))
         assert not eve.bot_private_messages(), "Eve was told she is joining a table she cannot join"
 
@@ -132,30 +133,30 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
             (bob, peek, f"L:{table.id}:start", ZH("The match has already started.")),
         ]
         for person, message, data, expected in forged:
-            await _refused(server, table, lambda p=person, m=message, d=data: _forge(p, m, d), expected)  # type: ignore[misc]
+            await _refused(server, app, table, lambda p=person, m=message, d=data: _forge(p, m, d), expected)  # type: ignore[misc]
 
         # --- another person's button ----------------------------------------------------------------
-        await _refused(server, table, lambda: _press(eve, peek, "peek"), EN("You are not playing at this table."))
+        await _refused(server, app, table, lambda: _press(eve, peek, "peek"), EN("You are not playing at this table."))
         await eve.command(None, "help")
         eve_chat = await server.wait_for(lambda: eve.bot_private_messages() and eve.last_private_message(),
                                          what="Eve's /help")
-        await _refused(server, table, lambda: _forge(eve, eve_chat, f"H:{table.id}:{version}:play"),
+        await _refused(server, app, table, lambda: _forge(eve, eve_chat, f"H:{table.id}:{version}:play"),
                        EN("You are not playing at this table."))
-        await _refused(server, table, lambda: _forge(bob, peek, f"L:{table.id}:preset:nantong"),
+        await _refused(server, app, table, lambda: _forge(bob, peek, f"L:{table.id}:preset:nantong"),
                        ZH("Only the table's creator or a group admin can change the settings."))
 
         # --- commands in the wrong chat, or by the wrong person ---------------------------------
-        await _replied(server, alice, None, "newgame",
+        await _replied(server, app, alice, None, "newgame",
                        EN("Open a table in a group chat: add me to a group and send /newgame there."), table)
-        await _replied(server, alice, None, "leaderboard", EN("Send /leaderboard in a group."), table)
-        await _replied(server, alice, None, "history", EN("Send /history in a group."), table)
-        await _replied(server, eve, empty, "join", EN("There is no table here. Start one with /newgame."), table)
-        await _replied(server, eve, group, "newgame", EN("This group already has a table. Use /stop to close it first."),
+        await _replied(server, app, alice, None, "leaderboard", EN("Send /leaderboard in a group."), table)
+        await _replied(server, app, alice, None, "history", EN("Send /history in a group."), table)
+        await _replied(server, app, eve, empty, "join", EN("There is no table here. Start one with /newgame."), table)
+        await _replied(server, app, eve, group, "newgame", EN("This group already has a table. Use /stop to close it first."),
                        table)
-        await _replied(server, eve, group, "leave", EN("You are not seated at a table in this chat."), table)
+        await _replied(server, app, eve, group, "leave", EN("You are not seated at a table in this chat."), table)
         # Everyone in the group reads the reply: it is in the group's language (the table's, English), not Bob's.
-        await _replied(server, bob, group, "stop", EN("Only the table's creator or a group admin can stop it."), table)
-        await _replied(server, bob, group, "lang", EN("Only the table's creator or a group admin can change the group's language."),
+        await _replied(server, app, bob, group, "stop", EN("Only the table's creator or a group admin can stop it."), table)
+        await _replied(server, app, bob, group, "lang", EN("Only the table's creator or a group admin can change the group's language."),
                        table, "en")
         assert tables(app).in_chat(group.id) is table and table.lang == "en"
 

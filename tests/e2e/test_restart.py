@@ -23,7 +23,7 @@ import storage
 from bot.model import PACES, Pace, Table
 from engine.hand import Hand
 
-from .botkit import bot_running, hand_message, table_message, tables
+from .botkit import bot_running, hand_message, settled, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
 from .scenario import (
@@ -80,7 +80,7 @@ def _reloaded(app: App, group: Group) -> Table:
     return table
 
 
-async def _settled(server: FakeTelegram, table: Table) -> None:
+async def _settled(server: FakeTelegram, app: App, table: Table) -> None:
     """Wait until the bot has armed the deadline of the person to move and shown the state.
 
     The hand moves on before the move's announcements are stored (a failed
@@ -88,8 +88,7 @@ async def _settled(server: FakeTelegram, table: Table) -> None:
     waits for the deadline itself, not only for a quiet moment.
     """
     await server.wait_for(lambda: table.deadline is not None, timeout=30, what="the person's deadline")
-    await server.wait_idle(quiet=0.3)
-    await asyncio.sleep(0.1)
+    await settled(server, app)
 
 
 @pytest.mark.long
@@ -107,7 +106,7 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         table = await _open(server, app, alice, bob, group, pace="relaxed")
         assert table.match is not None
         await play_hand(server, table, people, until=_midway(5, 0))
-        await _settled(server, table)
+        await _settled(server, app, table)
         hand = table.match.hand
         before = hand.fingerprint()
         deadline = table.deadline
@@ -127,7 +126,7 @@ async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram
         assert timer is not None and not timer.done(), "the stored deadline was not armed again"
         assert table.message_id == table_message_id
         assert {s: table.seats[s].hand_message_id for s in people} == messages  # type: ignore[union-attr]
-        await _settled(server, table)
+        await _settled(server, app, table)
         # The same messages are edited: no new message carries a hand keyboard.
         for call in server.calls.since(calls_at_stop):
             if call.method == "sendMessage":
@@ -168,7 +167,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_gets_a_grace_period
         table = await _open(server, app, alice, bob, group, pace="relaxed")
         assert table.match is not None
         await play_hand(server, table, people, until=_midway(3, 0))
-        await _settled(server, table)
+        await _settled(server, app, table)
         table_id, events = table.id, len(table.match.hand.events)
 
     # The hour passes while the bot is down.
@@ -212,7 +211,7 @@ async def test_restore_drill_backup_stop_delete_restore_play_on(fake_telegram: F
         table = await _open(server, app, alice, None, group)
         assert table.match is not None
         await play_hand(server, table, {0: alice}, until=_midway(4, 0))
-        await _settled(server, table)
+        await _settled(server, app, table)
         before = table.match.hand.fingerprint()
         # chaodipi backup, while the bot runs
         assert await _chaodipi("backup", str(backup_path), "--db", str(db_path)) == 0

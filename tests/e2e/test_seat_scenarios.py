@@ -23,7 +23,7 @@ import storage
 from bot.i18n import translator
 from bot.tables.turns import set_timer
 
-from .botkit import bot_running, hand_message, tables
+from .botkit import bot_running, hand_message, settled, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
 from .leaks import cards_in
@@ -243,7 +243,7 @@ async def test_a_selection_lost_in_a_restart_is_said_and_the_hand_shown_again(fa
         hand = table.match.hand
         card = hand.hands[0][0]
         await select_cards(server, ann, table, 0, (card,))
-        await server.wait_idle()
+        await settled(server, app)
         before = hand_message(ann)
         assert before is not None
         events = len(hand.events)

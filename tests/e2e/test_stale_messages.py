@@ -12,7 +12,7 @@ import pytest
 from bot.i18n import translator
 from bot.tables.turns import set_timer
 
-from .botkit import bot_running, tables
+from .botkit import bot_running, settled, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Person
 from .scenario import (
@@ -75,5 +75,5 @@ async def test_a_nudge_goes_when_its_turn_is_over_and_the_way_back_when_used(fak
         answer = await press_back(server, bo)
         assert not answer.show_alert, answer.text
         await server.wait_for(lambda: back_offers(bo) == 0, what="the way back gone once used")
-        await server.wait_idle()
+        await settled(server, app)
         assert len(nudges(ann)) + len(nudges(bo)) <= 1  # only whoever the table waits for now is nudged

@@ -116,7 +116,10 @@ async def test_a_lock_past_the_busy_timeout_stops_no_table_and_health_says_so(
             # Ann's move is refused with the reason, and changes nothing.
             popup = await _play(server, ann, ann_table)
             assert popup is not None and "busy" in popup and "nothing changed" in popup, popup
-            await asyncio.sleep(SLOW_AI + 1)  # the AI tries again meanwhile, and fails again
+            # The AI seat tries again meanwhile, and fails again (counted by the fault, not waited for by a clock).
+            fault = tables(app).faults.open["locked"]
+            failures = fault.failures
+            await server.wait_for(lambda: fault.failures > failures, timeout=SLOW_AI * 5, what="the AI failing again")
             assert len(ann_hand.events) == ann_events and len(bo_hand.events) == bo_events
         # The lock is gone: Bo's table moves by itself; Ann's move goes through.
         await server.wait_for(lambda: len(bo_hand.events) > bo_events or bo_table.match.hand is not bo_hand,  # type: ignore[union-attr]
@@ -186,9 +189,11 @@ async def test_a_full_disk_loses_no_move_tells_the_player_and_the_table_moves_wh
             _slow_ai(app)
             assert await _play(server, ann, table) is None
             events = len(hand.events)
+            refused = disk.refused
             disk.full = True
-            await asyncio.sleep(SLOW_AI + 2.5)  # the AI seat fails a few times, quietly
-            assert len(hand.events) == events and disk.refused > 1
+            await server.wait_for(lambda: disk.refused >= refused + 2, timeout=SLOW_AI * 5,
+                                  what="the AI seat failing a few times, quietly")
+            assert len(hand.events) == events
             disk.full = False
             await server.wait_for(lambda: len(hand.events) > events or table.match.hand is not hand,  # type: ignore[union-attr]
                                   timeout=SLOW_AI + 5, what="the table moving once space returned")

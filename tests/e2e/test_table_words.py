@@ -11,15 +11,15 @@ from bot.i18n import translator
 from bot.rules import rules_pages
 from engine.ruleset import RULESETS
 
-from .botkit import bot_running, table_message, tables
+from .botkit import bot_running, settled, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
-from .scenario import fill_with_ai, start_match, wait_seated
+from .scenario import App, fill_with_ai, start_match, wait_seated
 
 EN, ZH = translator("en"), translator("zh")
 
 
-async def replies(server: FakeTelegram, person: Person, chat: Group, command: str, *args: str,
+async def replies(server: FakeTelegram, app: App, person: Person, chat: Group, command: str, *args: str,
                   count: int = 1) -> list[MessageView]:
     """Send a command in the group; the bot's ``count`` messages that answer it."""
     sent = await person.command(chat, command, *args)
@@ -29,7 +29,7 @@ async def replies(server: FakeTelegram, person: Person, chat: Group, command: st
                  and m.reply_to_message_id == sent.message_id]
         return found if len(found) >= count else None
     found = await server.wait_for(answers, what=f"the reply to /{command}")
-    await server.wait_idle()
+    await settled(server, app)
     return found
 
 
@@ -40,15 +40,15 @@ async def test_rules_are_sent_in_pages_in_the_readers_language(fake_telegram: Fa
     alice = server.person("Alice", "alice", language_code="en", started=True)
     zh_room = server.group("牌友群", [bob])
     en_room = server.group("Card room", [alice])
-    async with bot_running(server, tmp_path / "t.db"):
+    async with bot_running(server, tmp_path / "t.db") as app:
         for person, group, lang, preset in ((bob, zh_room, "zh", "yancheng"), (alice, en_room, "en", "anhui")):
             tr = translator(lang)
             expected = rules_pages(tr, RULESETS[preset])
             args = () if preset == "yancheng" else (preset,)  # no name and no table: 盐城, the default
-            got = await replies(server, person, group, "rules", *args, count=len(expected))
+            got = await replies(server, app, person, group, "rules", *args, count=len(expected))
             assert [m.text for m in got] == [_plain(page) for page in expected]
             assert all(len(m.text or "") <= 4096 for m in got)
-        assert (await replies(server, alice, en_room, "rules", "nantong", count=2))[0].text.startswith(
+        assert (await replies(server, app, alice, en_room, "rules", "nantong", count=2))[0].text.startswith(
             "Nantong/Lianyungang (open bids) · rules (1/2)")
 
 
@@ -73,14 +73,14 @@ async def test_the_group_reads_replies_in_its_language_and_lang_changes_it(fake_
                                   ("newgame", "This group already has a table. Use /stop to close it first."),
                                   ("hand", "You are not playing at any table."),
                                   ("stop", "Only the table's creator or a group admin can stop it.")):
-            got = await replies(server, bob, group, command)  # Bob reads Chinese, the group English
+            got = await replies(server, app, bob, group, command)  # Bob reads Chinese, the group English
             assert got[0].text == EN(expected), command
         # With a table open, a preset and junk after /newgame do not matter: not "Unknown preset" (issue 55).
-        got = await replies(server, bob, group, "newgame", "扬州", "extra", "junk")
+        got = await replies(server, app, bob, group, "newgame", "扬州", "extra", "junk")
         assert got[0].text == EN("This group already has a table. Use /stop to close it first.")
-        await replies(server, alice, group, "lang", "zh")
+        await replies(server, app, alice, group, "lang", "zh")
         for person in (alice, bob):
-            got = await replies(server, person, group, "stats")
+            got = await replies(server, app, person, group, "stats")
             assert got[0].text == ZH("You have not finished a hand in this group yet.")
         assert "炒地皮" in (table_message(group).text or "")  # the table message follows too
 
@@ -97,7 +97,7 @@ async def test_a_stopped_table_says_so_and_loses_its_buttons(fake_telegram: Fake
         table = await start_match(server, app, alice, group)
         await server.wait_for(lambda: any(b.text == "🃏 My hand" for row in table_message(group).buttons for b in row),
                               what="the table message of the match")
-        got = await replies(server, alice, group, "stop")
+        got = await replies(server, app, alice, group, "stop")
         assert got[0].text == EN("The table is closed.")
         closed = await server.wait_for(lambda: (table_message(group).text or "").endswith(EN("This table is closed."))
                                        and table_message(group), what="the table message saying it is closed")
@@ -128,7 +128,7 @@ async def test_commands_past_the_budget_are_answered_later_in_order(fake_telegra
         later = [sent[2], sent[3], sent[5]]  # the second /help, sent while the first waits, is answered once
         await server.wait_for(lambda: all(any(notice not in (m.text or "") for m in answers(s)) for s in later),
                               timeout=60, what="every command past the budget answered")
-        await server.wait_idle()
+        await settled(server, app, timeout=60)
         assert sum(notice in (m.text or "") for m in group.bot_messages()) == 1
         firsts = [min(m.message_id for m in answers(s) if notice not in (m.text or "")) for s in later]
         assert firsts == sorted(firsts)  # in the order they were sent

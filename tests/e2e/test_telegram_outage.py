@@ -13,7 +13,6 @@ and shows her hand; she plays on.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ import pytest
 
 from bot.tables.turns import set_timer
 
-from .botkit import bot_running, hand_message, tables
+from .botkit import bot_running, hand_message, settled, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .scenario import choose_setting, fill_with_ai, play_until, press_hand, start_match, wait_seated
 
@@ -42,7 +41,7 @@ async def test_after_an_outage_everyone_plays_from_their_own_message_and_the_awa
         await choose_setting(server, ann, group, "strength", "casual")
         table = await start_match(server, app, ann, group, seed_index=3)
         await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0)
-        await server.wait_idle(quiet=0.5)
+        await settled(server, app)
         before = hand_message(ann)  # her keyboard as she last saw it, before the outage
         assert before is not None and before.buttons
         health = app.bot_data["health"]
@@ -55,10 +54,12 @@ async def test_after_an_outage_everyone_plays_from_their_own_message_and_the_awa
             await server.wait_for(lambda: table.seats[0].timed_out, what="the AI taking over")  # type: ignore[union-attr]
             await server.wait_for(lambda: "telegram" in tables(app).faults.open, timeout=20,
                                   what="the outage noticed")
-            await server.set_outage("502")
-            await asyncio.sleep(2)
-            await server.set_outage("refuse")
-            await asyncio.sleep(2)
+            fault = tables(app).faults.open["telegram"]
+            for outage in ("502", "refuse"):  # each way of failing met more than once, not for some seconds
+                await server.set_outage(outage)
+                failures = fault.failures
+                await server.wait_for(lambda seen=failures: fault.failures >= seen + 2, timeout=20,  # type: ignore[misc]
+                                      what=f"requests failing ({outage})")
             status = health.status()
             assert status["ok"] is False and "telegram" in status["faults"], status
             await server.set_outage(None)

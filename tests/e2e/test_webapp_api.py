@@ -23,7 +23,7 @@ from engine.hand import Hand
 from engine.match import Match
 
 from .appkit import PUBLIC_URL, AppClient, app_base, init_data_for, play_through_app, stream, webapp_running
-from .botkit import hand_message
+from .botkit import hand_message, settled
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
 from .leaks import cards_in
@@ -298,7 +298,7 @@ async def test_a_keyboard_press_keeps_the_keyboard_current_while_the_app_is_open
     await server.wait_for(lambda: hand_message(alice), what="Alice's hand message")
     async with stream(alice_app, table.id) as alice_stream:
         await server.wait_for(lambda: alice_stream.states, what="Alice's first state")
-        await server.wait_idle()
+        await settled(server, four.app)
         edits = server.calls.count("editMessageText", chat_id=alice.id)
         card = four.hand.hands[0][0]
         answer = await press_hand(server, alice, table, 0, "sel", f"{card}0")  # a tap on the keyboard

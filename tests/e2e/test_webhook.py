@@ -11,7 +11,7 @@ import aiohttp
 from bot.app import build_application
 from bot.webhook import SECRET_HEADER, serve_webhook
 
-from .botkit import settings_for
+from .botkit import settings_for, settled
 from .fake_telegram import FakeTelegram
 from .fake_webhook import accept_set_webhook
 
@@ -61,7 +61,7 @@ async def test_webhook_and_health(fake_telegram: FakeTelegram, tmp_path: Path) -
         for headers in ({}, {SECRET_HEADER: "wrong"}):
             async with http.post(f"{base}/telegram", json=update, headers=headers) as response:
                 assert response.status == 403
-        await asyncio.sleep(0.2)
+        await settled(server, app, polling=False)  # whatever was let in is handled, its answer sent
         assert not alice.bot_private_messages(), "a refused update was processed"
 
         async with http.post(f"{base}/telegram", json=update, headers={SECRET_HEADER: "s3cret-Token_1"}) as response:

@@ -45,20 +45,20 @@ def _drive(hand: Hand, players: Sequence[Player], rng: random.Random) -> Hand:
 
 # --- legality ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_ai_is_legal_through_matches(preset: str) -> None:
+@settings(max_examples=2 * len(PRESETS), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(PRESETS), match_seed=st.integers(0, 2**32 - 1),
+       choices=st.randoms(use_true_random=True))
+def test_ai_is_legal_through_matches(preset: str, match_seed: int, choices: random.Random) -> None:
     """Four AI seats play hands of a match (hand 1's bidding, later hands, level moves) without a refusal."""
     ruleset = RULESETS[preset]
-    rng = random.Random(1)
-    for match_seed in (11, 12):
-        match = Match(ruleset, match_seed)
-        for _ in range(6):
-            hand = match.hand
-            for action in actions(hand, [AI] * 4, rng):
-                assert hand.can(action), (preset, hand.phase, action)
-                match.apply(action)
-            if match.over:
-                break
+    match = Match(ruleset, match_seed)
+    for _ in range(6):
+        hand = match.hand
+        for action in actions(hand, [AI] * 4, choices):
+            assert hand.can(action), (preset, hand.phase, action)
+            match.apply(action)
+        if match.over:
+            break
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,13 +76,14 @@ def test_ai_is_legal_among_random_players(preset: str, seed: int, level: int, de
     assert hand.over
 
 
-@pytest.mark.parametrize("preset", ["yangzhou", "yangzhong"])
-def test_ai_is_legal_in_the_flag_hand(preset: str) -> None:
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(["yangzhou", "yangzhong"]), seed=st.integers(0, 2**32 - 1),
+       dealer=st.integers(0, 3), choices=st.randoms(use_true_random=True))
+def test_ai_is_legal_in_the_flag_hand(preset: str, seed: int, dealer: int, choices: random.Random) -> None:
     """The flag hand (扛旗): no bidding, no kitty, no-trump with only R5 and jokers as trumps."""
-    for seed in range(3):
-        setup = HandSetup(RULESETS[preset], seed, 5, (14, 9), 0, 0, flag=True, flag_dealer=0)
-        hand = _drive(Hand(setup), [AI] * 4, random.Random(seed))
-        assert hand.phase == "finished"
+    setup = HandSetup(RULESETS[preset], seed, 5, (14, 9), dealer % 2, dealer, flag=True, flag_dealer=dealer)
+    hand = _drive(Hand(setup), [AI] * 4, choices)
+    assert hand.phase == "finished"
 
 
 def test_bid_mirror_agrees_with_the_engine() -> None:
@@ -146,26 +147,27 @@ def test_hidden_steals_only_when_they_cannot_fail() -> None:
 
 # --- hidden information --------------------------------------------------------------------
 
-def test_ai_is_blind_to_hidden_cards() -> None:
+@settings(max_examples=9, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(["yancheng", "xin", "anhui"]), seed=st.integers(0, 2**32 - 1),
+       choices=st.randoms(use_true_random=True))
+def test_ai_is_blind_to_hidden_cards(preset: str, seed: int, choices: random.Random) -> None:
     """Rearranging the cards the seat cannot see changes neither its view nor its action."""
-    rng = random.Random(9)
-    for preset in ("yancheng", "xin", "anhui"):
-        ruleset = RULESETS[preset]
-        hand = Hand(HandSetup(ruleset, 77, 2, (6, 6), 1, 1))
-        steps = 0
-        for action in actions(hand, [AI] * 4, rng):
-            steps += 1
-            if hand.phase == "playing" and steps % 7 == 0:
-                seat = hand.turn
-                assert seat is not None
-                before = view_for(hand, seat)
-                chosen = casual_action(before, ruleset)
-                _shuffle_hidden(hand, seat, rng)
-                after = view_for(hand, seat)
-                assert after == before
-                assert casual_action(after, ruleset) == chosen
-                action = chosen
-            hand.apply(action)
+    ruleset = RULESETS[preset]
+    hand = Hand(HandSetup(ruleset, seed, 2, (6, 6), 1, 1))
+    steps = 0
+    for action in actions(hand, [AI] * 4, choices):
+        steps += 1
+        if hand.phase == "playing" and steps % 7 == 0:
+            seat = hand.turn
+            assert seat is not None
+            before = view_for(hand, seat)
+            chosen = casual_action(before, ruleset)
+            _shuffle_hidden(hand, seat, choices)
+            after = view_for(hand, seat)
+            assert after == before
+            assert casual_action(after, ruleset) == chosen
+            action = chosen
+        hand.apply(action)
 
 
 def _shuffle_hidden(hand: Hand, seat: int, rng: random.Random) -> None:

@@ -12,7 +12,8 @@ replay and the JSON round trip give the same fingerprint.  Matches: every
 settled hand moves the levels as §2.14–2.15 / A29–A30 say (a model written
 from the spec), and 积分 add up.
 
-Deterministic seed loops keep the file well under a minute.
+Hands and matches are drawn through hypothesis (preset, seed, every choice), so a failure shrinks;
+the file stays well under a minute.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import ACE
 from engine.hand import Hand, HandSetup
 from engine.match import Match, MatchStart, SideLevel
 from engine.ruleset import RULESETS, Ruleset
-from tests.engine.selfplay import drive, spec_table
+from tests.engine.selfplay import check_finished, drive, spec_table
 
 PRESETS = sorted(RULESETS)
 HANDS_PER_PRESET = 40
@@ -47,37 +50,58 @@ def random_setup(r: Ruleset, seed: int, rng: random.Random) -> HandSetup:
     return HandSetup(r, seed, 5, (ACE, rng.randint(2, ACE)), dealer % 2, dealer, True, dealer)
 
 
+PRESET = st.sampled_from(PRESETS)
+SEED = st.integers(0, 2**32 - 1)
+CHOICES = st.randoms(use_true_random=True)
+"""Every random choice of a hand (its setup, each seat's action, a steal, an escape, when to check the replay)
+from a ``Random`` whose seed hypothesis draws, shrinks and prints.  (Its shrinkable ``Random`` would draw each
+value towards 0.0: every hand would escape at its first action.)"""
+WHOLE_HANDS = [HealthCheck.too_slow]
+"""A whole hand is slow next to hypothesis's usual examples."""
+
+
+@settings(max_examples=HANDS_PER_PRESET * len(PRESETS) // 2, deadline=None,
+          suppress_health_check=WHOLE_HANDS)
+@given(preset=PRESET, seed=SEED, choices=CHOICES)
+def test_self_play_hand(preset: str, seed: int, choices: random.Random) -> None:
+    """One hand of random legal play, every invariant checked after every action (see the module)."""
+    r = RULESETS[preset]
+    hand = Hand(random_setup(r, seed, choices))
+    drive(hand, choices, steal_rate=0.5, escape_rate=0.0004, replay_at=choices.randint(1, 120))
+
+
 @pytest.mark.parametrize("preset", PRESETS)
-def test_self_play_hands(preset: str) -> None:
+def test_the_self_play_reaches_steals_and_failed_throws(preset: str) -> None:
+    """The generator itself (no invariant checked: the property test above does): over seeded hands most
+    are played out, some with failed throws and, where the preset allows it, steals."""
     r = RULESETS[preset]
     phases: Counter[str] = Counter()
     steals = throws = 0
     for i in range(HANDS_PER_PRESET):
         rng = random.Random(f"{preset}/{i}")
-        setup = random_setup(r, 1000 + i, rng)
-        hand = Hand(setup)
-        stats = drive(hand, rng, steal_rate=0.5, escape_rate=0.0004, replay_at=rng.randint(1, 120))
+        hand = Hand(random_setup(r, 1000 + i, rng))
+        stats = drive(hand, rng, checks=False, steal_rate=0.5, escape_rate=0.0004)
+        if hand.phase == "finished":
+            stats.update(check_finished(hand))
         phases[stats["phase"]] += 1
         steals += stats.get("steals", 0)
         throws += stats.get("throws", 0)
-    # The loop really exercised the hand: most hands were played out, some with steals and failed throws.
     assert phases["finished"] >= HANDS_PER_PRESET // 2
     assert throws > 0
     if r.kitty_steal:
         assert steals > 0
 
 
-def test_flag_hands_self_play() -> None:
-    for preset in ("yangzhou", "yangzhong"):
-        r = RULESETS[preset]
-        for i in range(6):
-            rng = random.Random(f"flag/{preset}/{i}")
-            dealer = i % 4
-            hand = Hand(HandSetup(r, 50 + i, 3, (ACE, 2 + i), dealer % 2, dealer, True, dealer))
-            assert [len(h) for h in hand.hands] == [27] * 4 and hand.kitty == []
-            stats = drive(hand, rng)
-            assert stats["phase"] == "finished"
-            assert hand.threshold == 100
+@settings(max_examples=12, deadline=None, suppress_health_check=WHOLE_HANDS)
+@given(preset=st.sampled_from(["yangzhou", "yangzhong"]), seed=SEED, dealer=st.integers(0, 3),
+       level=st.integers(2, ACE), choices=CHOICES)
+def test_flag_hands_self_play(preset: str, seed: int, dealer: int, level: int, choices: random.Random) -> None:
+    r = RULESETS[preset]
+    hand = Hand(HandSetup(r, seed, 3, (ACE, level), dealer % 2, dealer, True, dealer))
+    assert [len(h) for h in hand.hands] == [27] * 4 and hand.kitty == []
+    stats = drive(hand, choices)
+    assert stats["phase"] == "finished"
+    assert hand.threshold == 100
 
 
 # --- matches: a model of level movement written from the spec ----------------------------------------------
@@ -149,42 +173,41 @@ def model_settle(r: Ruleset, hand: Hand, before: tuple[SideLevel, SideLevel]):
     return tuple(sides), att, None
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_self_play_matches_move_levels_by_the_rules(preset: str) -> None:
+@settings(max_examples=3 * len(PRESETS), deadline=None, suppress_health_check=WHOLE_HANDS)
+@given(preset=PRESET, seed=SEED, choices=CHOICES)
+def test_self_play_matches_move_levels_by_the_rules(preset: str, seed: int, choices: random.Random) -> None:
+    """Up to six hands of a match from random levels: each settled hand moves the levels as the model says,
+    积分 add up, and the match survives a JSON round trip."""
     r = RULESETS[preset]
-    settled = 0
-    for i in range(3):
-        rng = random.Random(f"match/{preset}/{i}")
-        a = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
-        b = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
-        ds = rng.randrange(2)
-        m = Match(r, 77 + i, MatchStart((a, b), ds, rng.randrange(4)))
-        scores = [0, 0, 0, 0]
-        for _ in range(6):
-            if m.over:
-                break
-            before = m.sides
-            hand = m.hand
-            drive(hand, rng, apply=m.apply, steal_rate=0.3, escape_rate=0.0003)
-            rec = m.records[-1]
-            assert rec.before == before
-            if hand.phase in ("redeal", "abandoned"):
-                assert rec.after == before
-            else:
-                sides, next_ds, winner = model_settle(r, hand, before)
-                assert rec.after == sides == m.sides, (hand.result, before)
-                assert m.winner_side == winner
-                if not m.over:
-                    assert m.dealer_side == next_ds
-                settled += 1
-            if rec.result is not None:
-                scores = [s + d + e for s, d, e in zip(scores, rec.result.scores, rec.bonus)]
-            assert m.scores == scores
-        again = Match.from_dict(json.loads(json.dumps(m.to_dict())))
-        assert again.sides == m.sides and again.scores == m.scores and again.winner_side == m.winner_side
-        assert [x.result for x in again.records] == [x.result for x in m.records]
-        assert again.hand.fingerprint() == m.hand.fingerprint()
-    assert settled > 0
+    rng = choices
+    a = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
+    b = SideLevel(rng.randint(1, r.laps), rng.randint(2, ACE))
+    ds = rng.randrange(2)
+    m = Match(r, seed, MatchStart((a, b), ds, rng.randrange(4)))
+    scores = [0, 0, 0, 0]
+    for _ in range(6):
+        if m.over:
+            break
+        before = m.sides
+        hand = m.hand
+        drive(hand, rng, apply=m.apply, steal_rate=0.3, escape_rate=0.0003)
+        rec = m.records[-1]
+        assert rec.before == before
+        if hand.phase in ("redeal", "abandoned"):
+            assert rec.after == before
+        else:
+            sides, next_ds, winner = model_settle(r, hand, before)
+            assert rec.after == sides == m.sides, (hand.result, before)
+            assert m.winner_side == winner
+            if not m.over:
+                assert m.dealer_side == next_ds
+        if rec.result is not None:
+            scores = [s + d + e for s, d, e in zip(scores, rec.result.scores, rec.bonus)]
+        assert m.scores == scores
+    again = Match.from_dict(json.loads(json.dumps(m.to_dict())))
+    assert again.sides == m.sides and again.scores == m.scores and again.winner_side == m.winner_side
+    assert [x.result for x in again.records] == [x.result for x in m.records]
+    assert again.hand.fingerprint() == m.hand.fingerprint()
 
 
 def test_spec_table_sanity() -> None:

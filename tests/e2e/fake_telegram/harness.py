@@ -21,6 +21,15 @@ def builder_for(server: FakeTelegram) -> ApplicationBuilder:  # type: ignore[typ
     )
 
 
+def unhandled(server: FakeTelegram, app: Application) -> int:  # type: ignore[type-arg]
+    """Updates the fake queued that ``app`` has not finished handling: not yet fetched (the bot confirms
+    what it fetched by asking for the next ones, and puts each in ``update_queue`` before it asks), or
+    fetched and still being handled (``update_queue`` counts each until its handling ended, what
+    ``Queue.join`` waits for)."""
+    unfinished: int = getattr(app.update_queue, "_unfinished_tasks")  # noqa: B009 (no public reader)
+    return len(server.state.updates.pending) + unfinished
+
+
 @asynccontextmanager
 async def running(
     app: Application,  # type: ignore[type-arg]

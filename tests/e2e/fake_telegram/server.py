@@ -290,7 +290,9 @@ class FakeTelegram:
     async def wait_idle(self, quiet: float = 0.15, timeout: float = 5.0) -> None:
         """Wait until the bot confirmed every update and made no call for ``quiet`` s.
 
-        Use it to assert that something did *not* happen after an action.
+        A quiet moment proves nothing on a slow machine: to assert that something did *not* happen, wait
+        for the bot's own settled signal (``tests/e2e/botkit.settled``; for a bare application,
+        ``harness.unhandled``) or move a fake clock.
         """
 
         def idle() -> bool:
