@@ -210,6 +210,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         else:  # a player's own answer only: another's pass changes nothing in their message
             out.append(tr("You passed; a new bid asks you again.") if view.viewer in view.passed
                        else tr("Bidding is open: bid or pass."))
+        out += window_clock(tr, table, "bidding")
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
             out.append(story.flip_news(tr, view, table.settings.ruleset().threshold))
@@ -226,11 +227,11 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                        tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
         elif view.turn is not None and view.turn == view.viewer:  # told to the player it asks, in the second person
             out.append(tr("Kitty buried. You may steal it or pass.") + _since(tr, table, now))
-        elif view.turn is not None and table.thinking(time.time() if now is None else now):
+            out += window_clock(tr, table, "stealing")
+        elif view.turn is not None:  # whose steal it is, at once (issue 55): a few edits a steal round
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
                        + _since(tr, table, now))
-        else:  # the steal going round changes nothing for the group or a player it is not asking
-            out.append(tr("Kitty buried: each player in turn may steal it or pass."))
+            out += window_clock(tr, table, "stealing")
     elif view.phase == "playing":
         told = story.table_news(tr, view, table.settings.ruleset())
         if told is not None:  # how the trump was set, while the first trick is played
@@ -241,8 +242,10 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                       trump=trump, dealer=dealer,
                       points=signed(view.attacker_points) if view.attacker_points < 0 else view.attacker_points))
         number = len(view.tricks) + 1
-        if live or (view.turn is not None and table.thinking(time.time() if now is None else now)):
-            # The player to move (or someone who has been thinking for a while: then everyone) sees the
+        if live or table.settings.pace != "realtime" \
+                or (view.turn is not None and table.thinking(time.time() if now is None else now)):
+            # The player to move (or someone who has been thinking for a while: then everyone; at the
+            # relaxed and daily paces everyone at every turn, moves being minutes or hours apart) sees the
             # trick card by card, and whose turn it is since when.
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))
@@ -253,8 +256,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 elif clock:  # 「👉 轮到你了」 follows in the player's own message: here only how long they have
                     out.append(tr("Your move") + clock)
         elif view.turn is not None:
-            leader = view.current[0][0] if view.current else view.turn
-            out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
+            out.append(leader_line(tr, table, view))
         last = view.last_trick
         if last is not None:
             plays, seat = _play_line(tr, last.plays, lang), seat_label(tr, last.winner)
@@ -264,6 +266,36 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             else:  # the dealer side's trick scores nothing for anyone
                 out.append(tr("Last trick: {plays} · {seat} won", plays=plays, seat=seat))
     return out
+
+
+def leader_line(tr: Translator, table: Table, view: HandView) -> str:
+    """「第 7 轮：Bob 首出」: who leads the trick being played (whose turn it is when it begins); the same all
+    through the trick, so it changes a message once a trick."""
+    leader = view.current[0][0] if view.current else view.turn
+    assert leader is not None
+    return tr("Trick {n}: {who} leads", n=len(view.tricks) + 1, who=who(tr, table, leader))
+
+
+def window_clock(tr: Translator, table: Table, window: str) -> list[str]:
+    """「⏳ 亮主还剩 45 秒」 / 「⏳ 抄底还剩 60 秒」: the timed window's clock as last read
+    (:attr:`~bot.model.Table.clock`: at its start, at each bid, at its last stretch), never a live
+    countdown, so that a redraw between two readings costs no edit."""
+    if table.deadline is None or table.clock <= 0:
+        return []
+    left = clock_span(tr, table.clock)
+    if window == "bidding":
+        return ["⏳ " + tr("Bidding closes in {left}.", left=left)]
+    return ["⏳ " + tr("Steal turn closes in {left}.", left=left)]
+
+
+def clock_span(tr: Translator, seconds: float) -> str:
+    """「45 秒」, 「10 分钟」, 「3 小时」: a clock's reading, in whole seconds under two minutes."""
+    left = max(0, int(seconds))
+    if left < 120:
+        return tr("{s} s", s=left)
+    if left < 7200:
+        return tr("{m} min", m=left // 60)
+    return tr("{h} h", h=left // 3600)
 
 
 CHINA: Final = timezone(timedelta(hours=8), "CST")

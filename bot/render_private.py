@@ -25,7 +25,7 @@ from bot.labels import (
     trump_phrase,
 )
 from bot.model import Table
-from bot.render_group import phase_lines, seat_name
+from bot.render_group import leader_line, phase_lines, seat_name
 from engine.ai import choose_action
 from engine.bidding import needs_choice, read_step
 from engine.cards import Card
@@ -168,8 +168,11 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
         # While cards are played, only the player to move needs the trick (the group's message
         # shows it trick by trick): a play edits the mover's message and the next mover's only.
         lines += phase_lines(tr, table, view, live=True)
-    elif table.thinking(time.time()):  # someone has been at their turn a while: everyone sees whose
+    elif table.settings.pace != "realtime" or table.thinking(time.time()):
+        # Someone has been at their turn a while (or moves are minutes or hours apart): everyone sees whose.
         lines += phase_lines(tr, table, view)
+    elif view.turn is not None:  # who leads this trick, at once: changes this message once a trick
+        lines.append(leader_line(tr, table, view))
     if view.picked_up:
         lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
                         cards=cards_label(view.picked_up, tr.lang)))
