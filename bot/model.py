@@ -179,6 +179,9 @@ class Table:
     """Seconds the timed window (the bidding, a steal turn, a turn) had left when its clock was last read: at
     its start, at each bid, and at its reminder (the last stretch).  Every message shows this reading, never
     a live countdown, so a redraw between two readings reads the same and costs no edit."""
+    steal_first: int | None = None
+    """The seat a steal round asked first (set when the round begins): at the real-time pace the round's line
+    names it and reads the same all round, so a pass costs no edit of every message."""
     clock_bids: int = 0
     """How many bids the bidding had at the clock's last reading (a new bid reads it again)."""
     turn_shown: float = 0.0
@@ -194,6 +197,14 @@ class Table:
         """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:
         every message of the table then says whose turn it is."""
         return self.reminded or (self.turn_shown > 0 and now - self.turn_shown >= THINKING[self.settings.pace])
+
+    def new_turn(self, key: tuple[Any, ...] | None, now: float) -> None:
+        """A new turn (or window) begins: nobody has been thinking yet; a steal round that begins notes
+        the seat it asks first (``key`` is :func:`bot.tables.turns.turn_key`'s)."""
+        self.turn_since = now
+        self.turn_shown = 0.0
+        if key is not None and key[1] == "stealing" and (self.turn_key is None or self.turn_key[1] != "stealing"):
+            self.steal_first = key[3]
 
     def read_clock(self, now: float) -> None:
         """Read the window's clock (whole seconds, rounded up): the figure every message shows until the

@@ -14,6 +14,7 @@ from typing import Final
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks, story
+from bot.clocks import window_clock
 from bot.i18n import Translator
 from bot.labels import (
     cards_label,
@@ -228,7 +229,14 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         elif view.turn is not None and view.turn == view.viewer:  # told to the player it asks, in the second person
             out.append(tr("Kitty buried. You may steal it or pass.") + _since(tr, table, now))
             out += window_clock(tr, table, "stealing")
-        elif view.turn is not None:  # whose steal it is, at once (issue 55): a few edits a steal round
+        elif view.turn is not None and table.settings.pace == "realtime" and table.steal_first is not None \
+                and not table.thinking(time.time() if now is None else now):
+            # Who the round asks first, at once, in a line that reads the same all round: a pass costs no edit
+            # of the group's message or the waiting players' (the real-time budget); whose turn it is now
+            # once they have thought a while, as in a trick.
+            out.append(tr("Kitty buried: from {who}, each player in turn may steal it or pass.",
+                          who=who(tr, table, table.steal_first)))
+        elif view.turn is not None:  # at the slower paces at every turn: moves are minutes or hours apart
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
                        + _since(tr, table, now))
             out += window_clock(tr, table, "stealing")
@@ -256,7 +264,8 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                 elif clock:  # 「👉 轮到你了」 follows in the player's own message: here only how long they have
                     out.append(tr("Your move") + clock)
         elif view.turn is not None:
-            out.append(leader_line(tr, table, view))
+            leader = view.current[0][0] if view.current else view.turn
+            out.append(tr("Trick {n}: {who} leads", n=number, who=who(tr, table, leader)))
         last = view.last_trick
         if last is not None:
             plays, seat = _play_line(tr, last.plays, lang), seat_label(tr, last.winner)
@@ -266,36 +275,6 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
             else:  # the dealer side's trick scores nothing for anyone
                 out.append(tr("Last trick: {plays} · {seat} won", plays=plays, seat=seat))
     return out
-
-
-def leader_line(tr: Translator, table: Table, view: HandView) -> str:
-    """「第 7 轮：Bob 首出」: who leads the trick being played (whose turn it is when it begins); the same all
-    through the trick, so it changes a message once a trick."""
-    leader = view.current[0][0] if view.current else view.turn
-    assert leader is not None
-    return tr("Trick {n}: {who} leads", n=len(view.tricks) + 1, who=who(tr, table, leader))
-
-
-def window_clock(tr: Translator, table: Table, window: str) -> list[str]:
-    """「⏳ 亮主还剩 45 秒」 / 「⏳ 抄底还剩 60 秒」: the timed window's clock as last read
-    (:attr:`~bot.model.Table.clock`: at its start, at each bid, at its last stretch), never a live
-    countdown, so that a redraw between two readings costs no edit."""
-    if table.deadline is None or table.clock <= 0:
-        return []
-    left = clock_span(tr, table.clock)
-    if window == "bidding":
-        return ["⏳ " + tr("Bidding closes in {left}.", left=left)]
-    return ["⏳ " + tr("Steal turn closes in {left}.", left=left)]
-
-
-def clock_span(tr: Translator, seconds: float) -> str:
-    """「45 秒」, 「10 分钟」, 「3 小时」: a clock's reading, in whole seconds under two minutes."""
-    left = max(0, int(seconds))
-    if left < 120:
-        return tr("{s} s", s=left)
-    if left < 7200:
-        return tr("{m} min", m=left // 60)
-    return tr("{h} h", h=left // 3600)
 
 
 CHINA: Final = timezone(timedelta(hours=8), "CST")

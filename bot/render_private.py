@@ -25,7 +25,7 @@ from bot.labels import (
     trump_phrase,
 )
 from bot.model import Table
-from bot.render_group import leader_line, phase_lines, seat_name
+from bot.render_group import phase_lines, seat_name
 from engine.ai import choose_action
 from engine.bidding import needs_choice, read_step
 from engine.cards import Card
@@ -171,8 +171,6 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
     elif table.settings.pace != "realtime" or table.thinking(time.time()):
         # Someone has been at their turn a while (or moves are minutes or hours apart): everyone sees whose.
         lines += phase_lines(tr, table, view)
-    elif view.turn is not None:  # who leads this trick, at once: changes this message once a trick
-        lines.append(leader_line(tr, table, view))
     if view.picked_up:
         lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,
                         cards=cards_label(view.picked_up, tr.lang)))

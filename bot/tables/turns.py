@@ -93,8 +93,7 @@ def arm_deadline(house: House, table: Table) -> list[int]:
     """
     key = turn_key(table)
     if key != table.turn_key:
-        table.turn_since = time.time()  # a new turn: nobody has been thinking yet
-        table.turn_shown = 0.0
+        table.new_turn(key, time.time())
     waiting = waiting_humans(table)
     if not waiting:
         if table.deadline is not None:
