@@ -182,6 +182,10 @@ class Table:
     steal_first: int | None = None
     """The seat a steal round asked first (set when the round begins): at the real-time pace the round's line
     names it and reads the same all round, so a pass costs no edit of every message."""
+    pinned: int | None = None
+    """The table message the bot pinned in the group (in memory: after a restart it is pinned again, once)."""
+    pin_refused: bool = False
+    """The group does not let the bot pin (not an admin with the right to pin): not asked again this run."""
     clock_bids: int = 0
     """How many bids the bidding had at the clock's last reading (a new bid reads it again)."""
     turn_shown: float = 0.0
