@@ -1,5 +1,6 @@
 """Whose turn, at the relaxed pace (issue 55): at every moment of a scripted hand (its bidding, burying,
-steal rounds and first five tricks), the group's table message and every waiting player's hand message name the person to move.
+steal rounds and first five tricks), the group's table message and every waiting player's hand message
+name the person to move.
 
 Moves at the relaxed pace are minutes apart, so each change shows at once (the group's limit does not
 bind); the check is made once the bot has settled (every edit made), never after a quiet window.
