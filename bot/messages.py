@@ -112,3 +112,13 @@ def storage_refusal(tr: Translator, fault: StorageFault) -> str:
     if fault.kind == "full":
         return tr("The bot's storage is full; nothing changed. Please try again in a moment.")
     return tr("The bot could not write its records; nothing changed. Please try again in a moment.")
+
+
+def closed_text(tr: Translator, window: str | None) -> str | None:
+    """What a press for a timed window that has closed since it was drawn is told
+    (:meth:`bot.model.Table.window_closed`): "closed", not "out of date"."""
+    if window == "bidding":
+        return tr("Bidding is closed; your hand is shown again.")
+    if window == "stealing":
+        return tr("Your steal turn is closed; your hand is shown again.")
+    return None

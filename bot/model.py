@@ -8,6 +8,7 @@ Telegram.
 from __future__ import annotations
 
 import asyncio
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
@@ -174,6 +175,19 @@ class Table:
     """Seats of :attr:`left` whose person asked for them back: theirs again when the next hand starts."""
     turn_since: float = 0.0
     """When the turn (or the bidding window) the table waits for now began (unix time)."""
+    clock: float = 0.0
+    """Seconds the timed window (the bidding, a steal turn, a turn) had left when its clock was last read: at
+    its start, at each bid, and at its reminder (the last stretch).  Every message shows this reading, never
+    a live countdown, so a redraw between two readings reads the same and costs no edit."""
+    steal_first: int | None = None
+    """The seat a steal round asked first (set when the round begins): at the real-time pace the round's line
+    names it and reads the same all round, so a pass costs no edit of every message."""
+    pinned: int | None = None
+    """The table message the bot pinned in the group (in memory: after a restart it is pinned again, once)."""
+    pin_refused: bool = False
+    """The group does not let the bot pin (not an admin with the right to pin): not asked again this run."""
+    clock_bids: int = 0
+    """How many bids the bidding had at the clock's last reading (a new bid reads it again)."""
     turn_shown: float = 0.0
     """When the player to move was shown their turn (unix time; 0 until the turn's timer saw it shown):
     their thinking is counted from then, never from a moment their message still waited in the bot's queue
@@ -187,6 +201,20 @@ class Table:
         """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:
         every message of the table then says whose turn it is."""
         return self.reminded or (self.turn_shown > 0 and now - self.turn_shown >= THINKING[self.settings.pace])
+
+    def new_turn(self, key: tuple[Any, ...] | None, now: float) -> None:
+        """A new turn (or window) begins: nobody has been thinking yet; a steal round that begins notes
+        the seat it asks first (``key`` is :func:`bot.tables.turns.turn_key`'s)."""
+        self.turn_since = now
+        self.turn_shown = 0.0
+        if key is not None and key[1] == "stealing" and (self.turn_key is None or self.turn_key[1] != "stealing"):
+            self.steal_first = key[3]
+
+    def read_clock(self, now: float) -> None:
+        """Read the window's clock (whole seconds, rounded up): the figure every message shows until the
+        next reading (:attr:`clock`)."""
+        self.clock = float(max(0, math.ceil(self.deadline - now))) if self.deadline is not None else 0.0
+        self.clock_bids = len(self.match.hand.bids) if self.match is not None else 0
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a person holds at this table, if any."""
@@ -242,6 +270,23 @@ class Table:
         if selecting:
             return version.split(".")[:3] != self.hand_version(seat).split(".")
         return version != self.version(seat)
+
+    def window_closed(self, seat: int, version: str, kind: str) -> str | None:
+        """The timed window a stale bid or steal was pressed for, if it has closed since: ``"bidding"`` (the
+        deal's bidding is over) or ``"stealing"`` (the steal round is over, or it no longer asks this seat).
+        A late press is told "closed", not "out of date" (issue 55)."""
+        if self.match is None:
+            return None
+        parts = version.split(".")
+        if len(parts) < 3:
+            return None
+        hand = self.match.hand
+        same_deal = parts[0] == str(self.match.deals)
+        if kind in ("bid", "pass") and parts[2] == _PHASE_CODES["bidding"]:
+            return "bidding" if not same_deal or hand.phase != "bidding" else None
+        if kind in ("steal", "pass_steal") and parts[2] == _PHASE_CODES["stealing"]:
+            return "stealing" if not same_deal or hand.phase != "stealing" or hand.turn != seat else None
+        return None
 
     def selected(self, seat: int) -> Counter[Card]:
         """The cards a seat has selected on its keyboard."""

@@ -66,6 +66,8 @@ class Publisher:
         self.tasks = tasks if tasks is not None else Supervisor()
         """Runs every edit, notice and database write of the publisher, supervised."""
         self._slots: dict[tuple[int, str], Slot] = {}
+        self._chat_next: dict[int, float] = {}
+        """Per private chat, when its next edit may go: one person's messages at two tables are paced together."""
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
         self._handed_off: set[asyncio.Task[None]] = set()
@@ -177,9 +179,13 @@ class Publisher:
 
     async def _flush_later(self, slot: Slot) -> None:
         while slot.dirty:
-            while (delay := slot.next_at - time.monotonic()) > 0:
+            while (delay := max(slot.next_at, self._chat_next.get(slot.chat_id, 0.0)) - time.monotonic()) > 0:
                 await self._pause(delay)  # woken early when Telegram is back (next_at is then 0 if it failed)
             slot.dirty = False
+            if slot.chat_id > 0:  # the tap gap holds for the person's chat, whichever table's message it is
+                if len(self._chat_next) > 256:  # chats whose gap is over are forgotten
+                    self._chat_next = {c: t for c, t in self._chat_next.items() if t > time.monotonic()}
+                self._chat_next[slot.chat_id] = time.monotonic() + self.tap_gap
             PRIORITY.set(slot.priority)  # this task's own context: read by the rate limiter
             slot.flying, slot.priority = slot.priority, None
             spent, slot.next_at = slot.next_at, time.monotonic() + slot.interval

@@ -14,6 +14,7 @@ from typing import Final
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks, story
+from bot.clocks import window_clock
 from bot.i18n import Translator
 from bot.labels import (
     cards_label,
@@ -210,6 +211,7 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
         else:  # a player's own answer only: another's pass changes nothing in their message
             out.append(tr("You passed; a new bid asks you again.") if view.viewer in view.passed
                        else tr("Bidding is open: bid or pass."))
+        out += window_clock(tr, table, "bidding")
     elif view.phase in ("burying", "stealing"):
         if view.flipped:
             out.append(story.flip_news(tr, view, table.settings.ruleset().threshold))
@@ -226,11 +228,18 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                        tr("{who} is burying the kitty.", who=who(tr, table, view.kitty_holder)))
         elif view.turn is not None and view.turn == view.viewer:  # told to the player it asks, in the second person
             out.append(tr("Kitty buried. You may steal it or pass.") + _since(tr, table, now))
-        elif view.turn is not None and table.thinking(time.time() if now is None else now):
+            out += window_clock(tr, table, "stealing")
+        elif view.turn is not None and table.settings.pace == "realtime" and table.steal_first is not None \
+                and not table.thinking(time.time() if now is None else now):
+            # Who the round asks first, at once, in a line that reads the same all round: a pass costs no edit
+            # of the group's message or the waiting players' (the real-time budget); whose turn it is now
+            # once they have thought a while, as in a trick.
+            out.append(tr("Kitty buried: from {who}, each player in turn may steal it or pass.",
+                          who=who(tr, table, table.steal_first)))
+        elif view.turn is not None:  # at the slower paces at every turn: moves are minutes or hours apart
             out.append(tr("Kitty buried. {who} may steal it or pass.", who=who(tr, table, view.turn))
                        + _since(tr, table, now))
-        else:  # the steal going round changes nothing for the group or a player it is not asking
-            out.append(tr("Kitty buried: each player in turn may steal it or pass."))
+            out += window_clock(tr, table, "stealing")
     elif view.phase == "playing":
         told = story.table_news(tr, view, table.settings.ruleset())
         if told is not None:  # how the trump was set, while the first trick is played
@@ -241,8 +250,10 @@ def phase_lines(tr: Translator, table: Table, view: HandView, now: float | None 
                       trump=trump, dealer=dealer,
                       points=signed(view.attacker_points) if view.attacker_points < 0 else view.attacker_points))
         number = len(view.tricks) + 1
-        if live or (view.turn is not None and table.thinking(time.time() if now is None else now)):
-            # The player to move (or someone who has been thinking for a while: then everyone) sees the
+        if live or table.settings.pace != "realtime" \
+                or (view.turn is not None and table.thinking(time.time() if now is None else now)):
+            # The player to move (or someone who has been thinking for a while: then everyone; at the
+            # relaxed and daily paces everyone at every turn, moves being minutes or hours apart) sees the
             # trick card by card, and whose turn it is since when.
             if view.current:
                 out.append(tr("Trick {n}: {plays} …", n=number, plays=_play_line(tr, view.current, lang)))

@@ -168,7 +168,8 @@ def render_hand(tr: Translator, table: Table, seat: int, group_title: str,
         # While cards are played, only the player to move needs the trick (the group's message
         # shows it trick by trick): a play edits the mover's message and the next mover's only.
         lines += phase_lines(tr, table, view, live=True)
-    elif table.thinking(time.time()):  # someone has been at their turn a while: everyone sees whose
+    elif table.settings.pace != "realtime" or table.thinking(time.time()):
+        # Someone has been at their turn a while (or moves are minutes or hours apart): everyone sees whose.
         lines += phase_lines(tr, table, view)
     if view.picked_up:
         lines.append(tr("From the kitty (marked {mark}): {cards}", mark=FROM_KITTY,

@@ -17,7 +17,7 @@ from telegram import CallbackQuery
 from bot import callbacks, story
 from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
-from bot.messages import refusal
+from bot.messages import closed_text, refusal
 from bot.model import Table
 from bot.render_private import ONE_TAP, one_tap_plays, peek_text
 from bot.tables import MoveKind, StorageError, TableError, Tables
@@ -92,7 +92,7 @@ async def _hand_press(tables: Tables, query: CallbackQuery, table: Table, data: 
         tables.refresh(table, pressed=seat)
         if back:
             return tr("You are back: you play your seat again. Your hand is shown again.")
-        return tr("That button is out of date; your hand is shown again.")
+        return late_text(tr, table, seat, data)
     assert table.match is not None
     if data.op == "pass" and seat in table.match.hand.passed:
         return tr("You have already done that.")  # one pass a round; the keyboard keeps Pass for the look
@@ -180,3 +180,14 @@ async def hand_op(tables: Tables, table: Table, seat: int, data: callbacks.Callb
         if isinstance(notice, ThrowFailed) and notice.seat == seat:
             return story.throw_failed(tr, notice)
     return None
+
+
+def late_text(tr: Translator, table: Table, seat: int, data: callbacks.Callback) -> str:
+    """A stale press: "bidding closed" (or "steal round closed") when its timed window closed since it was
+    drawn, else "out of date"."""
+    op = data.op
+    if op == "trump":  # 「亮主 ♠5♠5 → ♥」: a bid or a steal with its trump named
+        op = data.arg.partition("-")[0]
+    window = table.window_closed(seat, data.version, MOVES.get(op, ""))
+    return closed_text(tr, window) or tr("That button is out of date; your hand is shown again.")
+

@@ -179,6 +179,8 @@ async def tell_players(house: House, table: Table, record: HandRecord, players: 
     if house.publisher is None:
         return
     laps = table.settings.ruleset().laps
+    # A person at two tables tells the results apart by the group each names (issue 55).
+    title = "<b>" + name_html(house.group_titles.get(table.chat_id, table.title)) + "</b> · "
     order = sorted(range(4), key=lambda seat: seat != ender)
     for seat in order:
         info = players[seat]
@@ -186,7 +188,8 @@ async def tell_players(house: House, table: Table, record: HandRecord, players: 
             continue
         first = PRIORITY.set(PRESSER if seat == ender else None)
         try:
-            await house.publisher.send(info.user_id, story.private_result(translator(info.lang), record, seat, laps),
+            await house.publisher.send(info.user_id,
+                                       title + story.private_result(translator(info.lang), record, seat, laps),
                                        persist=True)
         finally:
             PRIORITY.reset(first)

@@ -9,9 +9,12 @@ messages only.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from functools import partial
 
 from telegram import InlineKeyboardMarkup
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 import storage
 from bot import links
@@ -19,6 +22,8 @@ from bot.model import Table
 from bot.render_group import render_lobby, render_settings, render_table
 from bot.tables.hand_messages import schedule_hand
 from bot.tables.house import House
+
+log = logging.getLogger(__name__)
 
 
 def group_slot_key(table: Table) -> tuple[int, str]:
@@ -38,6 +43,10 @@ def refresh(house: House, table: Table, *, urgent: Sequence[int] = (), pressed: 
                            table.thread_id)
     group.on_sent = lambda message_id: remember_table_message(house, table, message_id)
     publisher.schedule(group, lambda: render_group_message(house, table), now=table.message_id is None)
+    if table.playing and table.message_id is not None and table.pinned != table.message_id \
+            and not table.pin_refused and not house.closing:
+        table.pinned = table.message_id
+        house.spawn("pin", partial(pin, house, table, table.message_id), table, restart=False)
     if not table.playing or table.between_hands is not None:  # the next hand is shown when it starts
         return
     for seat, info in enumerate(table.seats):
@@ -67,6 +76,7 @@ def render_group_message(house: House, table: Table) -> tuple[str, InlineKeyboar
 
 def show_closed(house: House, table: Table) -> None:
     """The table message says the table is closed and loses its buttons (after a /stop)."""
+    unpin(house, table)
     if house.publisher is None:
         return
     slot = house.publisher.slot(group_slot_key(table), table.chat_id, house.config.group_interval,
@@ -82,6 +92,7 @@ def show_last_time(house: House, table: Table) -> None:
     :meth:`Publisher.retire`): the press that ended the match is answered
     at once, and a ``/newgame`` right after cannot cut the edit short.
     """
+    unpin(house, table)
     if house.publisher is None:
         return
     key = group_slot_key(table)
@@ -93,3 +104,34 @@ async def remember_table_message(house: House, table: Table, message_id: int) ->
     """Store the id of the table message just sent."""
     table.message_id = message_id
     await storage.update_table(house.db, table.id, message_id=message_id)
+
+
+async def pin(house: House, table: Table, message_id: int) -> None:
+    """Pin the table message, silently, so the group sees it at the top of the chat however many messages
+    come under it (issue 55): one call a match, not one a hand.  A group that does not let the bot pin is
+    not asked again; a call that failed for a reason that can pass is tried at the next change."""
+    if house.publisher is None:
+        return
+    try:
+        await house.publisher.bot.pin_chat_message(table.chat_id, message_id, disable_notification=True)
+    except (BadRequest, Forbidden) as exc:
+        log.info("table %s: the table message is not pinned (%s)", table.id, exc.message)
+        table.pin_refused = True
+    except TelegramError:
+        if table.pinned == message_id:
+            table.pinned = None
+
+
+def unpin(house: House, table: Table) -> None:
+    """The match is over or the table closed: its message is unpinned (the group's pins are its own)."""
+    pinned, table.pinned = table.pinned, None
+    if house.publisher is None or pinned is None or table.pin_refused:
+        return
+    publisher = house.publisher
+
+    async def work() -> None:
+        try:
+            await publisher.bot.unpin_chat_message(table.chat_id, pinned)
+        except TelegramError as exc:
+            log.info("table %s: the table message is not unpinned (%s)", table.id, exc)
+    house.spawn("pin", work, table, restart=False)

@@ -93,8 +93,7 @@ def arm_deadline(house: House, table: Table) -> list[int]:
     """
     key = turn_key(table)
     if key != table.turn_key:
-        table.turn_since = time.time()  # a new turn: nobody has been thinking yet
-        table.turn_shown = 0.0
+        table.new_turn(key, time.time())
     waiting = waiting_humans(table)
     if not waiting:
         if table.deadline is not None:
@@ -104,6 +103,8 @@ def arm_deadline(house: House, table: Table) -> list[int]:
         table.turn_key = key
         return []
     if key == table.turn_key and table.deadline is not None:
+        if table.match is not None and len(table.match.hand.bids) != table.clock_bids:
+            table.read_clock(time.time())  # a bid redraws every message anyway: the clock is read again, free
         return []
     assert table.match is not None
     pace = PACES[table.settings.pace]
@@ -129,7 +130,8 @@ def grace(table: Table) -> float:
 
 
 def set_timer(house: House, table: Table) -> None:
-    """(Re)start the table's timer for its deadline (none when there is no deadline)."""
+    """(Re)start the table's timer for its deadline (none when there is no deadline); its clock is read."""
+    table.read_clock(time.time())
     name = f"timer {table.id}"
     house.tasks.cancel(name)
     if table.deadline is not None and not house.closing:
@@ -151,6 +153,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             if table.deadline != deadline:
                 return
             table.reminded = True
+            table.read_clock(time.time())  # the last stretch: 「亮主还剩 20 秒」 (one edit a window, not one a second)
             if not house.far_behind():  # else the turn itself may not be shown yet
                 await remind(house, table)
             refresh(house, table)

@@ -44,7 +44,7 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot.i18n import Translator
-from bot.messages import refusal, storage_refusal
+from bot.messages import closed_text, refusal, storage_refusal
 from bot.model import Table
 from bot.tables import MoveKind, StorageError, StorageFault, TableError, Tables
 from bot.untrusted import shown
@@ -226,10 +226,11 @@ class WebAppRoutes:
         """Make the move as the keyboard would; (refusal text, trump choices to offer)."""
         if not table.playing:
             return tr("No hand is being played at this table."), None
-        if move.version != table.version(seat):
-            return tr("That button is out of date; your hand is shown again."), None
-        assert table.match is not None
         kind = OPS[move.op]
+        if move.version != table.version(seat):
+            return closed_text(tr, table.window_closed(seat, move.version or "", kind)) \
+                or tr("That button is out of date; your hand is shown again."), None
+        assert table.match is not None
         if kind == "pass" and seat in table.match.hand.passed:
             return tr("You have already done that."), None  # one pass a round
         info = table.seats[seat]

@@ -9,7 +9,9 @@ revealed.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import time
 from collections import Counter
 
 import pytest
@@ -262,18 +264,34 @@ def test_open_burying_shows_trump(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", T.LANGS)
 @pytest.mark.parametrize("preset", ["yancheng", "yangzhou", "xin"])
-def test_stealing_reads_the_same_as_it_goes_round(preset: str, lang: str) -> None:
-    """The steal going round is not the group's news (one edit per seat saved); the seat asked is told in the
-    second person, never by its own name (issue 55)."""
+def test_the_steal_round_names_the_seat_it_asks_at_once(preset: str, lang: str) -> None:
+    """Whose steal it is shows at once in the group and in every waiting player's message, not after 15 s
+    of thinking: at the real-time pace the round's line names whom it asks first and reads the same all round
+    (a pass costs no edit of every message); at the relaxed pace it names the seat asked at every turn.  The
+    seat asked is told in the second person, never by its own name (issue 55)."""
     table = T.stealing(preset)
     hand = T.hand_of(table)
-    _raw, plain = group(table, lang)
-    assert plain.split("\n")[-1] == ("扣底完毕：每人依次可以抄底或不抄。" if lang == "zh"
-                                     else "Kitty buried: each player in turn may steal it or pass.")
     assert hand.turn is not None
+    table.steal_first = hand.turn  # the round begins (turns.arm_deadline)
+    asking = who(table, hand.turn, lang)
+    round_line = (f"扣底完毕：从 {asking} 起，每人依次可以抄底或不抄。" if lang == "zh"
+                  else f"Kitty buried: from {asking}, each player in turn may steal it or pass.")
+    assert group(table, lang)[1].split("\n")[-1] == round_line
+    for seat in range(4):
+        if seat != hand.turn and not table.seats[seat].is_ai:  # type: ignore[union-attr]
+            assert round_line in render_hand(translator(lang), table, seat, "G")[0].split("\n")
     asked = render_hand(translator(lang), table, hand.turn, "G")[0]
     assert ("扣底完毕，轮到你抄底或不抄。" if lang == "zh" else "Kitty buried. You may steal it or pass.") in asked
     assert who(table, hand.turn, lang) not in asked.split("\n", 1)[1]
+    T.step(table)
+    if hand.phase == "stealing":  # the next seat asked: the round's line reads the same
+        assert group(table, lang)[1].split("\n")[-1] == round_line
+    table = T.stealing(preset)
+    table.settings = dataclasses.replace(table.settings, pace="relaxed")
+    table.steal_first = T.hand_of(table).turn
+    assert T.hand_of(table).turn is not None
+    named = (f"扣底完毕，等待 {asking} 抄底或不抄。" if lang == "zh" else f"Kitty buried. {asking} may steal it or pass.")
+    assert group(table, lang)[1].split("\n")[-1].startswith(named[:-1])
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -677,3 +695,83 @@ def test_every_result_of_a_whole_match(preset: str) -> None:
     assert match.over
     for lang in T.LANGS:
         assert_telegram_html(render_match_over(translator(lang), table))
+
+
+# --- in sight (issue 55): the clocks of the timed windows, whose turn at once -------------------------------
+CLOCK = {"zh": ("⏳ 亮主还剩 {}。", "⏳ 抄底还剩 {}。"), "en": ("⏳ Bidding closes in {}.", "⏳ Steal turn closes in {}.")}
+SECONDS = {"zh": "{} 秒", "en": "{} s"}
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_the_bidding_shows_its_clock_in_the_group_and_in_every_bidders_message(lang: str) -> None:
+    table = T.bidding_fresh("yancheng")
+    table.deadline = 1000.0 + 45
+    table.read_clock(1000.0)
+    line = CLOCK[lang][0].format(SECONDS[lang].format(45))
+    assert line in group(table, lang)[1].split("\n")
+    for seat in range(4):
+        if not table.seats[seat].is_ai:  # type: ignore[union-attr]
+            assert line in render_hand(translator(lang), table, seat, "G")[0].split("\n")
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_the_clock_reads_the_same_between_two_readings(lang: str) -> None:
+    """A redraw between two readings of the clock costs no edit: the figure is the last reading, not now's."""
+    table = T.bidding_fresh("yancheng")
+    table.deadline = time.time() + 45
+    table.read_clock(time.time())
+    before = group(table, lang)[1]
+    table.deadline += 0.0  # nothing read again: the same text, whatever the time
+    assert render_table(translator(lang), table, now=time.time() + 20)[0] == render_table(translator(lang), table)[0]
+    table.read_clock(table.deadline - 20)  # the last stretch: one reading, one edit
+    after = group(table, lang)[1]
+    assert after != before and CLOCK[lang][0].format(SECONDS[lang].format(20)) in after.split("\n")
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_the_steal_turn_shows_its_clock(lang: str) -> None:
+    table = T.stealing("yancheng")
+    table.deadline = 1000.0 + 60
+    table.read_clock(1000.0)
+    hand = T.hand_of(table)
+    assert hand.turn is not None
+    line = CLOCK[lang][1].format(SECONDS[lang].format(60))
+    assert line in group(table, lang)[1].split("\n")
+    assert line in render_hand(translator(lang), table, hand.turn, "G")[0].split("\n")
+
+
+def test_no_clock_without_a_deadline() -> None:
+    table = T.bidding_fresh("yancheng")
+    assert "⏳" not in group(table, "en")[1]
+
+
+@pytest.mark.parametrize("pace", ["relaxed", "daily"])
+def test_at_the_slow_paces_everyone_sees_whose_turn_it_is_at_every_turn(pace: str) -> None:
+    table = T.playing("yancheng", tricks=2)
+    table.settings = dataclasses.replace(table.settings, pace=pace)  # type: ignore[arg-type]
+    T.step(table)
+    hand = T.hand_of(table)
+    assert hand.turn is not None and hand.current
+    to_play = f"{who(table, hand.turn, 'en')} to play"
+    assert any(line.startswith(to_play) for line in group(table, "en")[1].split("\n"))
+    for seat in range(4):
+        if seat != hand.turn and not table.seats[seat].is_ai:  # type: ignore[union-attr]
+            text = render_hand(translator("en"), table, seat, "G")[0]
+            assert any(line.startswith(to_play) for line in text.split("\n")), text
+
+
+def test_a_late_bid_or_steal_is_told_its_window_closed() -> None:
+    table = T.bidding_fresh("yancheng")
+    old = table.version(0)
+    assert table.window_closed(0, old, "bid") is None  # still open: not closed
+    T.advance(table, lambda h: h.phase != "bidding")
+    assert table.window_closed(0, old, "bid") == "bidding"
+    assert table.window_closed(0, old, "pass") == "bidding"
+    assert table.window_closed(0, old, "play") is None
+    table = T.stealing("yancheng")
+    hand = T.hand_of(table)
+    assert hand.turn is not None
+    seat, old = hand.turn, table.version(hand.turn)
+    assert table.window_closed(seat, old, "steal") is None
+    T.step(table)  # the seat asked answered (or the AI for it): its steal turn is over
+    assert table.window_closed(seat, old, "pass_steal") == "stealing"

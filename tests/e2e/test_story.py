@@ -234,7 +234,8 @@ async def test_each_moment_is_told(fake_telegram: FakeTelegram, tmp_path: Path, 
                     assert popups.get(notice.seat) == [said]
             for seat, person in people.items():  # everyone has the result in one line, privately
                 line = story.private_result(tr, record, seat, ruleset.laps)
-                await server.wait_for(lambda p=person, t=line: any(m.text == t for m in p.bot_private_messages()),
+                await server.wait_for(lambda p=person, t=line: any(m.text == f"{group.chat.title} · {t}"
+                                                                              for m in p.bot_private_messages()),
                                       what=f"{person.name}'s result line")
             if not match.over:  # the next hand's private message is a new message: it notifies
                 for seat, person in people.items():
@@ -284,7 +285,8 @@ async def test_at_relaxed_pace_the_next_hand_waits_for_next_hand(fake_telegram: 
         # The result is out, and every private line too; still no keyboard of the next hand anywhere.
         for seat, person in people.items():
             line = story.private_result(translator(lang), case.record, seat, case.match.ruleset.laps)
-            await server.wait_for(lambda p=person, t=line: any(m.text == t for m in p.bot_private_messages()),
+            await server.wait_for(lambda p=person, t=line: any(m.text == f"{group.chat.title} · {t}"
+                                                                              for m in p.bot_private_messages()),
                                   what=f"{person.name}'s result line")
         assert not any(_newer_hand(p, old[s]) for s, p in people.items())
         pressed = await (await people[2].press(table_message(group), next_label)).answer()

@@ -165,7 +165,7 @@ class BotApi:
             "sendchataction": self.send_chat_action,
             "pinchatmessage": self.pin_chat_message,
             "unpinchatmessage": self.unpin_chat_message,
-            "unpinallchatmessages": self.unpin_chat_message,
+            "unpinallchatmessages": self.unpin_all_chat_messages,
             "setchatmenubutton": self.set_chat_menu_button,
             "setmydescription": self.set_my_description,
             "getmydescription": self.get_my_description,
@@ -690,11 +690,29 @@ class BotApi:
         assert message_id is not None
         if self.state.find_message(chat.id, message_id) is None:
             raise bad_request("Bad Request: message to pin not found")
+        pins = self.state.pinned.setdefault(chat.id, [])
+        if message_id in pins:
+            pins.remove(message_id)
+        pins.append(message_id)
+        self.state.on_change()
         return True
 
     async def unpin_chat_message(self, p: Params) -> bool:
-        """unpinChatMessage / unpinAllChatMessages (accepted and ignored)."""
-        self.writable_chat(p)
+        """unpinChatMessage: the message given, else the latest pinned."""
+        chat = self.writable_chat(p)
+        pins = self.state.pinned.setdefault(chat.id, [])
+        message_id = p.get_int("message_id")
+        if message_id is None and pins:
+            pins.pop()
+        elif message_id in pins:
+            pins.remove(message_id)
+        self.state.on_change()
+        return True
+
+    async def unpin_all_chat_messages(self, p: Params) -> bool:
+        """unpinAllChatMessages."""
+        self.state.pinned.pop(self.writable_chat(p).id, None)
+        self.state.on_change()
         return True
 
 

@@ -290,6 +290,8 @@ class State:
     """(scope as canonical JSON, language code or "") -> the command list."""
     descriptions: dict[tuple[str, str], str] = field(default_factory=dict)
     """setMyDescription / setMyShortDescription: ("description" or "short_description", language code or "")."""
+    pinned: dict[int, list[int]] = field(default_factory=dict)
+    """pinChatMessage / unpinChatMessage: per chat, the ids of its pinned messages, the latest last."""
     files: dict[str, bytes] = field(default_factory=dict)
     """Every file the bot uploaded (a photo), by the ``file_id`` it was given."""
     updates: UpdateQueue = field(default_factory=UpdateQueue)

@@ -1,0 +1,103 @@
+"""The table in sight (issue 55): the bidding's clock where people bid, and a late bid told "bidding closed".
+
+The paces are shortened for the test (the real bidding window is 45 s, its last stretch the last 20 s).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.model import Pace
+from bot.tables import turns as service
+
+from .botkit import bot_running, hand_message, play_my_turn, table_message, tables
+from .fake_telegram import FakeTelegram, FloodLimits
+
+
+@pytest.fixture(autouse=True)
+def quick_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(service.PACES, "realtime", Pace(turn=30, bidding=4, reminder=2))
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_bidding_clock_shows_and_a_late_bid_is_told_bidding_closed(fake_telegram: FakeTelegram,
+                                                                             tmp_path: Path) -> None:
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    async with bot_running(server, tmp_path / "t.db", ai_delay=30.0) as app:  # the AI seats never bid first
+        await alice.command(group, "newgame")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
+        await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        # The window's clock: in the bidder's hand message and in the group, read at its start …
+        opened = await server.wait_for(lambda: (m := hand_message(alice)) is not None
+                                       and "⏳ Bidding closes in 4 s." in (m.text or "") and m or None,
+                                       timeout=10, what="the clock in Alice's hand message")
+        await server.wait_for(lambda: "⏳ Bidding closes in 4 s." in (table_message(group).text or ""),
+                              timeout=10, what="the clock in the group")
+        # … and at its last stretch (one reading, one edit; not one a second).
+        await server.wait_for(lambda: "⏳ Bidding closes in 2 s." in ((hand_message(alice) or opened).text or ""),
+                              timeout=10, what="the last stretch's reading")
+        assert table.match is not None
+        deal = table.match.deals
+        await server.wait_for(lambda: table.match is not None and (table.match.deals != deal
+                                                                   or table.match.hand.phase != "bidding"),
+                              timeout=15, what="the bidding to close (the kitty flipped, or a new deal)")
+        # Alice presses Pass on the keyboard she saw while the window was open: closed, not out of date.
+        answer = await (await alice.press(opened, "Pass")).answer()
+        assert answer.text == "Bidding is closed; your hand is shown again.", answer.text
+        assert "out of date" not in (answer.text or "")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_table_message_is_pinned_at_every_hands_start_for_one_call_a_match(fake_telegram: FakeTelegram,
+                                                                                      tmp_path: Path) -> None:
+    """However many messages come under it (results, reveals, reminders), the group sees the table message
+    pinned at the top of the chat at each hand's start: one pin a match (not a call a hand), and unpinned
+    when the match is stopped."""
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await alice.command(group, "newgame")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
+        await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        mark = server.calls.mark()
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        assert table.match is not None
+        hands = 3
+        for number in range(1, hands + 1):
+            await server.wait_for(lambda n=number: table.match is not None and table.match.deals >= n
+                                  and table.between_hands is None, timeout=30, what=f"hand {number}'s start")
+            await server.wait_for(lambda: server.state.pinned.get(group.id, [])[-1:] == [table.message_id],
+                                  timeout=10, what=f"the table message pinned at hand {number}")
+            deal = table.match.deals
+            for _ in range(400):
+                if table.match.deals != deal:
+                    break
+                if not await play_my_turn(server, alice, table):
+                    await server.wait_for(lambda d=deal: table.match.deals != d or _alice_to_move(table, alice.id),
+                                          timeout=10, what="Alice's move")
+        pins = [r for r in server.calls.since(mark) if r.method == "pinChatMessage"]
+        assert len(pins) == 1, pins
+        await alice.command(group, "stop")
+        await server.wait_for(lambda: not server.state.pinned.get(group.id), timeout=10, what="the unpin")
+
+
+def _alice_to_move(table, user_id: int) -> bool:  # type: ignore[no-untyped-def]
+    seat = table.seat_of(user_id)
+    hand = table.match.hand
+    if hand.phase == "bidding":
+        return seat not in hand.passed
+    return hand.turn == seat
