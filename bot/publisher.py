@@ -40,8 +40,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.faults import group_gone, moved_to, passes
+from bot.posting import Poster
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
-from bot.slots import TAP_GAP, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
+from bot.slots import TAP_GAP, ChatPace, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
 from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
@@ -66,14 +67,13 @@ class Publisher:
         self.tasks = tasks if tasks is not None else Supervisor()
         """Runs every edit, notice and database write of the publisher, supervised."""
         self._slots: dict[tuple[int, str], Slot] = {}
-        self._chat_next: dict[int, float] = {}
-        """Per private chat, when its next edit may go: one person's messages at two tables are paced together."""
+        self._chats = ChatPace()
         self._retired: dict[asyncio.Task[None], Slot] = {}
         """Slots whose last edit is still to be made after they were retired."""
         self._handed_off: set[asyncio.Task[None]] = set()
-        self._posts: dict[int, list[tuple[str, InlineKeyboardMarkup | None, int | None]]] = {}
+        self._poster = Poster(lambda chat_id, notice: self.send(chat_id, notice[0], notice[1], persist=True,
+                                                                thread_id=notice[2]), self.tasks)
         """Notices waiting to be sent, chat by chat, in order."""
-        self._posters: dict[int, asyncio.Task[None]] = {}
         self._back = asyncio.Event()
         """Set (and replaced) when Telegram answers again after a fault: what waits to retry goes at once."""
         self.on_group_lost: Callable[[int], Awaitable[None]] | None = None  # told once of a group lost
@@ -179,13 +179,10 @@ class Publisher:
 
     async def _flush_later(self, slot: Slot) -> None:
         while slot.dirty:
-            while (delay := max(slot.next_at, self._chat_next.get(slot.chat_id, 0.0)) - time.monotonic()) > 0:
+            while (delay := max(slot.next_at, self._chats.next_at(slot.chat_id)) - time.monotonic()) > 0:
                 await self._pause(delay)  # woken early when Telegram is back (next_at is then 0 if it failed)
             slot.dirty = False
-            if slot.chat_id > 0:  # the tap gap holds for the person's chat, whichever table's message it is
-                if len(self._chat_next) > 256:  # chats whose gap is over are forgotten
-                    self._chat_next = {c: t for c, t in self._chat_next.items() if t > time.monotonic()}
-                self._chat_next[slot.chat_id] = time.monotonic() + self.tap_gap
+            self._chats.spent(slot.chat_id, self.tap_gap)
             PRIORITY.set(slot.priority)  # this task's own context: read by the rate limiter
             slot.flying, slot.priority = slot.priority, None
             spent, slot.next_at = slot.next_at, time.monotonic() + slot.interval
@@ -329,7 +326,7 @@ class Publisher:
             return
         self.lost.add(chat_id)
         log.warning("group %s is out of reach (%s): nothing more is sent there", chat_id, why)
-        self._posts.pop(chat_id, None)  # its poster, if any, finds nothing more to send
+        self._poster.drop(chat_id)
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.chat_id == chat_id:
                 slot.dirty = False
@@ -368,20 +365,8 @@ class Publisher:
              thread_id: int | None = None) -> None:
         """Send a notice soon, in a task of its own, after the notices posted to that chat before it (for a
         caller that holds a table's lock: nobody's press waits for a group's flood limit)."""
-        if chat_id in self.lost:
-            return
-        self._posts.setdefault(chat_id, []).append((text, markup, thread_id))
-        poster = self._posters.get(chat_id)
-        if poster is None or poster.done():
-            self._posters[chat_id] = self.tasks.start(f"notices {chat_id}", lambda: self._send_posts(chat_id))
-
-    async def _send_posts(self, chat_id: int) -> None:
-        while waiting := self._posts.get(chat_id):
-            text, markup, thread_id = waiting[0]
-            await self.send(chat_id, text, markup, persist=True, thread_id=thread_id)  # the next waits for it
-            waiting.pop(0)
-        self._posts.pop(chat_id, None)
-        self._posters.pop(chat_id, None)
+        if chat_id not in self.lost:
+            self._poster.post(chat_id, (text, markup, thread_id))
 
     async def delete(self, chat_id: int, message_id: int | None) -> None:
         """Delete a message; one that is already gone (a 400 after a restart, say) counts as deleted."""
@@ -397,7 +382,7 @@ class Publisher:
 
     async def drain(self) -> None:
         """Shut-down: flush every pending edit now (retired slots' too), send the notices, finish the stores."""
-        await asyncio.gather(*list(self._posters.values()), return_exceptions=True)
+        await asyncio.gather(*self._poster.running(), return_exceptions=True)
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.task is not None and not slot.task.done():
                 if slot.busy:  # a call in flight (perhaps waiting its turn under the flood limits) may

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
@@ -91,3 +92,25 @@ class Slot:
         self.shown_at = 0.0
         """When Telegram last accepted this message's content (unix time; 0: not since the bot started)."""
         """When (monotonic) the message was last sent or edited: quick taps wait for :data:`TAP_GAP` after it."""
+
+
+class ChatPace:
+    """When each private chat's next edit may go: the tap gap holds for the person's chat, whichever table's
+    message it is, so one person's messages at two tables are paced together (a group's message keeps its own
+    interval)."""
+
+    def __init__(self) -> None:
+        self._next: dict[int, float] = {}
+
+    def next_at(self, chat_id: int) -> float:
+        """The monotonic time before which this chat gets no edit (0: any time)."""
+        return self._next.get(chat_id, 0.0)
+
+    def spent(self, chat_id: int, gap: float) -> None:
+        """An edit of this chat goes now: the next waits ``gap`` seconds (private chats only)."""
+        if chat_id <= 0:
+            return
+        now = time.monotonic()
+        if len(self._next) > 256:  # chats whose gap is over are forgotten
+            self._next = {chat: at for chat, at in self._next.items() if at > now}
+        self._next[chat_id] = now + gap

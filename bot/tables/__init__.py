@@ -9,9 +9,11 @@
 ``seats``           away and back, escapes, a table with nobody left (pause, resume)
 ``play``            check, store, apply an action; a hand that ends is settled, the next dealt
 ``nudges``          "your turn" as a new private message (an edit does not notify)
+``shown``           who is to move, and when they were shown it: the thinking line, cards not yet sent
 ``turns``           after every change: deadlines, reminders, timeouts, AI seats, nudges, pauses
 ``watch``           the heartbeat's look: what should move a table is there; stuck tables
 ``lobby``           opening a table, seats, AI seats, settings, start and stop
+``admission``       a new match only while Telegram's limit has room; the waiting tables start in turn
 ``groups``          the group itself: the bot removed from it (its table closes), a supergroup upgrade
 ``startup``         bringing the live tables back from storage at start-up
 ``replays``         finished hands rebuilt from the log, for the people who played them

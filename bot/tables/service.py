@@ -17,7 +17,7 @@ from typing import Literal
 from telegram import InlineKeyboardMarkup
 
 from bot.model import Table
-from bot.tables import admission, groups, lobby, play, replays, seats, showing, startup, turns, watch
+from bot.tables import admission, groups, lobby, play, replays, seats, showing, shown, startup, turns, watch
 from bot.tables.hand_messages import holds, slot_key
 from bot.tables.house import House
 from engine.ai import choose_action
@@ -199,7 +199,7 @@ class Tables(House):
     @staticmethod
     def waiting_humans(table: Table) -> list[int]:
         """Seats of people whose move the table waits for now."""
-        return turns.waiting_humans(table)
+        return shown.waiting_humans(table)
 
     def watch(self) -> list[int]:
         """The heartbeat's look at every table: what should move can (repaired if not); the stuck ones."""

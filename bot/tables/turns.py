@@ -19,14 +19,14 @@ from typing import Any, Final
 import storage
 from bot import logs
 from bot.labels import and_list, name_html
-from bot.model import PACES, THINKING, Table
+from bot.model import PACES, Table
 from bot.render_group import time_left
-from bot.tables.hand_messages import slot_key
 from bot.tables.house import House, TableError
 from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
 from bot.tables.seats import set_away
 from bot.tables.showing import refresh
+from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
 from engine.errors import EngineError
 from engine.hand import Action
@@ -39,9 +39,6 @@ NEWS_FIRST: Final = 30.0
 STALL: Final = 5.0
 """Seconds past its time a timer may wake before the bot counts as having stalled (frozen, far behind, or
 down): a deadline that passed meanwhile is not a timeout, the turn gets :func:`grace` more."""
-SHOWN_POLL: Final = 0.5
-"""Seconds between two looks at whether the player to move has been shown their turn yet (while the bot's
-queue holds it; bounded by the turn's reminder)."""
 
 
 def after_change(house: House, table: Table, *, actor: int | None = None) -> None:
@@ -57,21 +54,6 @@ def after_change(house: House, table: Table, *, actor: int | None = None) -> Non
         house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
     kick_ai(house, table)
     wait_for_next_hand(house, table)
-
-
-# --- who is to move ---------------------------------------------------------------------------
-def human(table: Table, seat: int) -> bool:
-    """True if a person plays this seat now (not the AI, not the AI standing in for someone away)."""
-    info = table.seats[seat]
-    return info is not None and not info.is_ai and not info.timed_out
-
-
-def waiting_humans(table: Table) -> list[int]:
-    """Seats of people whose move the table waits for now (nobody's between hands)."""
-    if not table.playing or table.between_hands is not None:
-        return []
-    assert table.match is not None
-    return [s for s in table.match.hand.awaiting() if human(table, s)]
 
 
 def turn_key(table: Table) -> tuple[Any, ...] | None:
@@ -144,7 +126,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
     pace = PACES[table.settings.pace]
     remind_at = deadline - pace.reminder
     if not table.reminded:
-        await _show_thinking(house, table, deadline, remind_at)
+        await show_thinking(house, table, deadline, remind_at)
         if table.deadline != deadline:
             return
     if not table.reminded and remind_at > time.time():
@@ -170,7 +152,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             table.deadline = time.time() + grace(table)
             table.reminded = True
             await remind(house, table)
-        elif _cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
+        elif cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
             # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or
             # Telegram cannot be reached (nobody can play): the clock starts again, not the timeout.
@@ -182,58 +164,6 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             return
         house.spawn("deadline", partial(store_deadline, house, table), table)
         set_timer(house, table)
-
-
-def shown_at(house: House, table: Table) -> float | None:
-    """When the player to move was shown their turn: when their hand message last showed its latest content,
-    or the turn's start when they have no message the bot still has to change (an AI seat, the web app, no
-    single mover); None while their turn still waits in the bot's queue for Telegram."""
-    turn = table.match.hand.turn if table.match is not None else None
-    info = table.seats[turn] if turn is not None else None
-    if house.publisher is None or turn is None or info is None or info.is_ai or info.user_id is None \
-            or not info.reachable or house.app_open(table, turn):
-        return table.turn_since
-    shown = house.publisher.shown_at(slot_key(table.id, turn, info.user_id))
-    return None if shown is None else max(table.turn_since, shown)
-
-
-async def _show_thinking(house: House, table: Table, deadline: float, remind_at: float) -> None:
-    """Once the player to move has thought for :data:`~bot.model.THINKING` since their turn was *shown* to
-    them, the whole table is shown whose turn it is (before the reminder, which says it anyway).  Time their
-    message spent in the bot's own queue never counts (issue 57: at 80 tables that queue reached 6.6 s, more
-    turns crossed the line, every one added edits, and the queue grew again)."""
-    think = THINKING[table.settings.pace]
-    shown = shown_at(house, table)
-    while shown is None:  # their turn is not on their screen yet: their thinking has not begun
-        if time.time() + think >= remind_at:
-            return
-        await asyncio.sleep(SHOWN_POLL)
-        if table.deadline != deadline:
-            return
-        shown = shown_at(house, table)
-    think_at = shown + think
-    if think_at >= remind_at:
-        return
-    if think_at > time.time():
-        await asyncio.sleep(think_at - time.time())
-    async with table.lock:
-        if table.deadline != deadline:
-            return
-        table.turn_shown = shown
-        refresh(house, table)
-
-
-def _cards_not_sent(house: House, table: Table) -> bool:
-    """True if someone the table waits for has a hand message still to be sent (the hand's first)."""
-    if house.publisher is None:
-        return False
-    for seat in waiting_humans(table):
-        info = table.seats[seat]
-        if info is not None and info.user_id is not None and info.reachable \
-                and not house.app_open(table, seat) \
-                and house.publisher.unsent(slot_key(table.id, seat, info.user_id)):
-            return True
-    return False
 
 
 async def remind(house: House, table: Table) -> None:

@@ -15,7 +15,8 @@ import time
 from typing import Final
 
 from bot.tables.house import House
-from bot.tables.turns import arm_deadline, human, kick_ai, set_timer, wait_for_next_hand
+from bot.tables.shown import human
+from bot.tables.turns import arm_deadline, kick_ai, set_timer, wait_for_next_hand
 
 log = logging.getLogger(__name__)
 

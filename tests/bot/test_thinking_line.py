@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.model import THINKING
-from bot.tables import turns
+from bot.tables import shown as turns  # the room of the shown turn (bot/tables/shown.py)
 
 from . import tables as T
 
@@ -51,7 +51,7 @@ async def test_the_line_waits_for_the_turn_to_be_shown_and_counts_from_then(monk
     table = human_turn_table()
     house = SimpleNamespace(publisher=publisher, app_open=lambda table, seat: False)
     table.deadline = deadline = time.time() + 3600
-    waiting = asyncio.create_task(turns._show_thinking(house, table, deadline, remind_at=deadline - 20))  # type: ignore[arg-type]
+    waiting = asyncio.create_task(turns.show_thinking(house, table, deadline, remind_at=deadline - 20))  # type: ignore[arg-type]
     async with asyncio.timeout(10):
         while publisher.asked < 5:  # the timer looked several times while the turn was still queued
             await asyncio.sleep(0.005)
@@ -71,7 +71,7 @@ async def test_a_mover_without_a_message_to_wait_for_counts_from_the_turns_start
     table = human_turn_table()
     house = SimpleNamespace(publisher=Publisher(), app_open=lambda table, seat: True)  # on the web app
     table.deadline = deadline = time.time() + 3600
-    await asyncio.wait_for(turns._show_thinking(house, table, deadline, remind_at=deadline - 20), 10)  # type: ignore[arg-type]
+    await asyncio.wait_for(turns.show_thinking(house, table, deadline, remind_at=deadline - 20), 10)  # type: ignore[arg-type]
     assert refreshed == [table.turn_since]
 
 
@@ -84,7 +84,7 @@ async def test_nothing_fires_once_the_turn_is_over(monkeypatch: pytest.MonkeyPat
     publisher = Publisher()
     house = SimpleNamespace(publisher=publisher, app_open=lambda table, seat: False)
     table.deadline = deadline = time.time() + 3600
-    waiting = asyncio.create_task(turns._show_thinking(house, table, deadline, remind_at=deadline - 20))  # type: ignore[arg-type]
+    waiting = asyncio.create_task(turns.show_thinking(house, table, deadline, remind_at=deadline - 20))  # type: ignore[arg-type]
     async with asyncio.timeout(10):
         while publisher.asked < 3:
             await asyncio.sleep(0.005)

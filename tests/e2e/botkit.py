@@ -67,9 +67,10 @@ def tables(app: Application) -> Tables:  # type: ignore[type-arg]
     return app.bot_data["tables"]  # type: ignore[no-any-return]
 
 
-WAITING_KINDS: Final = frozenset({"timer", "heartbeat", "next-hand", "seasons"})
+WAITING_KINDS: Final = frozenset({"timer", "heartbeat", "next-hand", "seasons", "admission"})
 """Supervised tasks that only wait for a clock (a turn's deadline, the heartbeat, the pause between hands, a
-season's end): while they wait the bot does nothing; every other running task is work under way."""
+season's end) or for a table to wait its turn to start (``admission``, counted apart below): while they wait
+the bot does nothing; every other running task is work under way."""
 
 
 def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False,  # type: ignore[type-arg]
@@ -97,6 +98,8 @@ def busy(server: FakeTelegram, app: Application, *, commands_held: bool = False,
     service = tables(app) if "tables" in app.bot_data else None
     if service is not None and service.publisher is not None and not service.publisher.settled:
         found.append("the publisher has edits to make")
+    if service is not None and service.waiting_starts:
+        found.append(f"{len(service.waiting_starts)} tables waiting to start")
     tasks: Supervisor = app.bot_data["tasks"]
     running = {kind: n for kind, n in tasks.summary()["running"].items()
                if kind not in WAITING_KINDS and not (commands_held and kind == "commands")}
