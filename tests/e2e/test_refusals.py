@@ -112,8 +112,9 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
                                      what="the table message of the match")
 
         # --- stale buttons -------------------------------------------------------------------------
+        # The bidding keyboard's Pass, pressed in the play: the window it answered is closed, and says so.
         await _refused(server, app, table, lambda: _press(alice, old_hand, "pass"),
-                       EN("That button is out of date; your hand is shown again."))
+                       EN("Bidding is closed; your hand is shown again."))
         await _refused(server, app, table, lambda: _press_lobby(eve, old_lobby, "sit", "3"),
                        EN("The match has started; seats are fixed now."))
         assert not eve.bot_private_messages(), "Eve was told she is joining a table she cannot join"
