@@ -37,6 +37,7 @@ from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
 from bot.league.members import Members
 from bot.league.pictures import Board
+from bot.tables.people import People
 from bot.untrusted import shown
 from bot.webapp.initdata import InitDataError, WebAppUser
 from bot.webapp.inputs import parse_chat_id
@@ -86,7 +87,7 @@ class LeagueRoutes:
                                        content_type="application/json") from None
 
     async def _translator(self, user: WebAppUser) -> Translator:
-        return await self.application.bot_data["tables"].people.translator(user.id, user.language_code)  # type: ignore[no-any-return]
+        return await People(self.league.db).translator(user.id, user.language_code)
 
     async def _static(self, request: web.Request) -> web.Response:
         name = request.path[len(PREFIX) + 1:]
