@@ -28,11 +28,12 @@ so no two files import each other.  The rooms reach storage through
 from bot.tables.hand_messages import slot_key
 from bot.tables.house import FAR_BEHIND, TableError
 from bot.tables.nudges import AT_THE_TABLE
+from bot.tables.people import People
 from bot.tables.replays import Replay
 from bot.tables.seats import confirmed_escape, escape_cost, escape_question, nobody_left, present
 from bot.tables.service import MoveKind, Tables
 from storage import StorageError, StorageFault
 
-__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "Replay", "StorageError", "StorageFault", "TableError", "Tables",
+__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "People", "Replay", "StorageError", "StorageFault", "TableError", "Tables",
            "confirmed_escape", "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
 # StorageError and StorageFault: what the front ends catch of storage, given them here so that neither imports it.

@@ -37,7 +37,7 @@ from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
 from bot.league.members import Members
 from bot.league.pictures import Board
-from bot.tables.people import People
+from bot.tables import People
 from bot.untrusted import shown
 from bot.webapp.initdata import InitDataError, WebAppUser
 from bot.webapp.inputs import parse_chat_id
