@@ -142,14 +142,6 @@ def test_names_keep_only_what_the_fonts_can_draw() -> None:
                                      (Row(1, "a", ("1",), 0),), "below", ("f",))))[0] == 1200
 
 
-@pytest.fixture
-async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
-    database = await storage.open_database(tmp_path / "league.db")
-    try:
-        yield database
-    finally:
-        await database.close()
-
 
 def league_at(db: storage.Database, moment: list[float], public_url: str | None = None) -> League:
     return League(db, bot_username="chaodipi_bot", public_url=public_url, clock=lambda: moment[0])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +21,6 @@ from bot.league.chart import ChartData
 from bot.league.pictures import Board
 from bot.webapp.league import page_data
 from tests.storage.league_kit import CHAT, Hands, at, hands_at
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[storage.Database]:
-    database = await storage.open_database(tmp_path / "league.db")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 def encode(board: Board, data: ChartData) -> bytes:

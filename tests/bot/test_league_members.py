@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
 from telegram.error import BadRequest, Forbidden, NetworkError
 
 import storage
@@ -26,14 +24,6 @@ class Bot:
             raise self.answer
         return SimpleNamespace(status=self.answer, is_member=self.answer == "restricted")
 
-
-@pytest.fixture
-async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
-    database = await storage.open_database(tmp_path / "m.db")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def test_answers_are_kept_for_a_while_and_a_fault_keeps_the_last_one(db: storage.Database) -> None:

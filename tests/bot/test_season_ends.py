@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
 import pytest
 
@@ -17,14 +16,6 @@ from tests.storage.league_kit import at, hands_at
 FIRST = -1001
 SECOND = -1002
 
-
-@pytest.fixture
-async def db(tmp_path: Path):  # type: ignore[no-untyped-def]
-    database = await storage.open_database(tmp_path / "league.db")
-    try:
-        yield database
-    finally:
-        await database.close()
 
 
 async def two_groups_played_in_november(db: storage.Database) -> None:
