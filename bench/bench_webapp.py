@@ -245,7 +245,7 @@ async def server_figures(n: int) -> None:
                     await server.wait_for(lambda: routes.streams.open_count() == 0, timeout=60,
                                           what="the streams closed")
                     gc.collect()
-                    print(f"  dropped ({routes.streams.open_count()} open, {len(tables(app).app_seats)} seats counted "
+                    print(f"  dropped ({routes.streams.open_count()} open, {len(tables(app).apps)} seats counted "
                           f"open): {resources_now()}")
 
                 port = app.bot_data["http"].port

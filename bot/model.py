@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from bot.presses import Presses
 from engine.cards import Card
 from engine.match import Match
 from engine.ruleset import RULESETS, Ruleset, get_ruleset
@@ -152,7 +153,9 @@ class Table:
     deadline: float | None = None
     turn_key: tuple[Any, ...] | None = None
     reminded: bool = False
-    selection: dict[int, Counter[Card]] = field(default_factory=dict)
+    presses: Presses = field(default_factory=Presses)
+    """Each seat's keyboard between presses: selection, ticked copies, the last press that acted
+    (:class:`bot.presses.Presses`; only the tables service changes it)."""
     pending: dict[int, tuple[int | None, str]] = field(default_factory=dict)
     """People sent to the private chat to press Start before they can sit: seat wanted, name."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -160,9 +163,6 @@ class Table:
     between_hands: float | None = None
     """While the last hand's result is read: when the next hand starts (unix time), unless a
     seated player presses 「下一局」 first.  None while a hand is being played."""
-    acted: dict[int, tuple[str, str, str]] = field(default_factory=dict)
-    """Per seat, the last stored action's keyboard version, button and the version it led to:
-    the same press again is "already done", not a second action."""
     paused: bool = False
     """Nobody present is left at the table: no move is made until someone comes back."""
     progress: float = 0.0
@@ -192,10 +192,6 @@ class Table:
     """When the player to move was shown their turn (unix time; 0 until the turn's timer saw it shown):
     their thinking is counted from then, never from a moment their message still waited in the bot's queue
     (:func:`bot.tables.turns.shown_at`)."""
-    ticked: dict[int, dict[Card, set[int]]] = field(default_factory=dict)
-    """Per seat, which copy of each selected card was tapped (two ♣4 buttons: the one pressed is ticked)."""
-    restarted: set[int] = field(default_factory=set)
-    """Seats whose selection a restart lost, until they touch their keyboard again (selections live in memory)."""
 
     def thinking(self, now: float) -> bool:
         """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:
@@ -289,5 +285,5 @@ class Table:
         return None
 
     def selected(self, seat: int) -> Counter[Card]:
-        """The cards a seat has selected on its keyboard."""
-        return self.selection.setdefault(seat, Counter())
+        """The cards a seat has selected on its keyboard (a copy: :attr:`presses` changes it)."""
+        return self.presses.selected(seat)

@@ -72,8 +72,8 @@ def hand_keyboard(tr: Translator, table: Table, seat: int, view: HandView) -> In
         group = card_group
         copy = seen[card]
         seen[card] += 1
-        ticks = table.ticked.get(seat, {}).get(card)
-        chosen = copy in ticks if ticks is not None and len(ticks) == selected[card] else copy < selected[card]
+        ticks = table.presses.ticks(seat, card)
+        chosen = copy in ticks if ticks is not None else copy < selected[card]
         mark = "✓" if chosen else ""
         if copy >= held[card] - picked[card]:  # the last copies of a card are the ones from the kitty
             mark += FROM_KITTY

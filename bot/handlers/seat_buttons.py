@@ -9,7 +9,7 @@ from bot import callbacks
 from bot.handlers.common import Context, storage_trouble, tables_of
 from bot.i18n import Translator
 from bot.model import Table
-from bot.tables import StorageError, TableError, confirmed_escape
+from bot.tables import ComeBack, Person, Refused, StorageError, TableError, confirmed_escape
 
 
 async def on_seat_button(context: Context, query: CallbackQuery, table: Table, data: callbacks.Callback,
@@ -17,16 +17,18 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
     """「我回来了」 (in private), and the answer to an escape's confirmation (in the group)."""
     tables = tables_of(context)
     user = query.from_user
+    if data.op == "return":  # a request of the seat's, as any press of the hand keyboard
+        outcome = await tables.perform(Person(user.id, "keyboard"), table, ComeBack())
+        popup = outcome.text(tr) if isinstance(outcome, Refused) else None
+        await query.answer(popup, show_alert=bool(popup))
+        return
     seat = table.seat_of(user.id)
-    popup: str | None = None
+    popup = None
     async with table.lock:
         try:
             if seat is None or not table.playing:
                 raise TableError("You are not playing at this table.")
-            if data.op == "return":
-                if not await tables.come_back(table, seat):
-                    popup = tr("You are playing this seat already.")
-            elif data.op == "stay":
+            if data.op == "stay":
                 if data.arg != str(seat):
                     raise TableError("This question is not yours.")
             else:
@@ -38,7 +40,7 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
             popup = storage_trouble(tr, exc, move=False)
     # The press is answered first: the edit below is a group message, which may wait for the group's budget.
     await query.answer(popup or None, show_alert=bool(popup))
-    if popup is None and data.op in ("esc", "stay") and query.message is not None:
+    if popup is None and query.message is not None:
         try:  # the question is answered: its buttons go
             await query.edit_message_reply_markup(reply_markup=None)
         except TelegramError:

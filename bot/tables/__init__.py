@@ -17,6 +17,7 @@
 ``groups``          the group itself: the bot removed from it (its table closes), a supergroup upgrade
 ``startup``         bringing the live tables back from storage at start-up
 ``replays``         finished hands rebuilt from the log, for the people who played them
+``perform``         one request of a seated person (:mod:`~bot.tables.requests`), from either front end
 ``service``         :class:`Tables`: the calls the keyboard and the Mini App make
 ==================  =============================================================================
 
@@ -29,11 +30,31 @@ from bot.tables.hand_messages import slot_key
 from bot.tables.house import FAR_BEHIND, TableError
 from bot.tables.nudges import AT_THE_TABLE
 from bot.tables.people import People
+from bot.tables.perform import MOVES
 from bot.tables.replays import Replay
+from bot.tables.requests import (
+    Choose,
+    Clear,
+    ComeBack,
+    Done,
+    Front,
+    Hint,
+    Move,
+    MoveKind,
+    NextHand,
+    OneTap,
+    Outcome,
+    Peek,
+    Person,
+    Refused,
+    Request,
+    Select,
+)
 from bot.tables.seats import confirmed_escape, escape_cost, escape_question, nobody_left, present
-from bot.tables.service import MoveKind, Tables
+from bot.tables.service import Tables
 from storage import StorageError, StorageFault
 
-__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MoveKind", "People", "Replay", "StorageError", "StorageFault", "TableError", "Tables",
-           "confirmed_escape", "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
+__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MOVES", "Choose", "Clear", "ComeBack", "Done", "Front", "Hint", "Move", "MoveKind", "NextHand",
+           "OneTap", "Outcome", "Peek", "People", "Person", "Refused", "Replay", "Request", "Select", "StorageError", "StorageFault",
+           "TableError", "Tables", "confirmed_escape", "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
 # StorageError and StorageFault: what the front ends catch of storage, given them here so that neither imports it.

@@ -43,6 +43,42 @@ class TableError(Exception):
         return tr(self.msgid, **self.values)
 
 
+class OpenApps:
+    """The web app's streams open on a seat, counted for the person who opened them (a leaver's stream never
+    counts for whoever sits there next): while one is open, that person's hand message waits.  The stream
+    (:mod:`bot.webapp.events`) opens and closes them; a keyboard press forgets them (:meth:`keyboard_used`)."""
+
+    def __init__(self) -> None:
+        self._open: Counter[tuple[int, int, int]] = Counter()
+
+    def opened(self, table_id: int, seat: int, user_id: int) -> None:
+        """A stream for this seat and person began."""
+        self._open[(table_id, seat, user_id)] += 1
+
+    def closed(self, table_id: int, seat: int, user_id: int) -> bool:
+        """A stream ended; True when it was the last one open for this seat and person."""
+        key = (table_id, seat, user_id)
+        if key not in self._open:  # forgotten meanwhile, by a press on the keyboard
+            return False
+        self._open[key] -= 1
+        if self._open[key] > 0:
+            return False
+        del self._open[key]
+        return True
+
+    def keyboard_used(self, table_id: int, seat: int, user_id: int) -> None:
+        """The person pressed a button of their hand message: keep that message current from now on, even
+        while the app stays open too."""
+        self._open.pop((table_id, seat, user_id), None)
+
+    def is_open(self, table_id: int, seat: int, user_id: int) -> bool:
+        """True while a stream is open for this seat and person."""
+        return self._open[(table_id, seat, user_id)] > 0
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+
 FAR_BEHIND: Final = 10.0
 """Seconds of messages waiting for Telegram's overall limit beyond which no turn times out, no reminder
 goes (an overloaded bot would time people out for its own lag, and each timeout costs more messages) and
@@ -83,9 +119,8 @@ class House:
         """Called at every refresh of a table (the web app's live streams)."""
         self.hand_watchers: list[Callable[[Table], None]] = []
         """Called when a hand's result is stored (the league: its pictures are out of date, its season due)."""
-        self.app_seats: Counter[tuple[int, int, int]] = Counter()
-        """(table, seat, person): the web app streams open for a seat, counted for the person who opened them
-        (a leaver's stream never counts for whoever sits there next); see :meth:`app_open`."""
+        self.apps = OpenApps()
+        """The web app streams open for a seat (see :meth:`app_open`)."""
         self.thinking = Thinking(config.ai_workers)
         """The strong AI's searches: worker processes (started at the first search), budgets by the queue."""
 
@@ -146,7 +181,7 @@ class House:
         """True while the person holding this seat now has the web app open on it: their hand message waits
         until it closes."""
         info = table.seats[seat]
-        return info is not None and info.user_id is not None and self.app_seats[(table.id, seat, info.user_id)] > 0
+        return info is not None and info.user_id is not None and self.apps.is_open(table.id, seat, info.user_id)
 
     # --- shared helpers -----------------------------------------------------------------------
     def tr(self, table: Table) -> Translator:

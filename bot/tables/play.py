@@ -144,8 +144,7 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
     if result is not None:
         for watcher in house.hand_watchers:
             watcher(table)
-    table.selection.clear()
-    table.ticked.clear()
+    table.presses.clear_all()
     if leaver is not None and escaped is not None:
         freeze(house, table, escaped, leaver)
     for seat in back:

@@ -162,7 +162,7 @@ def hand_to_ai(table: Table, seat: int) -> Seat | None:
     """The AI takes a seat in memory; the person who held it, if anyone did."""
     info = table.seats[seat]
     table.seats[seat] = Seat(None, "AI", is_ai=True)
-    table.selection.pop(seat, None)
+    table.presses.clear(seat)
     return info if info is not None and not info.is_ai else None
 
 

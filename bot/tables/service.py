@@ -3,35 +3,26 @@
 :class:`Tables` is the :class:`~bot.tables.house.House` with the calls
 below; each is a line or two over the rooms.  Who may see or do what is
 decided here (and in the rooms), never in a front end: the seat a person
-holds (:meth:`Tables.seat_of`), a move and its refusal (:meth:`Tables.move`),
-the hint (:meth:`Tables.hint`), who may replay a hand (:meth:`Tables.replay`).
-The caller holds the table's lock for every call that takes a table, unless
-the call says otherwise.
+holds (:meth:`Tables.seat_of`), every request of a seated person, a move, a
+selection, the hint, coming back, and its refusal (:meth:`Tables.perform`,
+which takes the lock itself), who may replay a hand (:meth:`Tables.replay`).
+The caller holds the table's lock for every other call that takes a table,
+unless the call says otherwise.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from telegram import InlineKeyboardMarkup
 
 from bot.model import Table
-from bot.tables import admission, groups, lobby, play, replays, seats, showing, shown, startup, turns, watch
+from bot.tables import admission, groups, lobby, perform, play, replays, seats, showing, shown, startup, turns, watch
 from bot.tables.hand_messages import holds, slot_key
 from bot.tables.house import House
-from engine.ai import choose_action
-from engine.bidding import needs_choice, read_step
-from engine.cards import Card
+from bot.tables.requests import Outcome, Person, Request
 from engine.hand import Action
 from engine.match import Applied
-from engine.views import view_for
-
-MoveKind = Literal["bid", "pass", "bury", "steal", "pass_steal", "play"]
-"""A player's move, as the keyboard and the web app name it."""
-
-TRUMP_CHOICES = ("S", "H", "D", "C")
-"""The suits a bid that does not name its trump may choose (plus ``NT`` for a red-five pair)."""
 
 
 class Tables(House):
@@ -146,17 +137,11 @@ class Tables(House):
         """Check, store, then apply one action; returns what the engine made of it (see :func:`play.act`)."""
         return await play.act(self, table, action)
 
-    async def move(self, table: Table, seat: int, kind: MoveKind, cards: Sequence[Card],
-                   trump: str | None) -> Applied:
-        """A player's move, from a button or the web app: check, store and apply it, clear the player's
-        selection, then the deadline, the AI seats and every message follow.  Raises the engine's or the
-        service's refusal (nothing changed then).  Returns what the engine made of it (a failed throw's
-        notice among its ``notices``)."""
-        applied = await play.act(self, table, Action(kind, seat, tuple(cards), trump))
-        table.selected(seat).clear()
-        table.ticked.pop(seat, None)
-        turns.after_change(self, table, actor=seat)
-        return applied
+    async def perform(self, person: Person, table: Table, request: Request) -> Outcome:
+        """One request of a seated person, from the keyboard or the Mini App: the lock, the seat, staleness,
+        the come-back rule, the move and what follows it, once (:mod:`bot.tables.perform`).  Takes the lock
+        itself; returns the typed outcome, never raises for a refusal."""
+        return await perform.perform(self, person, table, request)
 
     async def escape(self, table: Table, seat: int) -> None:
         """A player leaves mid-match (the escape rule; the AI takes the seat)."""
@@ -165,23 +150,6 @@ class Tables(House):
     def next_hand(self, table: Table) -> None:
         """End the pause between hands (a 「下一局」 press); raises TableError if there is none."""
         turns.next_hand(self, table)
-
-    def hint(self, table: Table, seat: int) -> tuple[Card, ...]:
-        """The cards the casual player would choose for this seat now (the strong one would hold the event
-        loop for its search); empty when there is nothing to suggest."""
-        assert table.match is not None
-        hand = table.match.hand
-        return choose_action(view_for(hand, seat), hand.ruleset, self.rng, "casual").cards
-
-    def trump_choices(self, table: Table, cards: Sequence[Card]) -> list[str] | None:
-        """The trumps a bid or steal of these cards must choose between (a joker or red-five pair names
-        none), or None when the cards name their trump (or are no bid)."""
-        assert table.match is not None
-        hand = table.match.hand
-        step = read_step(hand.ruleset, hand.level, list(cards))
-        if step is None or not needs_choice(hand.ruleset, step):
-            return None
-        return list(TRUMP_CHOICES) + (["NT"] if step == "R52" else [])
 
     # --- messages and turns ----------------------------------------------------------------------------
     def refresh(self, table: Table, *, urgent: Sequence[int] = (), pressed: int | None = None) -> None:

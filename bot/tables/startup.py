@@ -46,7 +46,7 @@ async def load_tables(house: House) -> None:
             # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
             assert table.match is not None
             table.paused = table.playing and nobody_left(table) and not table.match.hand.events
-            table.restarted = set(range(4))
+            table.presses.restarted()
             for seat, user_id in active.match.extra.get("left", {}).items():  # who may take a seat back
                 table.left[int(seat)] = await _seat(house, _Left(user_id))
             table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}

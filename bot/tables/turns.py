@@ -246,11 +246,17 @@ def next_hand(house: House, table: Table) -> None:
 
     The caller holds ``table.lock``.
     """
+    end_pause(table)
+    after_change(house, table)
+
+
+def end_pause(table: Table) -> None:
+    """The pause between hands is over (the caller then runs :func:`after_change`); TableError if there is
+    none."""
     if table.between_hands is None:
         raise TableError("That button is out of date.")
     table.between_hands = None
     table.progress = time.time()
-    after_change(house, table)
 
 
 # --- AI seats ----------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ its own last write: another seat's private change (a card tapped on their
 keyboard) leaves no trace in it.
 
 While a stream is open its seat counts as "the app is open" for the person
-who opened it (``Tables.app_seats``): their hand message waits, and nobody
+who opened it (``Tables.apps``): their hand message waits, and nobody
 else's does.
 """
 
@@ -96,8 +96,8 @@ class SeatStream:
         table, seat, tables, live = self.table, self.ticket.seat, self.tables, self.live
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await response.prepare(request)
-        key = (table.id, seat, self.ticket.user_id)
-        tables.app_seats[key] += 1
+        user_id = self.ticket.user_id
+        tables.apps.opened(table.id, seat, user_id)
         live.handled(self, table.id, -1)
         loop = asyncio.get_running_loop()
         beat_at = loop.time() + HEARTBEAT
@@ -131,11 +131,8 @@ class SeatStream:
             pass  # the app was closed; the stream ends
         finally:
             live.gone(self)
-            tables.app_seats[key] -= 1
-            if tables.app_seats[key] <= 0:
-                del tables.app_seats[key]
-                if tables.get(table.id) is table:
-                    tables.refresh(table, urgent=[seat])  # the hand message catches up with the app
+            if tables.apps.closed(table.id, seat, user_id) and tables.get(table.id) is table:
+                tables.refresh(table, urgent=[seat])  # the hand message catches up with the app
         return response
 
     async def _quiet(self, request: web.Request, change: asyncio.Event, beat_at: float) -> bool:

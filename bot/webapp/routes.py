@@ -24,8 +24,8 @@ lock, since a seat may change hands while a request waits for it.  Input
 is checked by :mod:`bot.webapp.inputs` before use (400 with a reason).  A
 move carries a fresh ``nonce``; the same nonce twice under the same
 ``initData`` is a replayed request: 403, and nothing changes.  Moves go
-through :meth:`bot.tables.Tables.move` under the table's lock, the path of
-a keyboard press.  Every answer carries the headers of
+through :meth:`bot.tables.Tables.perform`, the one call a keyboard press
+makes too: parse → perform → render.  Every answer carries the headers of
 :mod:`bot.webapp.headers`.
 """
 
@@ -44,20 +44,18 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot.i18n import Translator
-from bot.messages import closed_text, refusal, storage_refusal
 from bot.model import Table
-from bot.tables import MoveKind, StorageError, StorageFault, TableError, Tables
+from bot.tables import MOVES, Choose, ComeBack, Done, Hint, Move, Outcome, Person, Refused, StorageFault, Tables
 from bot.untrusted import shown
 from bot.webapp import headers
 from bot.webapp.events import SeatStream
 from bot.webapp.initdata import InitDataError, WebAppUser
-from bot.webapp.inputs import MOVE_FIELDS, Move, move_of, nonce_of, parse_id, read_object, refuse
+from bot.webapp.inputs import MOVE_FIELDS, move_of, nonce_of, parse_id, read_object, refuse
 from bot.webapp.live import Live
 from bot.webapp.replay import replay_json
 from bot.webapp.signin import who_asks
 from bot.webapp.state import seat_state, words
 from bot.webapp.streams import TICKET_LIFE, StreamCapError, Streams
-from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +64,6 @@ STATIC: Final = {"": ("index.html", "text/html"), "app.js": ("app.js", "text/jav
                  "app.css": ("app.css", "text/css"), "signin.js": ("signin.js", "text/javascript")}
 NONCES_KEPT: Final = 100_000
 """At most this many recent nonces are remembered (a bound on memory; about 10 MB)."""
-OPS: Final[dict[str, MoveKind]] = {"bid": "bid", "pass": "pass", "bury": "bury", "steal": "steal",
-                                   "nosteal": "pass_steal", "play": "play"}
 
 
 class WebAppRoutes:
@@ -205,90 +201,55 @@ class WebAppRoutes:
 
     async def _act(self, request: web.Request) -> web.Response:
         user = self._user(request)
-        table, seat = self._seat(request, user)
+        table, _seat = self._seat(request, user)
         body = await read_object(request, MOVE_FIELDS)
         move = move_of(body)
         self._check_nonce(user, body, table)
         tr = await self._translator(user.id, user.language_code)
-        tables = self.tables
-        async with self._holding(table, seat, user):
-            problem, choose = await self._move(tables, table, seat, move, tr)
-            tables.refresh(table, urgent=[seat])
-            state = self._state_of(tr, table, seat)
-        if choose is not None:
-            return _json({"ok": False, "choose": choose, "state": state})
-        if problem is not None:
-            return _json({"ok": False, "refusal": problem, "state": state}, status=409)
+        outcome = await self.tables.perform(Person(user.id, "app"), table,
+                                            Move(MOVES[move.op], move.cards, move.version or "", move.trump))
+        state = self._after(tr, table, user, outcome)
+        if isinstance(outcome, Choose):
+            return _json({"ok": False, "choose": list(outcome.trumps), "state": state})
+        if isinstance(outcome, Refused):
+            return _json({"ok": False, "refusal": outcome.text(tr, table.settings.ruleset()), "state": state},
+                         status=409)
         return _json({"ok": True, "state": state})
-
-    async def _move(self, tables: Tables, table: Table, seat: int, move: Move,
-                    tr: Translator) -> tuple[str | None, list[str] | None]:
-        """Make the move as the keyboard would; (refusal text, trump choices to offer)."""
-        if not table.playing:
-            return tr("No hand is being played at this table."), None
-        kind = OPS[move.op]
-        if move.version != table.version(seat):
-            return closed_text(tr, table.window_closed(seat, move.version or "", kind)) \
-                or tr("That button is out of date; your hand is shown again."), None
-        assert table.match is not None
-        if kind == "pass" and seat in table.match.hand.passed:
-            return tr("You have already done that."), None  # one pass a round
-        info = table.seats[seat]
-        if info is not None:
-            info.last_active = time.time()
-        cards = () if kind in ("pass", "pass_steal") else move.cards
-        try:
-            await tables.come_back(table, seat)  # a move from someone away brings them back
-            if kind not in ("pass", "pass_steal") and not cards:
-                return tr("Select the cards first."), None
-            if kind in ("bid", "steal") and move.trump is None:
-                choices = tables.trump_choices(table, cards)
-                if choices is not None:
-                    return None, choices
-            await tables.move(table, seat, kind, cards, None if move.trump == "NT" else move.trump)
-        except EngineError as exc:
-            return refusal(tr, exc, table.settings.ruleset()), None
-        except TableError as exc:
-            return exc.text(tr), None
-        except StorageError as exc:
-            return _storage_trouble(tr, table, exc, move=True), None
-        return None, None
 
     async def _hint(self, request: web.Request) -> web.Response:
         user = self._user(request)
-        table, seat = self._seat(request, user)
+        table, _seat = self._seat(request, user)
         tr = await self._translator(user.id, user.language_code)
-        async with self._holding(table, seat, user):
-            info = table.seats[seat]
-            if not table.playing:
-                return _json({"ok": False, "refusal": tr("No hand is being played at this table.")}, status=409)
-            if info is not None and info.timed_out:
-                return _json({"ok": False, "refusal": tr("The AI plays for you until you are back.")}, status=409)
-            suggestion = self.tables.hint(table, seat)
-        if not suggestion:
-            return _json({"ok": False, "refusal": tr("Nothing to suggest now.")}, status=409)
-        return _json({"ok": True, "cards": [str(c) for c in suggestion]})
+        outcome = await self.tables.perform(Person(user.id, "app"), table, Hint(None, select=False))
+        self._after(tr, table, user, outcome)
+        if isinstance(outcome, Refused):
+            return _json({"ok": False, "refusal": outcome.text(tr, table.settings.ruleset())}, status=409)
+        assert isinstance(outcome, Done)
+        return _json({"ok": True, "cards": [str(c) for c in outcome.cards]})
 
     async def _back(self, request: web.Request) -> web.Response:
         """「我回来了」 in the page: the AI stops playing for the person (as the button under the away notice)."""
         user = self._user(request)
-        table, seat = self._seat(request, user)
+        table, _seat = self._seat(request, user)
         body = await read_object(request, frozenset({"nonce"}))
         self._check_nonce(user, body, table)
         tr = await self._translator(user.id, user.language_code)
-        async with self._holding(table, seat, user):
-            problem: str | None = None
-            try:
-                if not table.playing:
-                    problem = tr("No hand is being played at this table.")
-                elif not await self.tables.come_back(table, seat):
-                    problem = tr("You are playing this seat already.")
-            except StorageError as exc:
-                problem = _storage_trouble(tr, table, exc, move=False)
-            state = self._state_of(tr, table, seat)
-        if problem is not None:
-            return _json({"ok": False, "refusal": problem, "state": state}, status=409)
+        outcome = await self.tables.perform(Person(user.id, "app"), table, ComeBack())
+        state = self._after(tr, table, user, outcome)
+        if isinstance(outcome, Refused):
+            return _json({"ok": False, "refusal": outcome.text(tr, table.settings.ruleset()), "state": state},
+                         status=409)
         return _json({"ok": True, "state": state})
+
+    def _after(self, tr: Translator, table: Table, user: WebAppUser, outcome: Outcome) -> dict[str, Any]:
+        """The seat's state after a request (read at once, with no wait since the service let go of the
+        lock); 403 for someone who holds no seat there (any more), 503 while the table stays busy."""
+        if isinstance(outcome, Refused) and outcome.code == "busy":
+            refuse(web.HTTPServiceUnavailable, "the table is busy", refusal=outcome.text(tr))
+        seat = table.seat_of(user.id)
+        if seat is None or self.tables.get(table.id) is not table:
+            refuse(web.HTTPForbidden, "not your table")
+        return self._state_of(tr, table, seat)
 
     async def _ticket(self, request: web.Request) -> web.Response:
         user = self._user(request)
@@ -324,17 +285,6 @@ class WebAppRoutes:
         if replay is None:
             refuse(web.HTTPForbidden, "not a hand of yours")
         return _json({"ok": True, "replay": replay_json(replay, tr)})
-
-
-def _storage_trouble(tr: Translator, table: Table, exc: StorageError, *, move: bool) -> str:
-    """The answer to a request whose write failed, as the keyboard's: a fault that can pass is said as what
-    it is (logged once where it happened); anything else is a bug, logged with its traceback."""
-    if isinstance(exc, StorageFault):
-        return storage_refusal(tr, exc)
-    log.exception("table %s: storage error", table.id)
-    if move:
-        return tr("I could not save your move; nothing changed. Please try again.")
-    return tr("I could not save that; nothing changed. Please try again.")
 
 
 @web.middleware

@@ -8,7 +8,7 @@ from bot import callbacks
 from bot.i18n import translator
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import render_settings
-from tests.bot import tables as T
+from tests.bot import builders as T
 
 
 def _table(settings: TableSettings) -> Table:

@@ -12,6 +12,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import catalogue_path, pick_language, translator
 from bot.messages import REASONS
+from bot.tables.requests import REFUSALS
 from bot.webapp.state import WORDS
 
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
@@ -40,6 +41,8 @@ def used_msgids() -> dict[str, set[str]]:
                 found.setdefault(msgid, set()).add(path.name)
     for msgid in [*REASONS.values(), FALLBACK]:
         found.setdefault(msgid, set()).add("messages.py")
+    for msgid in REFUSALS.values():  # the service's refusals, said by either front end
+        found.setdefault(msgid, set()).add("requests.py")
     for msgid in WORDS:  # the web app's words, translated together for the page
         found.setdefault(msgid, set()).add("state.py")
     return found

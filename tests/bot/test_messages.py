@@ -12,7 +12,7 @@ from engine.follow import check_follow
 from engine.hand import Action
 from engine.ruleset import RULESETS
 from engine.trump import trump_context
-from tests.bot import tables as T
+from tests.bot import builders as T
 from tests.engine.rig import cards, full_deal, new_hand
 
 

@@ -96,7 +96,7 @@ async def test_whoever_ended_the_hand_hears_the_result_first_as_their_press_s_ow
     from bot.model import Seat
     from bot.tables import Tables
     from bot.tables.play import tell_players
-    from tests.bot import tables as T
+    from tests.bot import builders as T
 
     class Sender:
         def __init__(self) -> None:

@@ -10,7 +10,7 @@ from bot.config import Settings
 from bot.model import Seat, Table
 from bot.tables import Tables
 from bot.tables.turns import remind
-from tests.bot import tables as T
+from tests.bot import builders as T
 
 
 class Recorder:

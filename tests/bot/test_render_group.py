@@ -34,7 +34,7 @@ from engine.cards import Card
 from engine.hand import Hand
 from engine.ruleset import RULESETS
 from engine.views import view_for
-from tests.bot import tables as T
+from tests.bot import builders as T
 from tests.bot.checks import (
     SUIT,
     assert_keyboard_limits,

@@ -22,7 +22,7 @@ from engine.cards import Card
 from engine.hand import Action, Hand
 from engine.trump import TRUMP, trump_context
 from engine.views import view_for
-from tests.bot import tables as T
+from tests.bot import builders as T
 from tests.bot.checks import (
     CARD_ROW,
     SUIT,
@@ -213,7 +213,7 @@ def test_a_selected_bid_is_named_on_its_button(lang: str) -> None:
     table, _bid = T.bidding_with_bid("yangzhou")
     hand = T.hand_of(table)
     pair = T.level_bids(hand, 2, pair=True)[0]
-    table.selected(2).update(pair)
+    table.presses.replace(2, pair)
     _raw, plain, markup, decoded = private(table, 2, lang)
     label = cards_label(pair, lang)
     assert action_texts(markup)[:2] == ([f"亮主 {label}", "不亮"] if lang == "zh" else [f"Bid {label}", "Pass"])
@@ -226,7 +226,7 @@ def test_selecting_one_copy_of_a_pair_marks_one_button(lang: str) -> None:
     table = T.bidding_fresh("yancheng", 14)
     hand = T.hand_of(table)
     card = next(c for c, n in Counter(hand.hands[0]).items() if n == 2)
-    table.selected(0)[card] = 1
+    table.presses.replace(0, [card])
     _raw, _plain, markup, _decoded = private(table, 0, lang)
     marked = [b for b in buttons(markup) if b.text.startswith("✓")]
     assert [b.text for b in marked] == ["✓" + card_label(card, lang)]
@@ -347,7 +347,7 @@ def test_burying_keyboard(preset: str, lang: str) -> None:
         else:
             assert actions(decoded) == []
     # Select eight: the button counts them.
-    table.selected(burier).update(hand.hands[burier][:8])
+    table.presses.replace(burier, hand.hands[burier][:8])
     _raw, plain, markup, _decoded = private(table, burier, lang)
     assert action_texts(markup)[0] == ("扣底 (8/8)" if lang == "zh" else "Bury (8/8)")
     assert sum(b.text.startswith("✓") for b in buttons(markup)) == 8
@@ -397,7 +397,7 @@ def test_a_red_five_steal_offers_the_choices(lang: str) -> None:
         table.match.apply(action)  # type: ignore[union-attr]
     hand = T.hand_of(table)
     assert hand.phase == "stealing" and hand.turn == thief
-    table.selected(thief).update(cards)
+    table.presses.replace(thief, cards)
     _raw, _plain, markup, decoded = private(table, thief, lang)
     pair = cards_label(cards, lang)
     assert [c.arg for c in decoded if c.op == "trump"] == ["steal-S", "steal-H", "steal-D", "steal-C", "steal-NT"]
@@ -461,7 +461,7 @@ def test_selected_cards_to_play(lang: str) -> None:
     seat = hand.turn
     assert seat is not None
     play = T.ai_action(table, seat).cards
-    table.selected(seat).update(play)
+    table.presses.replace(seat, play)
     _raw, plain, markup, _decoded = private(table, seat, lang)
     label = cards_label(play, lang)
     assert action_texts(markup)[0] == (f"出牌 {label}" if lang == "zh" else f"Play {label}")
@@ -531,7 +531,7 @@ def test_selections_survive_the_sweep() -> None:
         if hand.over or hand.setup.number != 1:
             break
         for seat in range(4):
-            table.selection[seat] = Counter(hand.hands[seat][:3])
+            table.presses.replace(seat, hand.hands[seat][:3])
             for lang in T.LANGS:
                 private(table, seat, lang)
         T.step(table)

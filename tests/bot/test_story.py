@@ -16,8 +16,8 @@ from engine.cards import parse_cards
 from engine.levels import MoveReason
 from engine.notices import RedFive, ThrowFailed
 from engine.views import view_for
+from tests.bot import builders as T
 from tests.bot import story_cases as C
-from tests.bot import tables as T
 from tests.engine.rig import cards, full_deal, new_hand
 
 ZH, EN = translator("zh"), translator("en")

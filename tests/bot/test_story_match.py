@@ -32,8 +32,8 @@ from engine.match import HandRecord, MatchStart
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
 from engine.views import view_for
+from tests.bot import builders as T
 from tests.bot import story_cases as C
-from tests.bot import tables as T
 
 TAGS = re.compile(r"<[^>]+>")
 

@@ -25,8 +25,8 @@ from engine.hand import Action
 from engine.ruleset import RULESETS
 from engine.scoring import Adjustment
 from engine.views import view_for
+from tests.bot import builders as T
 from tests.bot import story_cases as C
-from tests.bot import tables as T
 from tests.engine.rig import cards, full_deal, new_hand
 
 ZH, EN = translator("zh"), translator("en")

@@ -1,7 +1,7 @@
 """What a player reads is true: hidden bids, the copy of a card they tapped, a setting they chose; the next
 hand waits for the last one's news; a hand with no trick offers no replay.
 
-Real engine hands (``tests/bot/tables.py`` builders), rendered as the bot renders them.
+Real engine hands (``tests/bot/builders.py``), rendered as the bot renders them.
 """
 
 from __future__ import annotations
@@ -16,16 +16,15 @@ import pytest
 import storage
 from bot import callbacks
 from bot.config import Settings
-from bot.handlers.hand_buttons import hand_op
 from bot.i18n import translator
 from bot.model import Seat, Table, TableSettings
 from bot.render_group import setting_label
 from bot.render_private import hand_keyboard, render_hand
-from bot.tables import Tables
+from bot.tables import Done, Person, Select, Tables
 from bot.tables.turns import wait_for_next_hand
 from engine.hand import Action
 from engine.match import Match
-from tests.bot import tables as T
+from tests.bot import builders as T
 
 
 def _hidden_override() -> Table:
@@ -91,8 +90,10 @@ def test_the_copy_tapped_is_the_copy_ticked() -> None:
         return [int(d.arg[-1]) for text, d in data if d is not None and d.op == "sel"
                 and d.arg[:-1] == str(card) and text.startswith("✓")]
 
+    tables.register(table)
+
     async def tap(copy: int) -> None:
-        await hand_op(tables, table, 0, callbacks.Callback("H", table.id, "sel", f"{card}{copy}", version), tr)
+        assert await tables.perform(Person(100, "keyboard"), table, Select(card, copy, version)) == Done()
 
     asyncio.run(tap(1))
     assert ticks() == [1]

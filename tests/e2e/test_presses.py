@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 import storage
-from bot.handlers import hand_buttons as handlers
 from bot.i18n import translator
 from bot.model import Table
+from bot.tables import perform
 
 from .botkit import bot_running, current_hand_message, table_message, tables
 from .endings import find_ending, store_table
@@ -142,14 +142,14 @@ async def test_my_hand_right_after_leave_shows_no_card_of_the_seat_left(fake_tel
         first = table.match.hand
 
         # A press that cannot get the table in time is answered at once: try again.
-        monkeypatch.setattr(handlers, "PRESS_WAIT", 0.2)
+        monkeypatch.setattr(perform, "PRESS_WAIT", 0.2)
         await table.lock.acquire()
         try:
             busy = await (await alice.press(peek, _button("peek"))).answer(ANSWER_TIMEOUT)
         finally:
             table.lock.release()
         assert busy.show_alert and busy.text == EN("The table is busy; please try again in a moment.")
-        monkeypatch.setattr(handlers, "PRESS_WAIT", 8.0)
+        monkeypatch.setattr(perform, "PRESS_WAIT", 8.0)
 
         # /leave, then 🃏, both waiting behind a busy table: the seat is the AI's by the time 🃏 is answered.
         async def leave() -> MessageView:

@@ -41,7 +41,7 @@ EN, ZH = translator("en"), translator("zh")
 
 def _state(table: Table) -> tuple[Any, ...]:
     assert table.match is not None
-    return (table.match.hand.fingerprint(), {s: +c for s, c in table.selection.items()}, table.status,
+    return (table.match.hand.fingerprint(), [+table.selected(s) for s in range(4)], table.status,
             [(s.user_id, s.is_ai, s.timed_out) if s else None for s in table.seats])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import translator
 from bot.render_private import render_hand
-from tests.bot.tables import make_table
+from tests.bot.builders import make_table
 
 
 def test_no_web_app_button_without_a_public_url() -> None:

@@ -9,7 +9,7 @@ from bot.model import Seat, Table
 from bot.tables import Tables
 from bot.webapp.events import End, why_it_ends
 from bot.webapp.streams import Ticket
-from tests.bot import tables as T
+from tests.bot import builders as T
 
 
 def seated() -> tuple[Tables, Table]:
@@ -45,7 +45,7 @@ def test_each_way_of_losing_the_seat_ends_the_stream_saying_why() -> None:
 
 def test_the_app_counts_as_open_for_the_person_who_opened_it_only() -> None:
     tables, table = seated()
-    tables.app_seats[(T.TABLE_ID, 0, 100)] += 1
+    tables.apps.opened(T.TABLE_ID, 0, 100)
     assert tables.app_open(table, 0)
     table.seats[0] = Seat(555, "Carol")
     assert not tables.app_open(table, 0), "a leaver's stream holds back nobody else's hand message"

@@ -290,6 +290,6 @@ def pair_selected(preset: str, card_text: str) -> tuple[Table, int]:
     seed = seed_with_pair(preset, card_text, 0)
     table = make_table(preset, seed)
     card = Card.parse(card_text)
-    table.selected(0).update({card: 2})
+    table.presses.replace(0, [card, card])
     return table, 0
 
