@@ -57,14 +57,7 @@ async def cmd_start(update: Update, context: Context) -> None:
             await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
                                             title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
         async with seated.lock:
-            info = seated.seats[index]
-            if info is None or info.user_id != user.id:
-                continue
-            info.reachable = True
-            if seated.playing:
-                if not await tables.come_back(seated, index):
-                    tables.resume(seated)  # they were unreachable, and so nobody was left: the table goes on
-                await tables.show_hand_again(seated, index)  # a new hand message, below the line saying so
+            await tables.reached(seated, index, user.id)  # a new hand message, below the line saying so
     payload = context.args[0] if context.args else ""
     offer = await replay_offer(tables, payload, user.id, tr) or await page_offer(context, payload, user.id, tr)
     if offer is not None:  # the result message's replay link, or a leaderboard's link to the league page
@@ -116,8 +109,8 @@ def _seat_request(tables: Tables, payload: str, user_id: int) -> tuple[Table | N
         return None, None
     table = tables.get(request.table_id)
     seat = request.seat
-    if table is not None and seat is None and user_id in table.pending:
-        seat = table.pending[user_id][0]
+    if table is not None and seat is None:
+        seat = tables.invited_seat(table, user_id)
     return table, seat
 
 

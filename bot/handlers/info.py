@@ -152,19 +152,13 @@ async def cmd_lang(update: Update, context: Context) -> None:
             await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
         await tables.people.set_chat_language(chat.id, chat.title or "", choice)
-        for each in tables.all_in_chat(chat.id):  # one group, one language: every topic's table
-            each.lang = choice
-            tables.refresh(each)
+        tables.group_speaks(chat.id, choice)
         await reply(update, context, tr("The group's language is now English."))
         return
     await remember_user(context, user)
     await tables.people.set_language(user.id, choice)
     await menu_in_language(context, user.id, tr)
-    for table, seat in tables.tables_of(user.id):
-        info = table.seats[seat]
-        if info is not None:
-            info.lang = choice
-            tables.refresh(table, urgent=[seat])
+    tables.person_speaks(user.id, choice)
     await reply(update, context, tr("Your language is now English."))
 
 

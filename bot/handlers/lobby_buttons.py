@@ -52,10 +52,8 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 await tables.add_ai(table)
             elif op == "rmai":
                 await tables.remove_ai(table)
-            elif op == "set":
-                tables.lobby_panels.add(table.id)
-            elif op in ("back", "cancel"):
-                tables.lobby_panels.discard(table.id)
+            elif op in ("set", "back", "cancel"):
+                tables.settings_panel(table, op == "set")
             elif op in CHOICES:
                 if op == "preset" and data.arg not in RULESETS:
                     raise TableError("That button is out of date.")
@@ -65,7 +63,6 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                 if table.seat_of(user.id) is None and user.id != table.creator_id:
                     raise TableError("Only someone seated at the table can start it.")
                 await tables.start(table)
-                table.pending.clear()
                 tables.after_change(table)
         except TableError as exc:
             popup = exc.text(tr)

@@ -52,8 +52,7 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
             await _write_first(context, user, own, table)
             await tables.people.reachable(user.id)
         except Forbidden:
-            table.pending[user.id] = (seat, display_name(user))
-            tables.refresh(table)
+            tables.invite(table, user.id, seat, display_name(user))
             link = links.link(tables.bot_username, tables.config.token, table.id, seat)
             if query is not None:
                 await query.answer(url=link)
@@ -67,7 +66,6 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
         await tables.sit(table, user.id, display_name(user), own.lang, seat)
     except TableError as exc:
         return exc.text(tr)
-    table.pending.pop(user.id, None)
     tables.refresh(table)
     return None
 

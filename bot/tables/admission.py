@@ -88,7 +88,6 @@ async def run(house: House) -> None:
                 continue
             except storage.StorageError:
                 raise  # the table keeps its place; the supervisor runs this again shortly
-            table.pending.clear()
             after_change(house, table)
         log.info("table %s: started from the queue (%d still waiting)", table_id, len(house.waiting_starts))
         came_through()

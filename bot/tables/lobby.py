@@ -85,6 +85,7 @@ async def sit(house: House, table: Table, user_id: int, name: str, lang: str, se
     seat = check_sit(table, user_id, seat)
     await storage.set_seat(house.db, table.id, seat, user_id=user_id)
     table.seats[seat] = Seat(user_id, name, lang=lang)
+    table.pending.pop(user_id, None)
     if seat in table.left:  # someone else took the seat the AI held for its leaver: it is no longer theirs
         del table.left[seat]
         table.coming_back.discard(seat)
@@ -94,6 +95,18 @@ async def sit(house: House, table: Table, user_id: int, name: str, lang: str, se
         resume(house, table)
         after_change(house, table)
     return seat
+
+
+def invite(table: Table, user_id: int, seat: int | None, name: str) -> None:
+    """Someone the bot cannot reach yet was sent to its private chat to press Start before they sit: the
+    lobby names them as joining, and their link's /start seats them at ``seat`` (None: any)."""
+    table.pending[user_id] = (seat, name)
+
+
+def invited_seat(table: Table, user_id: int) -> int | None:
+    """The seat this person asked for before they were sent to the private chat (None: none, or any)."""
+    found = table.pending.get(user_id)
+    return found[0] if found is not None else None
 
 
 async def leave(house: House, table: Table, user_id: int) -> None:
@@ -174,6 +187,7 @@ async def start(house: House, table: Table) -> None:
     table.match, table.match_id, table.hand_id = match, record.match_id, hand.hand_id
     table.status = "playing"
     table.progress = time.time()
+    table.pending.clear()  # nobody waits to sit any more
     house.lobby_panels.discard(table.id)
     logs.bind(table=table.id, hand=table.hand_id)
     log.info("match started (%s)", ruleset.name)

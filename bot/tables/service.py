@@ -12,7 +12,7 @@ unless the call says otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardMarkup
 
@@ -46,6 +46,24 @@ class Tables(House):
     async def sit(self, table: Table, user_id: int, name: str, lang: str, seat: int | None) -> int:
         """Seat a person who can be reached privately; returns the seat."""
         return await lobby.sit(self, table, user_id, name, lang, seat)
+
+    def settings_panel(self, table: Table, shown: bool) -> None:
+        """The lobby message shows the settings panel (``shown``) or the seats again."""
+        if shown:
+            self.lobby_panels.add(table.id)
+        else:
+            self.lobby_panels.discard(table.id)
+
+    def invite(self, table: Table, user_id: int, seat: int | None, name: str) -> None:
+        """Someone who must first press Start in the private chat wants ``seat``: the lobby names them as
+        joining (:func:`lobby.invite`); the messages follow."""
+        lobby.invite(table, user_id, seat, name)
+        showing.refresh(self, table)
+
+    @staticmethod
+    def invited_seat(table: Table, user_id: int) -> int | None:
+        """The seat an invited person asked for (their seat link's /start gives it), if any."""
+        return lobby.invited_seat(table, user_id)
 
     async def leave(self, table: Table, user_id: int) -> None:
         """Give up a seat in the lobby."""
@@ -125,6 +143,19 @@ class Tables(House):
         if not await self.come_back(table, seat):
             self.refresh(table, urgent=[seat])
 
+    async def reached(self, table: Table, seat: int, user_id: int) -> None:
+        """/start in the private chat of someone who holds ``seat``: the bot can write to them again; mid-match
+        they are back (a table paused for want of anyone present goes on) and their hand comes as a new
+        message.  Nothing if the seat is no longer theirs."""
+        info = table.seats[seat]
+        if info is None or info.user_id != user_id:
+            return
+        info.reachable = True
+        if table.playing:
+            if not await self.come_back(table, seat):
+                self.resume(table)  # they were unreachable, and so nobody was left: the table goes on
+            await self.show_hand_again(table, seat)
+
     def resume(self, table: Table) -> None:
         """A paused table goes on once someone is present again."""
         if table.paused:
@@ -160,6 +191,15 @@ class Tables(House):
         """After any change: the deadline, the AI seats, nudges and the messages."""
         turns.after_change(self, table, actor=actor)
 
+    def follow(self, watcher: Callable[[Table], None]) -> None:
+        """Call ``watcher`` with the table at every refresh of a table (the web app's live streams)."""
+        self.watchers.append(watcher)
+
+    def unfollow(self, watcher: Callable[[Table], None]) -> None:
+        """Stop calling ``watcher`` (nothing if it was not watching)."""
+        if watcher in self.watchers:
+            self.watchers.remove(watcher)
+
     def render_group_message(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
         """The group's table message as it should look now."""
         return showing.render_group_message(self, table)
@@ -183,6 +223,21 @@ class Tables(House):
         for table, seat in self.tables_of(user_id):
             await seats.unreachable(self, table, seat)
             turns.kick_ai(self, table)
+
+    # --- languages ------------------------------------------------------------------------------------------
+    def group_speaks(self, chat_id: int, lang: str) -> None:
+        """A group chose its language (stored by :class:`People`): every table of it speaks it now."""
+        for table in self.all_in_chat(chat_id):
+            table.lang = lang
+            self.refresh(table)
+
+    def person_speaks(self, user_id: int, lang: str) -> None:
+        """A person chose their language (stored by :class:`People`): their seats' messages speak it now."""
+        for table, seat in self.tables_of(user_id):
+            info = table.seats[seat]
+            if info is not None:
+                info.lang = lang
+                self.refresh(table, urgent=[seat])
 
     # --- the group itself -------------------------------------------------------------------------------------
     async def group_lost(self, chat_id: int) -> None:

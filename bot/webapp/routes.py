@@ -109,13 +109,13 @@ class WebAppRoutes:
 
     async def _startup(self, web_app: web.Application) -> None:
         # The server starts after post_init in both modes, so the table service is there to watch.
-        self.tables.watchers.append(self.live.changed)
+        self.tables.follow(self.live.changed)
 
     async def _shutdown(self, web_app: web.Application) -> None:
         self.live.close()
         tables = self.application.bot_data.get("tables")
-        if tables is not None and self.live.changed in tables.watchers:
-            tables.watchers.remove(self.live.changed)
+        if tables is not None:
+            tables.unfollow(self.live.changed)
 
     def _user(self, request: web.Request) -> WebAppUser:
         try:

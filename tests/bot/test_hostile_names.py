@@ -20,7 +20,7 @@ from bot.render_private import render_hand
 from bot.tables import hand_messages, seats
 from bot.untrusted import BIDI_CONTROLS, shown
 
-from . import tables as T
+from . import builders as T
 from .checks import assert_telegram_html
 
 HOSTILE = ["<b>", "Tom & Jerry <3", "\u202eevil\u202c 🃏" + "長" * 196, "&amp;<i>x</i>🙂\u200f"]

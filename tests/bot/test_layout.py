@@ -169,3 +169,51 @@ def test_the_front_ends_reach_storage_only_through_the_services() -> None:
             if target == "storage" or target.startswith("storage."):
                 found.setdefault(str(path.relative_to(ROOT)), line)
     assert found == {}
+
+
+MUTATORS = frozenset({"append", "add", "clear", "discard", "pop", "popitem", "remove", "setdefault", "update"})
+"""Methods that change a list, set or dict in place."""
+SERVICE_STATE = frozenset({"table", "seated", "each", "info", "tables", "house"})
+"""The names the front ends give a table, its seats and the tables service."""
+
+
+def _owned(node: ast.expr) -> bool:
+    """True for an attribute reached from a table, a seat or the service (``self.tables.x`` included)."""
+    names = []
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        if isinstance(node, ast.Attribute):
+            names.append(node.attr)
+        node = node.value
+    return isinstance(node, ast.Name) and (node.id in SERVICE_STATE or (node.id == "self" and "tables" in names))
+
+
+def state_changes(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """Where a file sets an attribute of a table, a seat or the service (``table.lang = …``), or changes in
+    place a collection one of them holds (``table.pending.clear()``)."""
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Attribute | ast.Subscript) and _owned(target):
+                yield node.lineno, ast.unparse(target)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS \
+                and isinstance(node.func.value, ast.Attribute) and _owned(node.func.value):
+            yield node.lineno, ast.unparse(node.func)
+
+
+def test_the_checker_finds_a_change_of_shared_state() -> None:
+    source = ("table.lang = 'en'\ninfo.seats[0] = None\ntable.pending.clear()\nself.tables.watchers.append(f)\n"
+              "self.ok = 1\nlocal.append(1)\ncontext.bot_data.setdefault('x', 1)\ntable = None\n")
+    assert [line for line, _ in state_changes(ast.parse(source))] == [1, 2, 3, 4]
+
+
+def test_the_front_ends_change_no_table_state_of_their_own_accord() -> None:
+    """A table, its seats and the service's registries have one owner, the tables service: the keyboard's
+    handlers and the Mini App ask it (a request, a call) and never set a field themselves."""
+    offenders = [f"{path.relative_to(ROOT)}:{line} {what}"
+                 for path in [*sorted((BOT / "handlers").glob("*.py")), *sorted((BOT / "webapp").glob("*.py"))]
+                 for line, what in state_changes(ast.parse(path.read_text(encoding="utf-8")))]
+    assert offenders == []

@@ -12,7 +12,7 @@ from bot.model import THINKING, TableSettings
 from engine.cards import Card
 from engine.hand import Action
 
-from . import tables as T
+from . import builders as T
 
 
 def test_settings_survive_a_round_trip_through_storage() -> None:

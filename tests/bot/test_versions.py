@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.hand import Action
 
-from . import tables as T
+from . import builders as T
 
 
 def test_a_pass_changes_the_passers_version_only() -> None:

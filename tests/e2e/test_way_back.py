@@ -6,7 +6,7 @@ Ann and Dave play with two AI seats.  Dave leaves in the middle of a hand
 the group is told he is back from the next hand, the hand the AI plays for
 him goes on, and when the next hand starts his seat and his cards are his
 again.  (A /join before the hand has started seats him at once:
-``tests/bot/test_way_back.py``.)
+``tests/bot/tables/test_seats.py``.)
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ async def test_an_away_person_is_back_with_any_request_an_out_of_date_one_includ
 async def test_a_move_or_a_selection_refreshes_the_table_once(db: storage.Database, front: Front) -> None:
     async with started(db) as (tables, table):
         refreshed: list[Table] = []
-        tables.watchers.append(refreshed.append)
+        tables.follow(refreshed.append)
         assert await tables.perform(person(0, front), table, Move("pass", (), table.version(0))) == Done()
         assert refreshed == [table]
         refreshed.clear()

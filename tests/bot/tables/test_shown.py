@@ -11,8 +11,7 @@ import pytest
 
 from bot.model import THINKING
 from bot.tables import shown as turns  # the room of the shown turn (bot/tables/shown.py)
-
-from . import tables as T
+from tests.bot import builders as T
 
 
 class Publisher:

@@ -48,7 +48,7 @@ async def _press(table: Table, seat: int, data: str, lang: str) -> tuple[list[tu
     service = Tables(db=None, config=Settings(token="1:x"))  # type: ignore[arg-type]
     service.register(table)
     refreshed: list[Table] = []
-    service.watchers.append(refreshed.append)  # every refresh tells the watchers
+    service.follow(refreshed.append)  # every refresh tells the watchers
     query = SimpleNamespace(from_user=SimpleNamespace(id=info.user_id), answer=answer,
                             message=SimpleNamespace(chat=SimpleNamespace(id=info.user_id), message_id=77))
     context: Any = SimpleNamespace(bot_data={"tables": service})
