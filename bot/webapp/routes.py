@@ -221,7 +221,7 @@ class WebAppRoutes:
         table, _seat = self._seat(request, user)
         tr = await self._translator(user.id, user.language_code)
         outcome = await self.tables.perform(Person(user.id, "app"), table, Hint(None, select=False))
-        self._after(tr, table, user, outcome)
+        self._seated(tr, table, user, outcome)
         if isinstance(outcome, Refused):
             return _json({"ok": False, "refusal": outcome.text(tr, table.settings.ruleset())}, status=409)
         assert isinstance(outcome, Done)
@@ -241,15 +241,19 @@ class WebAppRoutes:
                          status=409)
         return _json({"ok": True, "state": state})
 
-    def _after(self, tr: Translator, table: Table, user: WebAppUser, outcome: Outcome) -> dict[str, Any]:
-        """The seat's state after a request (read at once, with no wait since the service let go of the
-        lock); 403 for someone who holds no seat there (any more), 503 while the table stays busy."""
+    def _seated(self, tr: Translator, table: Table, user: WebAppUser, outcome: Outcome) -> int:
+        """The person's seat after a request (read with no wait since the service let go of the lock); 403
+        for someone who holds no seat there (any more), 503 while the table stayed busy."""
         if isinstance(outcome, Refused) and outcome.code == "busy":
             refuse(web.HTTPServiceUnavailable, "the table is busy", refusal=outcome.text(tr))
         seat = table.seat_of(user.id)
         if seat is None or self.tables.get(table.id) is not table:
             refuse(web.HTTPForbidden, "not your table")
-        return self._state_of(tr, table, seat)
+        return seat
+
+    def _after(self, tr: Translator, table: Table, user: WebAppUser, outcome: Outcome) -> dict[str, Any]:
+        """The seat's state after a request (see :meth:`_seated`)."""
+        return self._state_of(tr, table, self._seated(tr, table, user, outcome))
 
     async def _ticket(self, request: web.Request) -> web.Response:
         user = self._user(request)
