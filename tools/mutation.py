@@ -4,7 +4,7 @@
     nice -n 10 /tmp/mutenv/bin/python tools/mutation.py engine/views.py          # score one module
     nice -n 10 /tmp/mutenv/bin/python tools/mutation.py engine/views.py --survivors   # and list what lived
 
-It copies the tracked files of this checkout (as they are on disk) to /tmp/mut-<module>, so mutmut's
+It copies the files of this checkout (as they are on disk) to /tmp/mut-<module>, so mutmut's
 ``mutants/`` directory stays out of the source tree; narrows pyproject's ``[tool.mutmut]`` to the module
 (``only_mutate``) and to the test files named below (mutmut runs every selected test once to learn which
 tests reach which function, so the whole unit suite would cost minutes before the first mutant); runs
@@ -53,8 +53,10 @@ TESTS: dict[str, list[str]] = {
 
 
 def copy_tree(target: Path) -> None:
-    """The tracked files as they are on disk (uncommitted edits included), without .venv, mutants/ or caches."""
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True).stdout
+    """The checkout's files as they are on disk (new and edited ones too), without what git ignores (.venv,
+    mutants/, caches, databases)."""
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           check=True, capture_output=True).stdout
     for name in files.decode().split("\0"):
         if name and (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
@@ -88,7 +90,9 @@ def main() -> int:
     target.mkdir()
     copy_tree(target)
     narrow_config(target, args.module, TESTS[args.module])
-    subprocess.run([mutmut, "run", "--max-children", str(args.workers)], cwd=target, check=False)
+    run = subprocess.run([mutmut, "run", "--max-children", str(args.workers)], cwd=target, check=False)
+    if run.returncode != 0:
+        sys.exit(f"mutmut run failed (exit {run.returncode}) in {target}")
     subprocess.run([mutmut, "export-cicd-stats"], cwd=target, check=True, capture_output=True)
     stats = json.loads((target / "mutants" / "mutmut-cicd-stats.json").read_text())
     tested = stats["total"] - stats.get("skipped", 0)

@@ -104,3 +104,13 @@ def test_an_escaper_whose_side_is_ahead_or_level_loses_fifteen() -> None:
                            cards_played=True, levels=(5, 5)) == 15
         assert escape_loss(R("yancheng"), seat=seat, dealer_side=0, threshold=60, attacker_points=60,
                            cards_played=True, levels=(5, 5)) == 15
+
+
+def test_the_flag_hand_is_scored_by_the_table_alone() -> None:
+    """The flag hand has no kitty: a 5-10-K in its last trick is not 上天入地; p is tricks and adjustments."""
+    fine = (Adjustment("throw", 0, -10),)
+    result = score_hand(ctx("yangzhou", None, None), dealer_side=1, threshold=100, trick_points=120, kitty=(),
+                        kitty_multiplier=0, adjustments=fine, last_winner=0, winning_play=C("5C 10C KC"),
+                        levels=(14, 6), flag=True)
+    outcome = level_outcome(R("yangzhou"), 110, 100)
+    assert result == HandResult(110, 120, (), 0, fine, 100, 1, outcome, (2, -2, 2, -2))
