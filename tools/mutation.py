@@ -42,6 +42,8 @@ TESTS: dict[str, list[str]] = {
     ],
     "bot/model.py": ["tests/bot/test_model.py", "tests/bot/test_versions.py", "tests/bot/test_new_table_settings.py"],
     "bot/webapp/initdata.py": ["tests/bot/webapp/test_initdata.py"],
+    "bot/untrusted.py": ["tests/bot/test_untrusted.py", "tests/bot/test_hostile_names.py",
+                         "tests/bot/webapp/test_inputs.py"],
     # The handlers are driven mostly by the end-to-end tests (the fake Telegram), too slow to run per mutant;
     # these are the unit tests that reach them.
     "bot/handlers/common.py": [

@@ -57,6 +57,8 @@ def _user(first: str = "Ann", last: str | None = None, code: str | None = "en", 
 
 def test_the_name_shown_drops_control_characters_and_falls_back_to_the_id() -> None:
     assert common.display_name(_user("\u202eAnn\u0007")) == "Ann"
+    assert common.display_name(_user("Ann", last="Lee")) == "Ann"  # the first name alone, as at a table
+    assert common.display_name(_user("", uid=41)) == "41"
     assert common.display_name(_user("  ", uid=42)) == "42"
     assert common.display_name(_user("\u202e", uid=43)) == "43"
 
@@ -144,6 +146,11 @@ async def test_who_asks_is_the_user_the_chat_and_the_replys_language() -> None:
     update = SimpleNamespace(effective_user=user, effective_chat=chat)
     asked = await common.who_asks(update, _context(people=_People(person_lang="zh")))  # type: ignore[arg-type]
     assert asked is not None and asked[:2] == (user, chat) and asked[2].lang == "zh"
+    group = Chat(GROUP, ChatType.GROUP)
+    in_group = SimpleNamespace(effective_user=user, effective_chat=group)
+    context = _context(tables_lang="en", people=_People(person_lang="zh"))
+    asked = await common.who_asks(in_group, context)  # type: ignore[arg-type]
+    assert asked is not None and asked[1] is group and asked[2].lang == "en"  # the group's language
     for missing in (SimpleNamespace(effective_user=None, effective_chat=chat),
                     SimpleNamespace(effective_user=user, effective_chat=None)):
         assert await common.who_asks(missing, _context()) is None  # type: ignore[arg-type]
@@ -192,7 +199,7 @@ async def test_replies_are_paced_per_chat_and_a_refused_one_is_logged_not_raised
     refused = _Message(-6, refuse=True)
     with caplog.at_level(logging.WARNING, logger="bot.handlers.common"):
         await common.reply(_update(refused), context, "blocked")
-    assert "reply failed in chat -6: Forbidden" in caplog.text
+    assert [r.getMessage() for r in caplog.records] == ["reply failed in chat -6: Forbidden"]
     await common.reply(_update(None), context, "nowhere")  # a channel post: nothing to reply to
 
 
@@ -208,7 +215,7 @@ async def test_the_menu_button_opens_the_app_in_the_persons_language_where_the_a
     bot.refuse = True
     with caplog.at_level(logging.WARNING, logger="bot.handlers.common"):
         await common.menu_in_language(_context(bot=bot, public_url="https://bot.example"), 7, translator("en"))
-    assert "menu button refused in a private chat: BadRequest" in caplog.text
+    assert [r.getMessage() for r in caplog.records] == ["menu button refused in a private chat: BadRequest"]
 
 
 # --- a failed write --------------------------------------------------------------------------------------------
@@ -223,7 +230,8 @@ def test_a_fault_that_can_pass_is_said_as_such_and_a_bug_is_logged(caplog: pytes
         raise StorageError("a bug")
     except StorageError as bug:
         with caplog.at_level(logging.ERROR, logger="bot.handlers.common"):
-            assert common.storage_trouble(tr, bug) == "I could not save your move; nothing changed. Please try again."
-            assert common.storage_trouble(tr, bug, move=False) == "I could not save that; nothing changed. Please try again."
+            move, other = common.storage_trouble(tr, bug), common.storage_trouble(tr, bug, move=False)
+    assert move == "I could not save your move; nothing changed. Please try again."
+    assert other == "I could not save that; nothing changed. Please try again."
     assert [r.getMessage() for r in caplog.records] == ["storage error", "storage error"]
     assert all(r.exc_info is not None for r in caplog.records)
