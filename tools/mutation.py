@@ -52,7 +52,7 @@ TESTS: dict[str, list[str]] = {
         "tests/bot/test_league_members.py",
     ],
     "bot/handlers/hand_buttons.py": [
-        "tests/bot/test_hand_buttons.py", "tests/bot/test_table_status.py", "tests/bot/test_late_answers.py",
+        "tests/bot/test_hand_presses.py", "tests/bot/test_hand_buttons.py", "tests/bot/test_table_status.py", "tests/bot/test_late_answers.py",
     ],
 }
 
