@@ -40,7 +40,11 @@ TESTS: dict[str, list[str]] = {
         "tests/engine/test_special.py", "tests/engine/test_worked_examples.py", "tests/engine/test_ruleset.py",
         "tests/engine/test_throws.py",
     ],
-    "bot/model.py": ["tests/bot/test_model.py", "tests/bot/test_versions.py", "tests/bot/test_new_table_settings.py"],
+    "bot/model.py": [
+        "tests/bot/test_model.py", "tests/bot/test_versions.py", "tests/bot/test_new_table_settings.py",
+        "tests/bot/test_hand_buttons.py", "tests/bot/test_hand_presses.py", "tests/bot/test_render_group.py",
+        "tests/bot/test_render_private.py", "tests/bot/test_table_status.py", "tests/bot/test_thinking_line.py",
+    ],
     "bot/webapp/initdata.py": ["tests/bot/webapp/test_initdata.py"],
     "bot/untrusted.py": ["tests/bot/test_untrusted.py", "tests/bot/test_hostile_names.py",
                          "tests/bot/webapp/test_inputs.py"],
