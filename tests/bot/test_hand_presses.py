@@ -9,6 +9,7 @@ answered, a second press of the same button, the one-tap plays, 🃏 and 「下�
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from types import SimpleNamespace
 from typing import Any
@@ -20,13 +21,13 @@ from bot.handlers import hand_buttons
 from bot.handlers.hand_buttons import on_hand_button
 from bot.i18n import translator
 from bot.messages import refusal, storage_refusal
-from bot.model import Table
+from bot.model import Seat, Table
 from bot.render_private import one_tap_plays, peek_text
 from bot.tables import TableError
 from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.notices import ThrowFailed
-from storage.errors import StorageFault
+from storage.errors import StorageError, StorageFault
 from tests.bot import tables as T
 
 TR = translator("en")
@@ -37,6 +38,7 @@ class _Service:
     """The table service as the handler sees it: records moves, hints, refreshes; fails a move on request."""
 
     def __init__(self) -> None:
+        self.table: Table | None = None
         self.app_seats: dict[tuple[int, int, int], int] = {}
         self.refreshed: list[int | None] = []
         self.moves: list[tuple[int, str, tuple[Card, ...], str | None]] = []
@@ -45,25 +47,33 @@ class _Service:
         self.notices: tuple[Any, ...] = ()
         self.next_hands = 0
         self.came_back: list[int] = []
+        self.back_fails: Exception | None = None
 
-    def refresh(self, _table: Table, *, pressed: int | None = None) -> None:
+    def refresh(self, table: Table, *, pressed: int | None = None) -> None:
+        assert table is self.table
         self.refreshed.append(pressed)
 
-    async def move(self, _table: Table, seat: int, kind: str, cards: tuple[Card, ...], trump: str | None) -> Any:
+    async def move(self, table: Table, seat: int, kind: str, cards: tuple[Card, ...], trump: str | None) -> Any:
+        assert table is self.table
         if self.fail is not None:
             raise self.fail
         self.moves.append((seat, kind, tuple(cards), trump))
         return SimpleNamespace(notices=self.notices)
 
-    def hint(self, _table: Table, _seat: int) -> Counter[Card]:
+    def hint(self, table: Table, seat: int) -> Counter[Card]:
+        assert table is self.table and table.seat_of(100 + seat) == seat
         return Counter(self.suggestion)
 
-    def next_hand(self, _table: Table) -> None:
+    def next_hand(self, table: Table) -> None:
+        assert table is self.table
         if self.fail is not None:
             raise self.fail
         self.next_hands += 1
 
-    async def come_back(self, _table: Table, seat: int) -> bool:
+    async def come_back(self, table: Table, seat: int) -> bool:
+        assert table is self.table
+        if self.back_fails is not None:
+            raise self.back_fails
         self.came_back.append(seat)
         return True
 
@@ -81,6 +91,7 @@ async def _press(table: Table, seat: int | None, op: str, arg: str = "", *, vers
                  ) -> tuple[list[tuple[str | None, bool]], _Service]:
     """The person of ``seat`` presses a hand-keyboard button (``version``: the keyboard's current one)."""
     service = service or _Service()
+    service.table = table
     if user_id is None:
         info = table.seats[seat] if seat is not None else None
         assert info is not None and info.user_id is not None
@@ -124,8 +135,9 @@ async def test_a_keyboard_press_takes_the_seat_back_from_the_web_app_and_notes_t
     service = _Service()
     service.app_seats[(table.id, seat, info.user_id)] = 1
     service.app_seats[(table.id, seat, 9)] = 1
+    before = time.time()
     answers, _ = await _press(table, seat, "clear", service=service)
-    assert answers == [(None, False)]
+    assert answers == [(None, False)] and info.last_active >= before
     assert service.app_seats == {(table.id, seat, 9): 1} and info.hand_message_id == 77
     assert service.refreshed == [seat]
 
@@ -150,6 +162,28 @@ async def test_each_copy_of_a_card_is_ticked_and_unticked_on_its_own() -> None:
         assert table.selected(seat)[pair] == 2 and table.ticked[seat][pair] == {0, 1}
         await _press(table, seat, "sel", f"{pair}1")
         assert table.selected(seat)[pair] == 1 and table.ticked[seat][pair] == {0}
+
+
+async def test_a_tap_after_a_hint_unticks_the_copy_tapped() -> None:
+    """A hint selects the first copies; tapping the second copy of a hinted pair then leaves the first."""
+    table, seat = _table()
+    pair = next(c for c, n in Counter(T.hand_of(table).hands[seat]).items() if n == 2)
+    service = _Service()
+    service.suggestion = Counter({pair: 2})
+    await _press(table, seat, "hint", service=service)
+    await _press(table, seat, "sel", f"{pair}1")
+    assert table.selected(seat)[pair] == 1 and table.ticked[seat][pair] == {0}
+
+
+async def test_in_the_bidding_cards_are_selected_with_the_hands_version_and_moves_need_the_questions() -> None:
+    table = T.bidding_fresh("yancheng")
+    seat = 0
+    card = T.hand_of(table).hands[seat][0]
+    assert table.version(seat) != table.hand_version(seat)
+    answers, _ = await _press(table, seat, "sel", f"{card}0", version=table.hand_version(seat))
+    assert answers == [(None, False)] and table.selected(seat)[card] == 1
+    answers, service = await _press(table, seat, "bid", version=table.hand_version(seat))
+    assert answers == [(OUT_OF_DATE, True)] and service.moves == []
 
 
 async def test_a_card_not_in_the_hand_is_out_of_date() -> None:
@@ -207,6 +241,7 @@ async def test_after_a_restart_an_empty_selection_is_explained_once() -> None:
 @pytest.mark.parametrize(("op", "arg", "kind", "trump"), [
     ("bid", "", "bid", None), ("steal", "", "steal", None), ("bury", "", "bury", None),
     ("trump", "bid-H", "bid", "H"), ("trump", "steal-S", "steal", "S"), ("trump", "bid-NT", "bid", None),
+    ("trump", "bid-D", "bid", "D"), ("trump", "steal-C", "steal", "C"),
 ])
 async def test_each_button_makes_its_move(op: str, arg: str, kind: str, trump: str | None) -> None:
     table, seat = _table()
@@ -273,6 +308,10 @@ async def test_a_one_tap_play_sends_the_cards_its_button_showed() -> None:
     table, seat = _table()
     plays = one_tap_plays(table, seat)
     assert plays
+    for arg in ("", "0"):  # "": a button from before the choices, the hint's play
+        answers, service = await _press(table, seat, "go", arg)
+        assert answers == [(None, False)] and service.moves == [(seat, "play", plays[0], None)]
+        del table.acted[seat]
     for arg in (str(len(plays)), "x"):
         answers, service = await _press(table, seat, "go", arg)
         assert answers == [(OUT_OF_DATE, True)] and service.moves == []
@@ -317,6 +356,42 @@ async def test_someone_the_ai_played_for_is_back_with_any_press() -> None:
     answers, service = await _press(table, seat, "play", version="0.0.0")  # an old button
     assert service.came_back == [seat] and service.refreshed == [seat]
     assert answers == [("You are back: you play your seat again. Your hand is shown again.", True)]
+
+
+async def test_a_failed_come_back_is_answered_and_nothing_moves() -> None:
+    table, seat = _table()
+    info = table.seats[seat]
+    assert info is not None
+    info.timed_out = True
+    service = _Service()
+    service.back_fails = StorageError("a bug")
+    answers, _ = await _press(table, seat, "play", service=service)
+    assert answers == [("I could not save that; nothing changed. Please try again.", True)] and service.moves == []
+
+
+@pytest.mark.parametrize("op, arg", [("bid", ""), ("pass", ""), ("trump", "bid-H")])
+async def test_a_bid_pressed_after_the_bidding_closed_is_told_so(op: str, arg: str) -> None:
+    table = T.bidding_fresh("yancheng")
+    seat = 0
+    old = table.version(seat)
+    T.advance(table, lambda h: h.phase == "playing")
+    answers, service = await _press(table, seat, op, arg, version=old)
+    assert answers == [("Bidding is closed; your hand is shown again.", True)] and service.moves == []
+    answers, _ = await _press(table, seat, "play", version=old)  # not a bidding button: just out of date
+    assert answers == [(OUT_OF_DATE, True)]
+
+
+@pytest.mark.parametrize("op, arg", [("steal", ""), ("nosteal", ""), ("trump", "steal-S")])
+async def test_a_steal_pressed_after_its_turn_is_told_so(op: str, arg: str) -> None:
+    table = T.stealing("yancheng")
+    hand = T.hand_of(table)
+    assert hand.phase == "stealing" and hand.turn is not None
+    seat = hand.turn
+    table.seats[seat] = Seat(100 + seat, T.NAMES[seat], lang="zh")  # a person holds the seat asked to steal
+    old = table.version(seat)
+    T.advance(table, lambda h: h.phase == "playing")
+    answers, service = await _press(table, seat, op, arg, version=old)
+    assert answers == [("Your steal turn is closed; your hand is shown again.", True)] and service.moves == []
 
 
 async def test_a_press_on_a_busy_table_is_asked_to_wait(monkeypatch: pytest.MonkeyPatch) -> None:
