@@ -41,7 +41,8 @@ TESTS: dict[str, list[str]] = {
         "tests/engine/test_throws.py",
     ],
     "bot/model.py": [
-        "tests/bot/test_model.py", "tests/bot/test_versions.py", "tests/bot/test_new_table_settings.py",
+        "tests/bot/test_model.py", "tests/bot/test_model_clock.py", "tests/bot/test_versions.py",
+        "tests/bot/test_new_table_settings.py",
         "tests/bot/test_hand_buttons.py", "tests/bot/test_hand_presses.py", "tests/bot/test_render_group.py",
         "tests/bot/test_render_private.py", "tests/bot/test_table_status.py", "tests/bot/test_thinking_line.py",
     ],
