@@ -4,11 +4,30 @@ decision 5, §2.6.6, A11).  The property tests check every step of self-play; th
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
+import types
 from collections import Counter
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from engine.views import view_for
-from tests.engine.rig import cards, full_deal, mini_hand, mini_setup_steps, new_hand, play_tricks, rig, run
+from engine.ai import random_action
+from engine.cards import Card, format_cards
+from engine.hand import Hand, HandSetup
+from engine.ruleset import RULESETS
+from engine.selfplay import actions
+from engine.views import HandView, view_for
+from tests.engine.rig import (
+    all_pass_bidding,
+    cards,
+    full_deal,
+    mini_hand,
+    mini_setup_steps,
+    new_hand,
+    play_tricks,
+    rig,
+    run,
+)
 
 
 def _nonbid(cs, level: int = 2):
@@ -21,8 +40,24 @@ def test_open_bids_are_public_at_once() -> None:
     h.bid(1, cards("2S 2S"))
     for viewer in (None, 0, 1, 2, 3):
         v = view_for(h, viewer)
-        assert [(b.seat, b.cards, b.hidden) for b in v.bids] == [
-            (0, tuple(cards("2D")), False), (1, tuple(cards("2S 2S")), False)]
+        assert [(b.seat, b.kind, b.cards, b.trump, b.hidden) for b in v.bids] == [
+            (0, "declare", tuple(cards("2D")), "D", False), (1, "override", tuple(cards("2S 2S")), "S", False)]
+        assert {c for b in v.bids for c in b.cards or ()} <= set(v.visible_cards())
+
+
+def test_hidden_bids_tell_the_others_only_declare_override_or_steal() -> None:
+    """Under 暗炒 another seat's bid shows as a declaration (the first bid), an override, or a steal: no cards,
+    step or trump, and not a look-back or reinforce (that would tell that the bidder holds both copies)."""
+    h = new_hand("yancheng", deal=full_deal({0: "2C 2C", 1: "2H 2H", 3: "BJ BJ"}, seed=6))
+    h.bid(0, cards("2C"))
+    h.bid(1, cards("2H 2H"))
+    h.bid(0, cards("2C 2C"))  # 0's second 2♣ after an override: a look-back, which the others see as an override
+    assert [b.kind for b in h.bids] == ["declare", "override", "look_back"]
+    seen_by_2 = [(b.seat, b.kind, b.cards, b.step, b.trump, b.hidden) for b in view_for(h, 2).bids]
+    assert seen_by_2 == [(0, "declare", None, None, None, True), (1, "override", None, None, None, True),
+                         (0, "override", None, None, None, True)]
+    assert [(b.kind, b.trump, b.hidden) for b in view_for(h, 0).bids] == [
+        ("declare", "C", False), ("override", None, True), ("look_back", "C", False)]
 
 
 def test_kitty_lifecycle() -> None:
@@ -132,11 +167,19 @@ def test_anhui_trump_hidden_until_no_one_steals_any_more() -> None:
     h.pass_steal(1)
     h.steal(2, cards("BJ BJ"))
     assert view_for(h, None).trump is None and view_for(h, 0).trump is None
-    assert view_for(h, None).bids[1].cards is None
+    assert view_for(h, None).bids[1].cards is None and view_for(h, None).bids[1].kind == "steal"
     h.bury(2, _nonbid(h.hands[2]))
     for s in (3, 0, 1):
         h.pass_steal(s)
     assert view_for(h, None).trump is None and view_for(h, None).trump_known  # no-trump, now public
+
+
+def test_who_attacks_is_known_once_the_dealer_side_is() -> None:
+    h = new_hand("nantong", deal=full_deal({1: "2D 2D"}, seed=7))
+    assert not any(view_for(h, None).is_attacker(s) for s in range(4))
+    h.bid(1, cards("2D 2D"))
+    h.close()
+    assert [view_for(h, v).is_attacker(s) for v in (None, 2) for s in range(4)] == [True, False, True, False] * 2
 
 
 def test_flag_hand_view() -> None:
@@ -159,13 +202,6 @@ def test_failed_throw_shows_the_forced_component_in_the_trick() -> None:
 def test_each_field_of_a_view_holds_what_its_name_says() -> None:
     """view_for builds a HandView positionally (for speed): every field, at every step of a hand, is the hand's
     own figure of that name, so two fields swapped would show."""
-    import random
-
-    from engine.ai import random_action
-    from engine.hand import Hand, HandSetup
-    from engine.ruleset import RULESETS
-    from engine.selfplay import actions
-
     for preset, seed in (("yancheng", 3), ("xin", 4), ("nantong", 5)):
         hand = Hand(HandSetup(RULESETS[preset], seed))
         for action in actions(hand, [random_action] * 4, random.Random(seed)):
@@ -188,3 +224,98 @@ def test_each_field_of_a_view_holds_what_its_name_says() -> None:
                 assert v.bid_history == hand.bid_history
                 assert v.passed == (tuple(sorted(hand.passed)) if hand.phase == "bidding" else ())
             hand.apply(action)
+
+
+def test_a_redealt_hand_shows_nobody_its_kitty() -> None:
+    """Hand 1 with no bid is dealt again: its kitty was never played for, and stays hidden."""
+    h = new_hand("yancheng", seed=11)
+    run(h, all_pass_bidding())
+    assert h.phase == "redeal" and h.over
+    assert all(view_for(h, v).kitty is None for v in (None, 0, 1, 2, 3))
+    assert view_for(h, None).to_act == () and view_for(h, None).turn is None
+
+
+def test_the_kitty_passed_on_twice_names_both_takers() -> None:
+    """A seat whose buried kitty two others took in turn sees both of them among the takers."""
+    h = new_hand("nantong", deal=full_deal({0: "2D 2D", 2: "2C 2C", 3: "BJ BJ"}, seed=7))
+    h.bid(0, cards("2D 2D"))
+    h.close()
+    dealer_buried = _nonbid(h.hands[0])
+    h.bury(0, dealer_buried)
+    h.pass_steal(1)
+    h.steal(2, cards("2C 2C"))
+    h.bury(2, _nonbid(h.hands[2]))
+    h.steal(3, cards("BJ BJ"))
+    seen = view_for(h, 0)
+    assert Counter(seen.passed_kitty) == Counter(dealer_buried) and seen.kitty_takers == (2, 3)
+
+
+def test_a_flip_an_escape_and_a_result_reach_the_view() -> None:
+    """The fields that a random hand seldom fills: who flipped the deciding card, who escaped, the result."""
+    h = new_hand("anhui", deal=full_deal({"kitty": "3C 9D 2H 4S 7S 8S 9S JS"}, seed=5))
+    run(h, all_pass_bidding())
+    assert h.flip_decider == 2
+    assert all(view_for(h, v).flip_decider == 2 for v in (None, 0, 1, 2, 3))
+    h.bury(h.dealer, h.hands[h.dealer][:8])
+    h.escape(1)
+    assert h.phase == "abandoned"
+    for v in (None, 0, 1, 2, 3):
+        view = view_for(h, v)
+        assert view.escaped == 1 and view.result is h.result and view.result is not None
+        assert view.to_act == () and view.turn is None
+
+
+def _plain(value: Any, hint: Any) -> Any:
+    """The JSON form a view promises for a value of type ``hint``: cards in notation, tuples as lists, records
+    with their own ``to_dict`` in that form, other records as a dict of their fields under their own names."""
+    if value is None:
+        return None
+    if get_origin(hint) in (Union, types.UnionType):
+        hint = next(a for a in get_args(hint) if a is not type(None))
+    args = get_args(hint)
+    if get_origin(hint) is tuple:
+        if args == (Card, ...):
+            return format_cards(value)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return [_plain(v, args[0]) for v in value]
+        return [_plain(v, a) for v, a in zip(value, args, strict=True)]
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value):
+        hints = get_type_hints(type(value))
+        return {f.name: _plain(getattr(value, f.name), hints[f.name]) for f in dataclasses.fields(value)}
+    return value
+
+
+def _cards_in(value: Any) -> set[Card]:
+    """Every card anywhere in a value (records, tuples), whichever field holds it."""
+    if isinstance(value, Card):
+        return {value}
+    if isinstance(value, tuple):
+        return set().union(*(_cards_in(v) for v in value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return set().union(*(_cards_in(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    return set()
+
+
+def test_the_json_form_and_the_visible_cards_cover_every_field() -> None:
+    """At every step of whole hands (hidden bidding, steals, the end) and for every viewer: ``to_dict`` holds
+    each field under its name in its plain form, and ``visible_cards`` (what the leak tests read) names every
+    card the view holds in any field."""
+    hints = get_type_hints(HandView)
+    for preset, seed in (("yancheng", 3), ("nantong", 5), ("anhui", 2)):
+        hand = Hand(HandSetup(RULESETS[preset], seed))
+
+        def check() -> None:
+            for viewer in (None, 0, 1, 2, 3):
+                v = view_for(hand, viewer)
+                expected = {f.name: _plain(getattr(v, f.name), hints[f.name]) for f in dataclasses.fields(v)}
+                assert v.to_dict() == expected
+                assert json.loads(json.dumps(v.to_dict())) == expected
+                assert set(v.visible_cards()) == _cards_in(v)
+
+        for action in actions(hand, [random_action] * 4, random.Random(seed)):
+            check()
+            hand.apply(action)
+        assert hand.over
+        check()

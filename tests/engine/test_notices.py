@@ -53,6 +53,8 @@ def test_red_five_forced_is_told_when_its_trick_is_won() -> None:
     notice = RedFive("red5_forced", 2, 2, (RED_FIVE,), 50)
     assert h.notices == [notice] and ev.notices == (notice,)
     assert view_for(h, None).notices == (notice,)
+    seen = view_for(h, 0)
+    assert set(seen.hand) | {RED_FIVE} <= set(seen.visible_cards())  # the leak tests' list covers the notice too
     play_tricks(h, ["9D", "7C", "8D", "6D"])
     assert h.result is not None and h.result.notices == (notice,)
     assert h.result.to_dict()["notices"] == [notice.to_dict()]

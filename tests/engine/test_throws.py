@@ -104,6 +104,30 @@ def test_equal_cards_do_not_beat(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", PRESETS)
+def test_an_equal_pair_does_not_beat(name: str) -> None:
+    """Off-suit level pairs are equal in the trump order: ♣9♣9 does not beat a thrown ♥9♥9."""
+    assert played(name, "9", "S", "9H 9H BJ", "9C 9C") == _sorted("9H 9H BJ")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_beater_named_is_the_highest_in_the_trump_order(name: str) -> None:
+    """The cards named as beating a failed throw are the beater's highest in the trump order (the trump level
+    card above the ace), not in the order cards are sorted for display."""
+    single = judge(name, "9", "S", "AS KS", "AS 9S")
+    assert single.failed and single.played == tuple(C("KS")) and single.beaten_with == tuple(C("9S"))
+    pair = judge(name, "9", "S", "KS KS BJ", "AS AS 9S 9S")
+    assert pair.failed and pair.played == tuple(C("KS KS")) and pair.beaten_with == tuple(C("9S 9S"))
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_a_throw_that_stands_carries_no_penalty_basis(name: str) -> None:
+    """A throw nobody beats, and a lead of one component, are judged not failed, with no penalty cards and no
+    beater: exactly the defaults a failure fills in."""
+    for result in (judge(name, "9", "S", "AC KC", "QC JC", "3C", ""), judge(name, "9", "S", "3C 3C", "AC AC")):
+        assert (result.failed, result.penalty_cards, result.beaten_by, result.beaten_with) == (False, 0, None, ())
+
+
+@pytest.mark.parametrize("name", PRESETS)
 def test_single_component_is_not_a_throw(name: str) -> None:
     assert played(name, "9", "S", "3C", "AC") == _sorted("3C")
     assert played(name, "9", "S", "3C 3C", "AC AC") == _sorted("3C 3C")
