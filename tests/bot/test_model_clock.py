@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.bot import tables as T
+from tests.bot import builders as T
 
 
 def test_a_steal_round_notes_the_seat_it_asks_first_and_keeps_it_through_the_round() -> None:

@@ -28,7 +28,7 @@ from engine.cards import Card
 from engine.errors import IllegalActionError
 from engine.notices import ThrowFailed
 from storage.errors import StorageError, StorageFault
-from tests.bot import tables as T
+from tests.bot import builders as T
 
 TR = translator("en")
 OUT_OF_DATE = "That button is out of date; your hand is shown again."
