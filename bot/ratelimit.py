@@ -186,7 +186,7 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     flood limits); a 429 is still waited out in its chat only.
     """
 
-    def __init__(self, *, overall: tuple[int, float, int] = (27, 1.0, 3),
+    def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 2),
                  group: tuple[int, float, int] = (19, 60.0, 3), private: tuple[int, float, int] = (4, 3.0, 2),
                  max_retries: int = 8, paced: bool = True,
                  clock: Callable[[], float] = time.monotonic, tasks: Supervisor | None = None) -> None:

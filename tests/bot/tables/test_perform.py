@@ -92,7 +92,7 @@ async def test_the_keyboard_and_the_app_answer_every_request_alike(tmp_path: Pat
 async def test_an_away_person_is_back_with_any_request_an_out_of_date_one_included(
         db: storage.Database, front: Front) -> None:
     """The one come-back rule (the keyboard and the app once differed): any request of the person's brings
-    them back, then it is judged; an old one is told both."""
+    them back, then it is judged; an old one is told they are back, and shown their hand again."""
     async with started(db) as (tables, table):
         info = table.seats[2]
         assert info is not None
