@@ -54,7 +54,8 @@ from bot.tables.seats import confirmed_escape, escape_cost, escape_question, nob
 from bot.tables.service import Tables
 from storage import StorageError, StorageFault
 
-__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MOVES", "Choose", "Clear", "ComeBack", "Done", "Front", "Hint", "Move", "MoveKind", "NextHand",
-           "OneTap", "Outcome", "Peek", "People", "Person", "Refused", "Replay", "Request", "Select", "StorageError", "StorageFault",
-           "TableError", "Tables", "confirmed_escape", "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
+__all__ = ["AT_THE_TABLE", "FAR_BEHIND", "MOVES", "Choose", "Clear", "ComeBack", "Done", "Front", "Hint",
+           "Move", "MoveKind", "NextHand", "OneTap", "Outcome", "Peek", "People", "Person", "Refused",
+           "Replay", "Request", "Select", "StorageError", "StorageFault", "TableError", "Tables",
+           "confirmed_escape", "escape_cost", "escape_question", "nobody_left", "present", "slot_key"]
 # StorageError and StorageFault: what the front ends catch of storage, given them here so that neither imports it.

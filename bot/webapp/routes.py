@@ -161,7 +161,8 @@ class WebAppRoutes:
         now = time.time()
         self._nonces[key] = now
         # A nonce need not be kept longer than its initData is valid: after that the request fails anyway.
-        while self._nonces and (len(self._nonces) > NONCES_KEPT or next(iter(self._nonces.values())) < now - self.max_age):
+        while self._nonces and (len(self._nonces) > NONCES_KEPT
+                                or next(iter(self._nonces.values())) < now - self.max_age):
             self._nonces.popitem(last=False)
         return True
 
