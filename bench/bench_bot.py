@@ -1030,10 +1030,12 @@ class Window:
         showing trick k+1 under way, or a later hand, or "Hand n is over", seconds; inf: not within
         SHOWN_WAIT (a group may show at most 20 messages a minute)."""
         offset = time.time() - time.monotonic()
+        # The number a hand is shown with: a redeal (an aborted hand: nobody bid) keeps its hand's number.
         rows = self.bot.rows(
-            "SELECT t.chat_id, h.number, e.created_at FROM events e JOIN hands h ON h.hand_id = e.hand_id "
-            "JOIN matches m ON m.match_id = h.match_id JOIN tables t ON t.table_id = m.table_id "
-            "WHERE e.kind = 'play' ORDER BY e.hand_id, e.seq")
+            "SELECT t.chat_id, h.number - (SELECT count(*) FROM hands r WHERE r.match_id = h.match_id "
+            "AND r.number < h.number AND r.status = 'aborted'), e.created_at FROM events e "
+            "JOIN hands h ON h.hand_id = e.hand_id JOIN matches m ON m.match_id = h.match_id "
+            "JOIN tables t ON t.table_id = m.table_id WHERE e.kind = 'play' ORDER BY e.hand_id, e.seq")
         plays: dict[tuple[int, int], list[float]] = {}
         for chat_id, number, created in rows:
             plays.setdefault((int(chat_id), int(number)), []).append(float(created) - offset)

@@ -179,7 +179,11 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     Telegram's 30 a second, 20 a minute in a group (three at once at most: one a
     second in any chat after a short burst), and one a second in a private
     chat after a short burst (a margin in each: Telegram counts a call when it
-    arrives, and calls paced apart may arrive bunched; overall, three).
+    arrives, and calls paced apart may arrive bunched).  Overall, 27 a second
+    once a burst of two is spent, so never more than 29 in any second: the
+    steady pace is what sets how many tables one bot hosts (each play needs
+    the presser's and the next mover's message), and at 24 a second (27 with a
+    burst of three) the next player waited 2 s at 100 tables.
 
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
     With ``paced`` false nothing is throttled beforehand (a test server without
