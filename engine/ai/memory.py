@@ -283,3 +283,62 @@ def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
 def points_of(cards: Iterable[Card]) -> int:
     """Point value of some cards."""
     return sum(c.points for c in cards)
+
+
+class Knowledge:
+    """Every seat's memory in a simulated hand, kept up to date play by play (the search's rollouts).
+
+    :func:`build_memory` works a seat's memory out of its view afresh; a
+    rollout asks for one at each of its plays, so this keeps each seat's
+    unseen cards and per-group counts, and the voids shown, and changes them
+    by what each play shows: :meth:`memory` is the memory :func:`build_memory`
+    gives that seat's view (a test compares them play by play).  A memory
+    it gives shares its tables: read it before the next play is told.
+    """
+
+    __slots__ = ("ctx", "unseen", "counts", "voids")
+
+    def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
+                 hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
+        """What each seat knows after ``tricks`` and the ``current`` trick, holding ``hands``; ``holder``
+        (if any) knows the ``kitty``."""
+        left, counts, voids = _played_through(ctx, tricks)
+        left, counts = dict(left), dict(counts)
+        if current:
+            voids = _with_voids(ctx, current, voids)
+            _take(ctx, [c for _s, cards in current for c in cards], left, counts)
+        self.ctx = ctx
+        self.voids = list(voids)
+        self.unseen: list[dict[Card, int]] = []
+        self.counts: list[dict[str, int]] = []
+        for seat in range(4):
+            unseen, per_group = dict(left), dict(counts)
+            _take(ctx, hands[seat], unseen, per_group)
+            if seat == holder:
+                _take(ctx, kitty, unseen, per_group)
+            self.unseen.append(unseen)
+            self.counts.append(per_group)
+
+    def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
+        """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes."""
+        voids = tuple(self.voids)
+        if 0 in sizes and any(size == 0 for other, size in enumerate(sizes) if other != seat):
+            everything = frozenset(GROUPS)
+            voids = tuple(everything if size == 0 and other != seat else v
+                          for other, (v, size) in enumerate(zip(voids, sizes)))
+        return Memory(self.ctx, seat, hand, self.unseen[seat], voids, self.counts[seat])
+
+    def played(self, seat: int, cards: Sequence[Card], lead: Sequence[Card] | None) -> None:
+        """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
+        ctx = self.ctx
+        for other in range(4):
+            if other != seat:
+                _take(ctx, cards, self.unseen[other], self.counts[other])
+        if lead is not None:
+            group = lead_group(ctx, lead)
+            if group not in self.voids[seat]:
+                group_of = ctx.group
+                for c in cards:
+                    if group_of(c) != group:
+                        self.voids[seat] = self.voids[seat] | {group}
+                        break

@@ -27,7 +27,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
+from engine.ai.memory import BIG_TRUMP, GROUPS, Knowledge, Memory, card_rows, card_table
+from engine.ai.playing import candidates
 from engine.cards import DECK, Card
 from engine.combos import classify
 from engine.errors import IllegalActionError
@@ -39,7 +40,7 @@ from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView, view_for
 
 Policy = Callable[[HandView, Ruleset], Action]
-"""The rollout player: a play for the seat whose view it is given."""
+"""A rollout player other than the strong player's heuristics: a play for the seat whose view it is given."""
 
 WIN_WEIGHT = 1.0
 """What winning the hand (positive 积分) adds to a rollout's value, losing it takes off: hands won decide a match."""
@@ -330,20 +331,44 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     return None
 
 
-def rollout_value(hand: Hand, seat: int, policy: Policy, checked: bool = False) -> float:
+def rollout_value(hand: Hand, seat: int, policy: Policy | None = None, checked: bool = False) -> float:
     """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side.
 
-    The policy's plays are applied unchecked (:meth:`Hand.simulate_play`)
-    unless ``checked``, which tests use to hold the policy to the rules.
-    A play the rules force (:func:`forced_play`) is made without asking the policy.
+    Without a policy the strong player's heuristics play
+    (:func:`engine.ai.playing.candidates`), each seat from its memory of
+    the hand, kept up to date play by play (:class:`engine.ai.memory.Knowledge`)
+    rather than worked out of a fresh view: the plays are those of
+    :func:`engine.ai.heuristic_action` given each seat's view.
+    The plays are applied unchecked (:meth:`Hand.simulate_play`) unless
+    ``checked``, which tests use to hold the players to the rules.
+    A play the rules force (:func:`forced_play`) is made without asking the player.
     """
     ruleset = hand.ruleset
     play = hand.apply if checked else hand.simulate_play
-    while not hand.over:
-        turn = hand.turn
-        assert turn is not None
-        forced = forced_play(hand, turn)
-        play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
+    if policy is not None:
+        while not hand.over:
+            turn = hand.turn
+            assert turn is not None
+            forced = forced_play(hand, turn)
+            play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
+    else:
+        knowledge = Knowledge(hand.ctx, hand.tricks, hand.current, hand.hands, hand.kitty,
+                              hand.burier if hand.buried else None)
+        hands = hand.hands  # the hand replaces a seat's cards in this list as it plays them
+        dealer_side = hand.dealer_side
+        while not hand.over:
+            turn = hand.turn
+            assert turn is not None
+            cards = forced_play(hand, turn)
+            if cards is None:
+                mem = knowledge.memory(turn, tuple(hands[turn]),
+                                       (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])))
+                cards = tuple(candidates(mem, hand.current, dealer_side, ruleset, 1)[0])
+            current = hand.current
+            lead = current[0][1] if current else None
+            play(Action("play", turn, cards))
+            # What the table saw: a failed throw plays only part of what was led.
+            knowledge.played(turn, hand.current[-1][1] if hand.current else hand.tricks[-1].plays[-1][1], lead)
     result = hand.result
     assert result is not None
     return hand_value(result, seat)
@@ -381,7 +406,7 @@ HOPELESS = 3.0
 
 
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
-              policy: Policy, rng: random.Random, deals: int, deadline: float,
+              policy: Policy | None, rng: random.Random, deals: int, deadline: float,
               clock: Callable[[], float] = time.perf_counter, most: int | None = None,
               cap: float | None = None) -> list[Card]:
     """The candidate with the best mean rollout value over the sampled worlds, every candidate in every world.
@@ -392,7 +417,8 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
     that close calls get the time the budget leaves.  Half-way to ``deals``
     a candidate :data:`HOPELESS` standard errors behind the leader is
     dropped (it gets no more rollouts).  The first candidate (the
-    heuristic's choice) wins ties.
+    heuristic's choice) wins ties.  The rollouts are played by ``policy``
+    (None: the strong player's heuristics, see :func:`rollout_value`).
 
     Two ``clock`` times (wall-clock by default) stop it, each once one world
     is done, dropping a world it could not finish for every candidate still
