@@ -10,11 +10,11 @@ otherwise throw away low cards that carry no points.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
 from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power
-from engine.cards import Card
+from engine.cards import Card, tally
 from engine.combos import Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
 from engine.follow import check_follow, legal_follows
@@ -42,7 +42,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     seats = [s for s, _c in current]
     later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
     later_opponents = [s for s in later if not same_side(s, seat)]
-    counts = Counter(hand)
+    counts = tally(hand)
     table_points = sum([c.points for p in plays for c in p])
     winner = trick_winner_in(ctx, plays)
     partner_wins = same_side(seats[winner], seat)
@@ -206,7 +206,7 @@ def _complete(ctx: TrumpContext, lead: list[Card], hand: list[Card], core: list[
 
 def _shaped_candidates(ctx: TrumpContext, shape: Shape, mine: list[Card]) -> list[list[Card]]:
     """Same-group plays of the lead's own shape, weakest first."""
-    counts = Counter(mine)
+    counts = tally(mine)
     if shape.kind == "single":
         return [[c] for c in sorted(counts, key=ctx.order)]
     pairs = sorted((c for c, m in counts.items() if m >= 2), key=ctx.order)
@@ -223,7 +223,7 @@ def _shaped_candidates(ctx: TrumpContext, shape: Shape, mine: list[Card]) -> lis
 def _ruff_candidates(ctx: TrumpContext, shape: Shape, trumps: list[Card]) -> list[list[Card]]:
     """Trump plays that could ruff the lead, weakest first."""
     n = len(shape.cards)
-    counts = Counter(trumps)
+    counts = tally(trumps)
     if shape.kind == "ftk":
         ftk = [c for c in counts if c.suit == ctx.trump and c.rank in (5, 10, 13)]
         return [ftk] if len(ftk) == 3 and five_ten_king(ctx, ftk) is not None else []
@@ -246,7 +246,7 @@ def _ruff_candidates(ctx: TrumpContext, shape: Shape, trumps: list[Card]) -> lis
     return out
 
 
-def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Counter[Card], strong: bool) -> list[Card] | None:
+def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Mapping[Card, int], strong: bool) -> list[Card] | None:
     pool = Counter(counts)
     want = shape.structure
     chosen: list[Card] = []

@@ -7,11 +7,9 @@ long plain suit.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
-from engine.cards import RED_FIVE, Card
+from engine.cards import RED_FIVE, Card, tally
 from engine.combos import Component, classify, decompose, five_ten_king
 from engine.trump import TRUMP, TrumpContext
 
@@ -144,7 +142,7 @@ def _component_beatable(mem: Memory, group: str, comp: Component) -> bool:
 def _low_leads(mem: Memory, group: str, cards: list[Card], hand_size: int) -> list[tuple[float, list[Card]]]:
     """Low, pointless leads from a plain suit: longer suits first; a low pair drags out pairs."""
     ctx = mem.ctx
-    counts = Counter(cards)
+    counts = tally(cards)
     out: list[tuple[float, list[Card]]] = []
     length = len(cards)
     singles = [c for c in counts if not c.points]
@@ -187,7 +185,7 @@ def _trump_leads(mem: Memory, trumps: list[Card], hand_size: int, dealer_side: b
     ctx = mem.ctx
     out: list[tuple[float, list[Card]]] = []
     outstanding = mem.unseen_count(TRUMP)
-    counts = Counter(trumps)
+    counts = tally(trumps)
     small = [c for c in counts if ctx.order(c) < BIG_TRUMP and not c.points]
     long_holding = len(trumps) >= 6 and len(trumps) * 2 >= hand_size
     if outstanding and long_holding:

@@ -296,7 +296,7 @@ class Knowledge:
     it gives shares its tables: read it before the next play is told.
     """
 
-    __slots__ = ("ctx", "unseen", "counts", "voids")
+    __slots__ = ("ctx", "unseen", "counts", "tops", "voids")
 
     def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
                  hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
@@ -318,6 +318,8 @@ class Knowledge:
                 _take(ctx, kitty, unseen, per_group)
             self.unseen.append(unseen)
             self.counts.append(per_group)
+        self.tops: list[dict[str, tuple[int, int]]] = [{}, {}, {}, {}]
+        """Each seat's :attr:`Memory.tops`, kept while no card of the group is played."""
 
     def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
         """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes."""
@@ -326,19 +328,27 @@ class Knowledge:
             everything = frozenset(GROUPS)
             voids = tuple(everything if size == 0 and other != seat else v
                           for other, (v, size) in enumerate(zip(voids, sizes)))
-        return Memory(self.ctx, seat, hand, self.unseen[seat], voids, self.counts[seat])
+        return Memory(self.ctx, seat, hand, self.unseen[seat], voids, self.counts[seat], self.tops[seat])
 
     def played(self, seat: int, cards: Sequence[Card], lead: Sequence[Card] | None) -> None:
         """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
-        ctx = self.ctx
+        group_of = self.ctx.group
+        groups = [group_of(c) for c in cards]
         for other in range(4):
-            if other != seat:
-                _take(ctx, cards, self.unseen[other], self.counts[other])
+            if other == seat:
+                continue
+            unseen, counts, tops = self.unseen[other], self.counts[other], self.tops[other]
+            for c, group in zip(cards, groups):
+                n = unseen.get(c)
+                if n is None:
+                    continue
+                if n == 1:
+                    del unseen[c]
+                else:
+                    unseen[c] = n - 1
+                counts[group] -= 1
+                tops.pop(group, None)
         if lead is not None:
-            group = lead_group(ctx, lead)
-            if group not in self.voids[seat]:
-                group_of = ctx.group
-                for c in cards:
-                    if group_of(c) != group:
-                        self.voids[seat] = self.voids[seat] | {group}
-                        break
+            group = lead_group(self.ctx, lead)
+            if group not in self.voids[seat] and any(g != group for g in groups):
+                self.voids[seat] = self.voids[seat] | {group}

@@ -313,17 +313,21 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     if len(cards) == len(lead):
         return tuple(cards)
     ctx = hand.ctx
+    group_of = ctx.group
+    n = len(lead)
+    if n == 1:  # a single led (most tricks): its card's group
+        group = group_of(lead[0])
+        in_group = tuple([c for c in cards if group_of(c) == group])
+        if len(in_group) == 1 or (in_group and in_group.count(in_group[0]) == len(in_group)):
+            return in_group[:1]  # the group's one card, or both copies of one card
+        return None
     shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
     assert shape is not None
     group = shape.group
-    group_of = ctx.group
     in_group = tuple([c for c in cards if group_of(c) == group])
-    n = len(lead)
     if len(in_group) == n:
         return in_group
     if len(in_group) > n:
-        if n == 1 and in_group.count(in_group[0]) == len(in_group):  # both copies of one card
-            return in_group[:1]
         if shape.kind == "pair" and ctx.ruleset.pairs_must_follow:
             pairs = [c for c in set(in_group) if in_group.count(c) == 2]
             if len(pairs) == 1:  # rule F2: the one pair of the group
