@@ -219,6 +219,12 @@ def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
     Raises :class:`engine.errors.CardsNotHeldError` naming the missing cards.
     """
     rest = list(hand)
+    if isinstance(cards, tuple) and len(cards) == 1:  # a single played (most plays)
+        try:
+            rest.remove(cards[0])
+        except ValueError:
+            raise CardsNotHeldError(format_cards(cards)) from None
+        return rest
     missing: list[Card] = []
     for card in cards:
         try:

@@ -741,9 +741,11 @@ class Hand:
         info: EventInfo = {}
         played = action.cards
         if not self.current:
-            shape = check_lead(ctx, hand, played)
+            # A single is never a throw (most leads); a play that was not checked is not checked here either.
+            shape = check_lead(ctx, hand, played) if len(played) > 1 else None
             others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
-            judged = judge_throw(ctx, shape, [self.hands[s] for s in others]) if shape.kind == "throw" else None
+            judged = judge_throw(ctx, shape, [self.hands[s] for s in others]) \
+                if shape is not None and shape.kind == "throw" else None
             if judged is not None and judged.failed:
                 assert judged.beaten_by is not None
                 played = judged.played

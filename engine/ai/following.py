@@ -42,7 +42,11 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     seats = [s for s, _c in current]
     later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
     later_opponents = [s for s in later if not same_side(s, seat)]
-    counts = tally(hand)
+    group = shape.group
+    mine = [c for c in hand if ctx.group(c) == group]
+    # A single's follow is the cheapest card of the group (or of the hand): only those cards' copies are priced.
+    single = len(lead) == 1
+    counts = tally((mine or hand) if single else hand)
     table_points = sum([c.points for p in plays for c in p])
     winner = trick_winner_in(ctx, plays)
     partner_wins = same_side(seats[winner], seat)
@@ -51,9 +55,10 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     feed: list[Card] | None = None
     winners: list[list[Card]] | None = None
     if partner_wins and not beatable(mem, shape, plays, winner, later_opponents):
-        choice = feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
+        choice = feed = [min(mine or hand, key=feed_cost(ctx, counts))] if single else \
+            cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     elif not (partner_wins and not (table_points >= 10 or last_trick)):
-        winners = winning_follows(mem, shape, lead, hand, plays, winner)
+        winners = winning_follows(mem, shape, lead, hand, plays, winner, mine)
         secure = [w for w in winners if not beatable(mem, shape, plays + [w], len(plays), later_opponents)]
         if keeping_red_five(mem):
             secure = [w for w in secure if not any(ctx.is_red_five(c) for c in w)]
@@ -65,13 +70,14 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
                 choice = _spare_red_five(mem, best, secure)
     if choice is not None and limit == 1:
         return [choice]
-    discard = cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
+    discard = [min(mine or hand, key=discard_cost(ctx, counts))] if single else \
+        cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     if limit == 1:
         return [discard]
     if feed is None:
         feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     if winners is None:
-        winners = winning_follows(mem, shape, lead, hand, plays)
+        winners = winning_follows(mem, shape, lead, hand, plays, mine=mine)
     return distinct([choice or discard, discard, feed, *winners])[:limit]
 
 
@@ -138,16 +144,18 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
 
 
 def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card],
-                    plays: list[list[Card]], win_index: int | None = None) -> list[list[Card]]:
+                    plays: list[list[Card]], win_index: int | None = None,
+                    mine: list[Card] | None = None) -> list[list[Card]]:
     """Legal follows that would win the trick as it stands (cheapest first, a handful at most).
 
-    ``win_index`` is the index of the play winning it so far, if the caller knows it already.
+    ``win_index`` is the index of the play winning it so far, and ``mine`` the hand's cards of the
+    lead's group, if the caller knows them already.
     """
     ctx = mem.ctx
     group = shape.group
     n = len(lead)
-    group_of = ctx.group
-    mine = [c for c in hand if group_of(c) == group]
+    if mine is None:
+        mine = [c for c in hand if ctx.group(c) == group]
     if win_index is None:
         win_index = trick_winner_in(ctx, plays)
     best = plays[win_index]

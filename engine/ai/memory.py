@@ -334,9 +334,7 @@ class Knowledge:
         """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
         group_of = self.ctx.group
         groups = [group_of(c) for c in cards]
-        for other in range(4):
-            if other == seat:
-                continue
+        for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
             unseen, counts, tops = self.unseen[other], self.counts[other], self.tops[other]
             for c, group in zip(cards, groups):
                 n = unseen.get(c)
@@ -347,8 +345,12 @@ class Knowledge:
                 else:
                     unseen[c] = n - 1
                 counts[group] -= 1
-                tops.pop(group, None)
+                if group in tops:
+                    del tops[group]
         if lead is not None:
-            group = lead_group(self.ctx, lead)
-            if group not in self.voids[seat] and any(g != group for g in groups):
-                self.voids[seat] = self.voids[seat] | {group}
+            group = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
+            if group not in self.voids[seat]:
+                for g in groups:
+                    if g != group:
+                        self.voids[seat] = self.voids[seat] | {group}
+                        break
