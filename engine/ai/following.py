@@ -32,6 +32,8 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     ``limit`` 1 (the rollouts' every follow) only the follows the choice
     needs are built: the same choice, at a fraction of the work.
     """
+    if limit == 1 and len(current[0][1]) == 1:
+        return [_single_choice(mem, current)]
     ctx = mem.ctx
     hand = list(mem.hand)
     seat = mem.seat
@@ -79,6 +81,73 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     if winners is None:
         winners = winning_follows(mem, shape, lead, hand, plays, mine=mine)
     return distinct([choice or discard, discard, feed, *winners])[:limit]
+
+
+def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
+    """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision.
+
+    The same choice, made with the same tests in the same order, worked out on
+    single cards without building the plays and shapes the general case needs.
+    """
+    ctx = mem.ctx
+    group_of, order_of = ctx.group, ctx.order
+    hand = mem.hand
+    seat = mem.seat
+    card = current[0][1][0]
+    group = group_of(card)
+    mine = [c for c in hand if group_of(c) == group]
+    # The winner so far (tricks._single_winner) and the points on the table.
+    best, best_group, best_order, table_points = 0, group, order_of(card), card.points
+    for index in range(1, len(current)):
+        card = current[index][1][0]
+        table_points += card.points
+        card_group = group_of(card)
+        if card_group == best_group:
+            order = order_of(card)
+            if order > best_order:
+                best, best_order = index, order
+        elif card_group == TRUMP:
+            best, best_group, best_order = index, TRUMP, order_of(card)
+    first = current[0][0]
+    later_opponents = [s for s in ((first + i) % 4 for i in range(len(current) + 1, 4)) if not same_side(s, seat)]
+    partner_wins = same_side(current[best][0], seat)
+    last_trick = len(hand) == 1
+    if partner_wins and not _single_beatable(mem, group, best_group != group, best_order, later_opponents):
+        cards = mine or hand
+        return [min(cards, key=feed_cost(ctx, tally(cards)))]
+    if not (partner_wins and not (table_points >= 10 or last_trick)):
+        ruffed = best_group != group  # a single's winner off the led group is a trump
+        if mine:
+            wins = [] if ruffed else [c for c in sorted(dict.fromkeys(mine), key=order_of) if order_of(c) > best_order]
+        elif group == TRUMP:
+            wins = []
+        else:
+            wins = sorted(dict.fromkeys([c for c in hand if group_of(c) == TRUMP]), key=order_of)
+            if ruffed:
+                wins = [c for c in wins if order_of(c) > best_order]
+        secure = [[c] for c in wins[:3]
+                  if not _single_beatable(mem, group, len(current) != 0 and group_of(c) != group, order_of(c),
+                                          later_opponents)]
+        if keeping_red_five(mem):
+            secure = [w for w in secure if not ctx.is_red_five(w[0])]
+        if secure:
+            win = min(secure, key=lambda w: play_cost(ctx, w))
+            if _worth(ctx, win, table_points + points_of(win), last_trick, len(hand)):
+                return _spare_red_five(mem, win, secure)
+    cards = mine or hand
+    return [min(cards, key=discard_cost(ctx, tally(cards)))]
+
+
+def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: list[int]) -> bool:
+    """:func:`beatable` for a single led (of ``group``), its winning card of order ``win_order`` a trump if ``ruffed``."""
+    for seat in later:
+        if not ruffed and mem.may_hold(seat, group) and group not in mem.voids[seat] \
+                and mem.max_unseen_order(group) > win_order:
+            return True
+        if group != TRUMP and mem.may_be_void(seat, group, 1) and mem.may_hold(seat, TRUMP) \
+                and mem.max_unseen_order(TRUMP) > (win_order if ruffed else -1):
+            return True
+    return False
 
 
 def every_play(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]], most: int) -> list[list[Card]] | None:
