@@ -334,6 +334,30 @@ class Knowledge:
         """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
         group_of = self.ctx.group
         groups = [group_of(c) for c in cards]
+        if len(cards) == 1:  # a single card (most plays)
+            card, group = cards[0], groups[0]
+            for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+                unseen = self.unseen[other]
+                n = unseen.get(card)
+                if n is not None:
+                    if n == 1:
+                        del unseen[card]
+                    else:
+                        unseen[card] = n - 1
+                    self.counts[other][group] -= 1
+                    self.tops[other].pop(group, None)
+        else:
+            self._take_all(seat, cards, groups)
+        if lead is not None:
+            group = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
+            if group not in self.voids[seat]:
+                for g in groups:
+                    if g != group:
+                        self.voids[seat] = self.voids[seat] | {group}
+                        break
+
+    def _take_all(self, seat: int, cards: Sequence[Card], groups: list[str]) -> None:
+        """:meth:`played`'s count of several cards, off every other seat's unseen cards."""
         for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
             unseen, counts, tops = self.unseen[other], self.counts[other], self.tops[other]
             for c, group in zip(cards, groups):
@@ -347,10 +371,3 @@ class Knowledge:
                 counts[group] -= 1
                 if group in tops:
                     del tops[group]
-        if lead is not None:
-            group = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
-            if group not in self.voids[seat]:
-                for g in groups:
-                    if g != group:
-                        self.voids[seat] = self.voids[seat] | {group}
-                        break
