@@ -736,15 +736,14 @@ class Hand:
     def _do_play(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None and self.dealer_side is not None
-        ctx = self.ctx
         hand = self.hands[seat]
         info: EventInfo = {}
         played = action.cards
         if not self.current:
             # A single is never a throw (most leads); a play that was not checked is not checked here either.
-            shape = check_lead(ctx, hand, played) if len(played) > 1 else None
+            shape = check_lead(self.ctx, hand, played) if len(played) > 1 else None
             others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
-            judged = judge_throw(ctx, shape, [self.hands[s] for s in others]) \
+            judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others]) \
                 if shape is not None and shape.kind == "throw" else None
             if judged is not None and judged.failed:
                 assert judged.beaten_by is not None
@@ -758,8 +757,8 @@ class Hand:
             lead_cards: tuple[Card, ...] | None = None
         else:
             lead_cards = self.current[0][1]
-        if self.ruleset.red5_bonus:
-            forced = red_fives_forced(ctx, lead_cards, hand, played)
+        if self.ruleset.red5_bonus and RED_FIVE in played:  # cards are interned: `in` asks identity
+            forced = red_fives_forced(self.ctx, lead_cards, hand, played)
             if forced:
                 self._pending_red5.append((seat, forced))
         self.hands[seat] = remove_cards(hand, played)

@@ -7,7 +7,7 @@ long plain suit.
 
 from __future__ import annotations
 
-from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
+from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
 from engine.cards import RED_FIVE, Card, tally
 from engine.combos import Component, classify, decompose, five_ten_king
@@ -36,14 +36,14 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         return [(1.0, _end_lead(mem, hand, heaven_and_earth))]
     keep_red_five = keeping_red_five(mem)
     options: list[tuple[float, list[Card]]] = []
-    opponents = [s for s in range(4) if not same_side(s, mem.seat)]
+    opponents = ((mem.seat + 1) % 4, (mem.seat + 3) % 4)
     partner = partner_of(mem.seat)
     trumps = by_group.get(TRUMP, [])
     for group, cards in by_group.items():
         plain = group != TRUMP
         ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
         comps = decompose(ctx, cards)
-        high, high_pair = mem.max_unseen_order(group), mem.max_unseen_pair_order(group)
+        high, high_pair = mem.tops_of(group)
         safe = [c for c in comps  # those no unseen cards could beat (_component_beatable, the tops asked once)
                 if not (high > c.top if c.kind == "single" else high_pair > c.top if c.kind == "pair"
                         else mem.unseen_tractor_beats(group, c.pairs, c.top))]

@@ -117,6 +117,10 @@ class Memory:
         """The highest order of a card of this group with both copies unseen (-1 if none)."""
         return self._tops(group)[1]
 
+    def tops_of(self, group: str) -> tuple[int, int]:
+        """:meth:`max_unseen_order` and :meth:`max_unseen_pair_order` of a group, asked together."""
+        return self._tops(group)
+
     def _tops(self, group: str) -> tuple[int, int]:
         found = self.tops.get(group)
         if found is None:
