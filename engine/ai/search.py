@@ -95,30 +95,19 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     Returns None if no consistent deal was found in a few tries (the search
     then does without this world).
     """
+    global _LAST_PREPARED
+    if _LAST_PREPARED is not None and _LAST_PREPARED[0] is view and _LAST_PREPARED[1] is mem:
+        prepared = _LAST_PREPARED[2]
+    else:
+        prepared = _prepare(view, mem)
+        _LAST_PREPARED = (view, mem, prepared)
+    if prepared is None:
+        return None
     seat = mem.seat
     table = card_table(mem.ctx)
     likely = kitty_weights(mem.ctx)
-    pool: Counter[Card] = Counter(mem.unseen)
-    others = [s for s in range(4) if s != seat]
-    room = {s: view.hand_sizes[s] for s in others}
-    kitty_known = view.kitty is not None
-    kitty_room = 0 if kitty_known else sum(pool.values()) - sum(room.values())
-    if kitty_room < 0:
-        return None
-    played = _played_by_seat(view)
-    pinned = _pinned(view, mem, played)
-    holder = view.kitty_holder
-    kept = pinned.pop(holder, Counter()) if holder is not None else Counter()  # in its hand, or buried
-    for s, cards in pinned.items():
-        pool.subtract(cards)
-        room[s] -= sum(cards.values())
-    if any(n < 0 for n in pool.values()) or any(r < 0 for r in room.values()):
-        return None
-    cards_left = list(pool.elements())
-    homeless = {g for g in {table[c][0] for c in cards_left}
-                if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
-    bound = _bound(view, mem, played, pinned, pool, kept)
-    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    others, room, kitty_known, kitty_room, pinned, base, homeless, bound, void_seats = prepared
+    cards_left = list(base)
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -168,6 +157,45 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             full = [list(mem.hand) if s == seat else hands[s] for s in range(4)]
             return full, list(view.kitty) if kitty_known and view.kitty is not None else kitty
     return None
+
+
+_Prepared = tuple[list[int], dict[int, int], bool, int, dict[int, Counter[Card]], tuple[Card, ...], set[str],
+                  list[tuple[Counter[Card], list[int]]], dict[str, int]]
+"""What :func:`sample_world` works out of the view before drawing: the other seats, their room, whether the kitty
+is known and the room in it, the cards pinned to seats, the cards to deal (in their first order), the groups no
+other seat can hold, the bound cards and how many other seats lack each group."""
+
+_LAST_PREPARED: tuple[HandView, Memory, _Prepared | None] | None = None
+"""The last view and memory :func:`sample_world` drew from, with what it worked out of them (a search draws every
+world from one view and memory)."""
+
+
+def _prepare(view: HandView, mem: Memory) -> _Prepared | None:
+    """What :func:`sample_world` needs of the view before it draws, or None if no consistent deal is possible."""
+    seat = mem.seat
+    table = card_table(mem.ctx)
+    pool: Counter[Card] = Counter(mem.unseen)
+    others = [s for s in range(4) if s != seat]
+    room = {s: view.hand_sizes[s] for s in others}
+    kitty_known = view.kitty is not None
+    kitty_room = 0 if kitty_known else sum(pool.values()) - sum(room.values())
+    if kitty_room < 0:
+        return None
+    played = _played_by_seat(view)
+    pinned = _pinned(view, mem, played)
+    holder = view.kitty_holder
+    kept = pinned.pop(holder, Counter()) if holder is not None else Counter()  # in its hand, or buried
+    for s, cards in pinned.items():
+        pool.subtract(cards)
+        room[s] -= sum(cards.values())
+    if any(n < 0 for n in pool.values()) or any(r < 0 for r in room.values()):
+        return None
+    cards_left = list(pool.elements())
+    homeless = {g for g in {table[c][0] for c in cards_left}
+                if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
+    bound = _bound(view, mem, played, pinned, pool, kept)
+    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    return others, room, kitty_known, kitty_room, pinned, tuple(cards_left), homeless, bound, void_seats
 
 
 def _draw_kitty(cards: list[Card], size: int, likely: dict[Card, float], homeless: set[str],
