@@ -185,10 +185,10 @@ def _trump_leads(mem: Memory, trumps: list[Card], hand_size: int, dealer_side: b
     ctx = mem.ctx
     out: list[tuple[float, list[Card]]] = []
     outstanding = mem.unseen_count(TRUMP)
-    counts = tally(trumps)
-    small = [c for c in counts if ctx.order(c) < BIG_TRUMP and not c.points]
     long_holding = len(trumps) >= 6 and len(trumps) * 2 >= hand_size
     if outstanding and long_holding:
+        counts = tally(trumps)
+        small = [c for c in counts if ctx.order(c) < BIG_TRUMP and not c.points]
         pairs = [c for c in small if counts[c] >= 2]
         if pairs:
             low = min(pairs, key=ctx.order)
