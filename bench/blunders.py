@@ -19,17 +19,20 @@ unseen cards and the voids shown, :func:`beatable`).  The kinds:
 * ``steal_partner`` (judged at each steal) — a steal of the partner's kitty
   that keeps the same trump.
 
-The expert's kinds (issue 56), each counted only where none of the kinds
-above is:
+The expert's kinds (issue 56), each judged where none of the kinds above
+is, and counted only where it cost: the opponents took the trick
+(:func:`judge_hand`; :func:`judge_play` and :func:`judge_lead` judge the
+play alone), or for a stolen kitty, the dealer side won the last trick:
 
 * ``points_early`` (second and third player, following the led group) —
-  10 points or more played onto a trick neither side is sure of, and not
-  a sure win, where a cheap legal follow (as for ``gift``) with 10 points
-  fewer does the same job: it wins the trick as it stands if the play did.
+  10 points or more played onto a trick the partner is not sure to win, and
+  not a sure win, where a cheap legal follow (as for ``gift``) with 10
+  points fewer does the same job: it wins the trick as it stands if the
+  play did.
 * ``discard_points`` — short in the led group, 10 points or more of
-  another plain group thrown onto a trick the partner is not sure to win
-  (and the play does not win), where a ruff that wins the trick as it
-  stands, or a cheap follow with 10 points fewer, was legal.
+  another plain group thrown onto a trick the opponents are winning as it
+  stands (and the play does not win it), where a ruff that wins the trick
+  as it stands, or a cheap follow with 10 points fewer, was legal.
 * ``void_lead`` (judged at each lead) — a plain lead of 10 points or more
   into a group an opponent has shown void in (and not void in trumps),
   holding a card worth 10 points fewer to lead.
@@ -301,7 +304,7 @@ def judge_play(hand: Hand, seat: int, cards: Sequence[Card]) -> Counter[str]:
     short = sum(1 for c in hand.hands[seat] if ctx.group(c) == lead.group) < len(lead_cards)
     if short:
         thrown = sum(c.points for c in cards if ctx.group(c) not in (lead.group, TRUMP))
-        if thrown >= 10 and not played_wins and any(wins(alt) or cheaper(alt) for alt in options):
+        if thrown >= 10 and not played_wins and not partner_wins and any(wins(alt) or cheaper(alt) for alt in options):
             out[f"discard_points.{place}"] += 1
     elif place < 4 and points >= 10 and not opponents_sure and not sure_win(cards) and any(
             cheaper(alt) and (wins(alt) or not played_wins) for alt in options):
@@ -353,15 +356,23 @@ def spent_big_trump(hand: Hand, seat: int, cards: Sequence[Card]) -> bool:
     return options is not None and any(not _big_trumps(hand, alt) for alt in options)
 
 
+def confirmed(pending: Sequence[tuple[int, str]], winner: int) -> Counter[str]:
+    """The expert's kinds judged in a trick (each with the seat that played), counted where they cost: the
+    trick's ``winner`` sits on the other side."""
+    return Counter(key for seat, key in pending if seat % 2 != winner % 2)
+
+
 def judge_stolen_kitty(hand: Hand, spent: Sequence[tuple[int, int]]) -> Counter[str]:
     """``stolen_kitty_trumps`` for a finished hand, given the (seat, trick) of each big trump spent by choice
-    (:func:`spent_big_trump`): the attacker who buried the final kitty, 40 points or more, spent one early."""
+    (:func:`spent_big_trump`): the attacker who buried the final kitty, 40 points or more, spent one early, and
+    the dealer side won the last trick (the kitty's points were lost)."""
     out: Counter[str] = Counter()
     burier = hand.burier
     if burier is None or hand.dealer_side is None or burier % 2 == hand.dealer_side or not hand.buries:
         return out
-    if sum(c.points for c in hand.buries[-1][1]) >= KITTY_AT_STAKE and any(
-            seat == burier and trick < EARLY_TRICKS for seat, trick in spent):
+    if hand.tricks and hand.tricks[-1].winner % 2 == hand.dealer_side \
+            and sum(c.points for c in hand.buries[-1][1]) >= KITTY_AT_STAKE \
+            and any(seat == burier and trick < EARLY_TRICKS for seat, trick in spent):
         out["stolen_kitty_trumps"] += 1
     return out
 
@@ -447,15 +458,25 @@ def judge_hand(record: dict[str, Any]) -> Counter[str]:
     hand = Hand(HandSetup.from_dict(record["setup"]))
     out: Counter[str] = Counter(hands=1)
     spent: list[tuple[int, int]] = []
+    pending: list[tuple[int, str]] = []  # the expert's kinds judged in the trick being played, by seat
     for event in record["events"]:
         action = Action.from_dict(event)
         if action.kind == "play":
             assert action.seat is not None
-            out += judge_play(hand, action.seat, action.cards)
-            out += judge_lead(hand, action.seat, action.cards)
+            judged = judge_play(hand, action.seat, action.cards) + judge_lead(hand, action.seat, action.cards)
+            for key in list(judged):
+                if key.split(".")[0] in (*EXPERT_KINDS, "void_lead"):
+                    pending += [(action.seat, key)] * judged.pop(key)
+            out += judged
             if len(hand.tricks) < EARLY_TRICKS and spent_big_trump(hand, action.seat, action.cards):
                 spent.append((action.seat, len(hand.tricks)))
-        elif action.kind == "steal":
+            tricks = len(hand.tricks)
+            hand.apply(action)
+            if len(hand.tricks) > tricks:
+                out += confirmed(pending, hand.tricks[-1].winner)
+                pending = []
+            continue
+        if action.kind == "steal":
             assert action.seat is not None
             out += judge_steal(hand, action.seat, action.cards, action.trump)
         hand.apply(action)

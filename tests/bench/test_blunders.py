@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
 from bench_blunders import table  # noqa: E402
 from blunders import (  # noqa: E402
+    confirmed,
     judge_bury,
     judge_hand,
     judge_lead,
@@ -23,7 +24,7 @@ from blunders import (  # noqa: E402
 )
 
 from engine.cards import parse_cards  # noqa: E402
-from engine.hand import Hand  # noqa: E402
+from engine.hand import Hand, Trick  # noqa: E402
 from engine.selfplay import main as selfplay  # noqa: E402
 from tests.engine.rig import cards, full_deal, mini_hand, new_hand, play_tricks  # noqa: E402
 
@@ -206,12 +207,25 @@ def _stolen(bury_points: bool) -> Hand:
     return hand
 
 
+def _last_trick_won_by(hand: Hand, seat: int) -> Hand:
+    """The hand as if played out, its last trick won by ``seat`` (only the winner is asked)."""
+    hand.tricks.append(Trick(seat, (), seat, 0))
+    return hand
+
+
 def test_a_stolen_kitty_of_points_then_its_big_trumps_spent_at_once() -> None:
-    hand = _stolen(bury_points=True)
+    hand = _last_trick_won_by(_stolen(bury_points=True), 0)
     assert judge_stolen_kitty(hand, [(1, 0)]) == Counter({"stolen_kitty_trumps": 1})
     assert judge_stolen_kitty(hand, [(1, 6)]) == Counter()  # later in the hand
     assert judge_stolen_kitty(hand, [(3, 0)]) == Counter()  # the partner's trump, not the stealer's
-    assert judge_stolen_kitty(_stolen(bury_points=False), [(1, 0)]) == Counter()  # no points at stake
+    assert judge_stolen_kitty(_last_trick_won_by(_stolen(bury_points=False), 0), [(1, 0)]) == Counter()  # no points
+    assert judge_stolen_kitty(_last_trick_won_by(_stolen(bury_points=True), 3), [(1, 0)]) == Counter()  # kitty won
+
+
+def test_the_expert_kinds_count_where_the_opponents_took_the_trick() -> None:
+    pending = [(1, "points_early.2"), (2, "discard_points.3"), (3, "void_lead")]
+    assert confirmed(pending, 0) == Counter({"points_early.2": 1, "void_lead": 1})
+    assert confirmed(pending, 1) == Counter({"discard_points.3": 1})
 
 
 def test_the_expert_kinds_are_tabled() -> None:
