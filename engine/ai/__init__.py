@@ -32,7 +32,7 @@ from engine.ai import playing
 from engine.ai.baseline import choose_action as casual_action
 from engine.ai.bidding import choose_bid, choose_steal
 from engine.ai.burying import choose_bury
-from engine.ai.dominance import prune_follows
+from engine.ai.dominance import prune_follows, prune_leads
 from engine.ai.memory import Memory, build_memory, context
 from engine.ai.playing import CANDIDATES
 from engine.ai.search import best_play
@@ -129,6 +129,8 @@ class StrongPlayer:
         candidates = _candidates(view, ruleset, ctx, mem)
         if view.current:
             candidates = prune_follows(mem, view.current, candidates)
+        else:
+            candidates = prune_leads(mem, candidates)
         if len(candidates) == 1 or self.deals <= 0:
             return Action("play", seat, tuple(candidates[0]))
         search_rng = random.Random(_view_seed(view))
