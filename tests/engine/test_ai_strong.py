@@ -396,8 +396,8 @@ def test_the_search_budget_is_measured_by_the_players_clock() -> None:
     stopped = StrongPlayer(budget=1e-9, clock=lambda: 0.0, cap=1e-9)
     hurried = StrongPlayer(budget=1e-9, cap=1e-9)
     differ = 0
-    for tricks in (1, 3, 5, 7, 9, 11):
-        hand = _mid_hand("yancheng", 3, tricks)
+    for tricks in (1, 3, 5, 7, 9, 11):  # seed 4: at seed 3 the pruned candidates leave one world enough (issue 56)
+        hand = _mid_hand("yancheng", 4, tricks)
         seat = hand.turn
         assert seat is not None
         view = view_for(hand, seat)
