@@ -9,7 +9,7 @@ the reveal.  Rendering works from these views only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, make_dataclass
 from typing import Any
 
 from engine.bidding import BidRecord
@@ -150,6 +150,14 @@ class HandView:
         }
 
 
+_HandViewBuilt = make_dataclass("_HandViewBuilt", [f.name for f in fields(HandView)], slots=True, eq=False,
+                                repr=False)
+"""HandView's twin without the frozen guard: the same slots, so a view is built as one (a frozen dataclass sets
+each of its 35 fields through ``object.__setattr__``, six times the cost of the rest of a view) and then becomes a
+:class:`HandView`, as frozen as one built by its constructor (the two classes' layouts are the same, so Python lets
+an object change from one to the other)."""
+
+
 def _public_kind(kind: str, order: int) -> str:
     """What the others may know of a hidden bid: a declaration, an override or a steal.
 
@@ -182,9 +190,9 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     elif hand.buried and viewer is not None and viewer == hand.burier and phase in ("stealing", "playing"):
         kitty = tuple(hand.kitty)
     passed, takers = _passed_kitty(hand, viewer)
-    # Positional, in the order of HandView's fields (a view is built for every decision of every rollout,
+    # Positional, in the order of HandView's fields (a view is built for every decision of a hand,
     # and 35 keywords cost more than the rest of the view): each line names its field.
-    return HandView(
+    view = _HandViewBuilt(
         viewer,  # viewer
         hand.ruleset.name,  # preset
         setup.number,  # number
@@ -223,6 +231,8 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         passed,  # passed_kitty
         takers,  # kitty_takers
     )
+    view.__class__ = HandView
+    return view  # type: ignore[no-any-return]
 
 
 def _passed_kitty(hand: Hand, viewer: int | None) -> tuple[tuple[Card, ...], tuple[int, ...]]:
