@@ -23,6 +23,7 @@ from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove
 from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
+from engine.frozen import builder
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
 from engine.scoring import Adjustment, kitty_multiplier_in, trick_points
@@ -190,6 +191,10 @@ class Trick:
     """(seat, cards) in play order."""
     winner: int
     points: int
+
+
+_EVENT = builder(Event)
+"""An :class:`Event` from all its fields (built at every action)."""
 
 
 class Hand:
@@ -375,7 +380,7 @@ class Hand:
         self.check(action)
         told = len(self.notices)
         info = self._do(action)
-        event = Event(len(self.events) + 1, action, info, tuple(self.notices[told:]))
+        event = _EVENT(len(self.events) + 1, action, info, tuple(self.notices[told:]))
         self.events.append(event)
         return event
 

@@ -9,11 +9,12 @@ the reveal.  Rendering works from these views only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, make_dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from engine.bidding import BidRecord
 from engine.cards import Card, format_cards
+from engine.frozen import builder
 from engine.hand import KITTY_SIZE, Hand, Phase, Trick, side_of
 from engine.notices import Notice, ThrowFailed
 from engine.scoring import Adjustment
@@ -150,12 +151,11 @@ class HandView:
         }
 
 
-_HandViewBuilt = make_dataclass("_HandViewBuilt", [f.name for f in fields(HandView)], slots=True, eq=False,
-                                repr=False)
-"""HandView's twin without the frozen guard: the same slots, so a view is built as one (a frozen dataclass sets
-each of its 35 fields through ``object.__setattr__``, six times the cost of the rest of a view) and then becomes a
-:class:`HandView`, as frozen as one built by its constructor (the two classes' layouts are the same, so Python lets
-an object change from one to the other)."""
+_HAND_VIEW = builder(HandView)
+"""A :class:`HandView` from its 35 fields (frozen, it would set each through ``object.__setattr__``)."""
+
+_BID_VIEW = builder(BidView)
+"""A :class:`BidView` from its fields."""
 
 
 def _public_kind(kind: str, order: int) -> str:
@@ -172,9 +172,9 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     """The view of ``viewer`` (a seat), or of a spectator when ``viewer`` is None."""
     hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
     bids = tuple(
-        BidView(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
+        _BID_VIEW(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
         if hidden and b.seat != viewer else
-        BidView(b.seat, b.kind, b.cards, b.step, b.trump, False)
+        _BID_VIEW(b.seat, b.kind, b.cards, b.step, b.trump, False)
         for b in hand.bids
     ) if hand.bids else ()
     own = [b for b in hand.bids if b.seat == viewer] if bids else []
@@ -192,7 +192,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     passed, takers = _passed_kitty(hand, viewer)
     # Positional, in the order of HandView's fields (a view is built for every decision of a hand,
     # and 35 keywords cost more than the rest of the view): each line names its field.
-    view = _HandViewBuilt(
+    return _HAND_VIEW(
         viewer,  # viewer
         hand.ruleset.name,  # preset
         setup.number,  # number
@@ -231,8 +231,6 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         passed,  # passed_kitty
         takers,  # kitty_takers
     )
-    view.__class__ = HandView
-    return view  # type: ignore[no-any-return]
 
 
 def _passed_kitty(hand: Hand, viewer: int | None) -> tuple[tuple[Card, ...], tuple[int, ...]]:
