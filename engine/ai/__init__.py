@@ -39,6 +39,7 @@ from engine.ai.search import best_play
 from engine.cards import Card, format_cards
 from engine.combos import decompose
 from engine.errors import IllegalActionError
+from engine.frozen import builder
 from engine.hand import Action
 from engine.hints import cheapest_follow
 from engine.legal_bids import bid_options
@@ -212,6 +213,10 @@ def _bury_context(view: HandView, ruleset: Ruleset) -> TrumpContext:
 
 # --- the random player ---------------------------------------------------------------------
 
+_ACTION = builder(Action)
+"""An :class:`Action` from all its fields (the random player builds one at every decision)."""
+
+
 def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
     """A random legal action for the viewing seat (the yardstick the AI is measured against).
 
@@ -248,7 +253,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             picked = rng.sample(comps, rng.randint(2, len(comps)))
         else:
             picked = [rng.choice(comps)]
-        return Action("play", seat, tuple(c for comp in picked for c in comp.cards))
+        return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
     prices = {c: rng.random() for c in dict.fromkeys(hand)}  # not a set: its order follows addresses
     play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
-    return Action("play", seat, tuple(play))
+    return _ACTION("play", seat, tuple(play), None)

@@ -33,6 +33,7 @@ from engine.cards import DECK, Card
 from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import red_fives_forced
+from engine.frozen import builder
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import Ruleset
 from engine.special import HandResult
@@ -363,6 +364,10 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     return None
 
 
+_ACTION = builder(Action)
+"""An :class:`Action` from all its fields (built at every play of every rollout)."""
+
+
 def rollout_value(hand: Hand, seat: int, policy: Policy | None = None, checked: bool = False) -> float:
     """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side.
 
@@ -398,7 +403,7 @@ def rollout_value(hand: Hand, seat: int, policy: Policy | None = None, checked: 
                 cards = tuple(candidates(mem, hand.current, dealer_side, ruleset, 1)[0])
             current = hand.current
             lead = current[0][1] if current else None
-            play(Action("play", turn, cards))
+            play(_ACTION("play", turn, cards, None))
             # What the table saw: a failed throw plays only part of what was led.
             knowledge.played(turn, hand.current[-1][1] if hand.current else hand.tricks[-1].plays[-1][1], lead)
     result = hand.result
