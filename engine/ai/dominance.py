@@ -22,10 +22,11 @@ whatever the rest of the hand brings:
 Where neither side is sure of the trick, points put at risk for nothing
 are dominated too (the expert's kinds of issue 56, ``bench/blunders.py``):
 
-* a follow with 10 points or more that is not a sure win, where a cheap
-  follow with 10 points fewer does the same job: it loses too, or wins the
-  trick as it stands if this one does (a 10 second to a lead where a 7 wins
-  as well; a 10 thrown onto the opponents' trick where a blank would do);
+* a follow with 10 points or more that wins the trick as it stands but not
+  for sure, where a cheap follow with 10 points fewer wins it as well (a 10
+  second to a lead where a 7 wins as well); a losing follow with points is
+  left to the search here, since the partner may still win the trick (a
+  feed the sampled worlds weigh);
 * a follow with the red five that does not win the trick as it stands (so
   it can neither win nor save points), where a follow holds fewer.
 
@@ -117,25 +118,19 @@ def prune_leads(mem: Memory, candidates: list[list[Card]]) -> list[list[Card]]:
 
 def _at_risk(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card], plays: list[list[Card]],
              opponents: list[int], candidates: list[list[Card]], wins: _Wins) -> list[list[Card]]:
-    """Neither side is sure of the trick: drop points put at risk for nothing, and the red five spent for nothing."""
+    """Neither side is sure of the trick: drop a win put at risk with points where a lighter one wins as well, and
+    the red five spent for nothing."""
     ctx = mem.ctx
-    cheap: list[Card] | None = None
     winners: list[list[Card]] | None = None
     kept: list[list[Card]] = []
     extra: list[list[Card]] = []
     for play in candidates:
         points = points_of(play)
         won = wins(play)
-        if points >= AT_RISK and not (won and not beatable(mem, shape, plays + [play], len(plays), opponents)):
-            if won:  # the same job: a cheap follow that wins the trick as it stands too
-                if winners is None:
-                    winners = winning_follows(mem, shape, lead, hand, plays)
-                alt = next((w for w in winners if points - points_of(w) >= AT_RISK and cheap_instead(mem, w, play)),
-                           None)
-            else:
-                if cheap is None:
-                    cheap = cheapest_follow(ctx, lead, hand, lambda c: _dearness(mem, c))
-                alt = cheap if points - points_of(cheap) >= AT_RISK and cheap_instead(mem, cheap, play) else None
+        if points >= AT_RISK and won and beatable(mem, shape, plays + [play], len(plays), opponents):
+            if winners is None:  # the same job: a cheap follow that wins the trick as it stands too
+                winners = winning_follows(mem, shape, lead, hand, plays)
+            alt = next((w for w in winners if points - points_of(w) >= AT_RISK and cheap_instead(mem, w, play)), None)
             if alt is not None:
                 extra.append(alt)
                 continue

@@ -180,13 +180,13 @@ def _pruned(hand: Hand, candidates: list[str]) -> list[Counter[Card]]:
     return [Counter(p) for p in kept]
 
 
-def test_points_at_risk_where_a_pointless_card_does_the_same_job_are_dropped() -> None:
-    """Second to an opponent's ♣3, the partner last: ♣10 and ♣J both win the trick as it stands, ♣J without points;
-    void in clubs, ♥10 thrown onto the opponents' trick where ♥3 goes for nothing (the ruff ♠Q stays)."""
+def test_a_win_put_at_risk_with_points_where_a_lighter_one_wins_as_well_is_dropped() -> None:
+    """Second to an opponent's ♣3, the partner last: ♣10 and ♣J both win the trick as it stands, ♣J without points.
+    Void in clubs, ♥10 thrown onto the opponents' ♣3 stays for the search: the partner, last, may still win it."""
     hands = ["3C 3D 7D 8D 9H", "10C JC 6D 6H 7H", "4C 6C QD KD AD", "5C 3H 10D JD 8H"]
     assert _pruned(_rigged(hands, [["3C"]]), ["10C", "JC"]) == [Counter(parse_cards("JC"))]
     void = ["3C 3D 7D 8D 9H", "10H 3H QS 6D 7H", "4C 6C QD KD AD", "5C 4H 10D JD 8H"]
-    assert _pruned(_rigged(void, [["3C"]]), ["10H", "QS"]) == [Counter(parse_cards("QS")), Counter(parse_cards("3H"))]
+    assert _pruned(_rigged(void, [["3C"]]), ["10H", "QS"]) == [Counter(parse_cards("10H")), Counter(parse_cards("QS"))]
 
 
 def test_the_red_five_spent_for_nothing_is_dropped() -> None:
