@@ -4,13 +4,10 @@ decision 5, §2.6.6, A11).  The property tests check every step of self-play; th
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 
-import pytest
-
-from engine.views import HandView, view_for
+from engine.views import view_for
 from tests.engine.rig import cards, full_deal, mini_hand, mini_setup_steps, new_hand, play_tricks, rig, run
 
 
@@ -174,9 +171,6 @@ def test_each_field_of_a_view_holds_what_its_name_says() -> None:
         for action in actions(hand, [random_action] * 4, random.Random(seed)):
             for viewer in (None, 0, 1, 2, 3):
                 v = view_for(hand, viewer)
-                assert type(v) is HandView and v == HandView(*(getattr(v, f.name) for f in dataclasses.fields(v)))
-                with pytest.raises(dataclasses.FrozenInstanceError):
-                    v.viewer = viewer  # type: ignore[misc]
                 assert (v.viewer, v.preset, v.number, v.phase, v.flag, v.level, v.levels) == (
                     viewer, hand.ruleset.name, hand.setup.number, hand.phase, hand.setup.flag, hand.level,
                     hand.setup.levels)
