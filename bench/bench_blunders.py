@@ -8,8 +8,10 @@ every legal alternative (``bench/blunders.py`` defines the kinds), and
 every steal and final bury; the figures are printed per hand, per preset
 and over all presets, with the blunders of the last player summed (the
 issue's goal: at most 0.05 a hand) and those of the second and third
-player where the trick's outcome was certain.  It prints figures and
-asserts nothing.
+player where the trick's outcome was certain, and the expert's kinds of
+issue 56 (points played early, points discarded, points led into a void,
+the red five wasted, a stolen kitty's trumps spent at once).  It prints
+figures and asserts nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from blunders import judge_hand  # noqa: E402
+from blunders import EXPERT_KINDS, judge_hand  # noqa: E402
+
+EXPERT = (*EXPERT_KINDS, "void_lead", "stolen_kitty_trumps")
+"""The expert's kinds (issue 56), summed as ``expert``."""
 
 ROWS = (
     ("gift.4", "last player: a cheap follow would have given ≥ 10 fewer points"),
@@ -37,6 +42,17 @@ ROWS = (
     ("lost.3", "third player: a ≥ 10-point trick lost that a sure winning follow takes"),
     ("lost.2", "second player: a ≥ 10-point trick lost that a sure winning follow takes"),
     ("joker.3", "third player: a joker or red five on the partner's sure trick"),
+    ("expert", "the expert's kinds below in all (issue 56)"),
+    ("points_early.2", "second player: ≥ 10 points where a cheap follow 10 fewer does the same job"),
+    ("points_early.3", "third player: ≥ 10 points where a cheap follow 10 fewer does the same job"),
+    ("discard_points.2", "second player, short: ≥ 10 points thrown where a ruff or a cheap discard was legal"),
+    ("discard_points.3", "third player, short: ≥ 10 points thrown where a ruff or a cheap discard was legal"),
+    ("discard_points.4", "last player, short: ≥ 10 points thrown where a ruff (with a joker/red five) won"),
+    ("void_lead", "a lead of ≥ 10 points into a group an opponent showed void in"),
+    ("red_five.2", "second player: the red five played where it does not win, not forced"),
+    ("red_five.3", "third player: the red five played where it does not win, not forced"),
+    ("red_five.4", "last player: the red five played where it does not win, not forced"),
+    ("stolen_kitty_trumps", "a stolen kitty of ≥ 40 points, then a big trump spent in the first 4 tricks"),
     ("given.4", "last player, opponents win: points beyond the least-points losing follow"),
     ("over_partner.4", "last player: a higher trump over the partner already winning"),
     ("steals", "steals"),
@@ -52,7 +68,8 @@ ROWS = (
     ("capture_bonus_own", "bonus points it gave"),
     ("unjudged", "follows with too many legal alternatives to judge"),
 )
-"""The printed figures, per hand, in this order (``blunders`` is summed from the first four)."""
+"""The printed figures, per hand, in this order (``blunders`` is summed from the first four, ``expert`` from
+the kinds of :data:`EXPERT`)."""
 
 RATES = (("dealer_last_lost", "dealer_kitty", "dealer side lost the last trick while holding the kitty"),)
 
@@ -75,6 +92,7 @@ def table(by_preset: dict[str, Counter[str]]) -> list[str]:
     counts = {**by_preset, "all": every}
     for c in counts.values():
         c["blunders"] = c["gift.4"] + c["lost.4"] + c["joker.4"] + c["steal_partner_same"]
+        c["expert"] = sum(n for key, n in c.items() if key.split(".")[0] in EXPERT)
     lines = [f"{'per hand':<34}" + "".join(f"{n[:9]:>10}" for n in columns),
              f"{'hands':<34}" + "".join(f"{counts[n]['hands']:>10}" for n in columns)]
     for key, text in ROWS:

@@ -1,6 +1,7 @@
 """Is the strong player stronger than today's? A sequential test (SPRT) of hands won, new against old.
 
     python bench/bench_sprt.py FILE [--old ROOT] [--seed S] [--shard I/N] [--budget SECONDS] [--max-deals D]
+                               [--deals N]
     python bench/bench_sprt.py --report FILE [FILE ...]
 
 Deals go round the seven presets (deal d is preset d mod 7's deal d div 7
@@ -158,6 +159,9 @@ def main() -> None:
     parser.add_argument("--shard", default="0/1")
     parser.add_argument("--budget", type=float, default=None, help="both players' seconds a play (default 0.4)")
     parser.add_argument("--max-deals", type=int, default=10_000)
+    parser.add_argument("--deals", type=int, default=None,
+                        help="the new player's sampled deals a play (default: the engine's), to spend the CPU a "
+                             "faster engine saves (equal CPU)")
     args = parser.parse_args()
     if args.report:
         for line in report(read(args.report)):
@@ -167,7 +171,8 @@ def main() -> None:
         parser.error("give the file to play into, or --report")
     shard, shards = (int(x) for x in args.shard.split("/"))
     new_times: list[float] = []
-    strong = strong_player(**({} if args.budget is None else {"budget": args.budget}), clock=time.process_time)
+    settings = {key: value for key, value in (("budget", args.budget), ("deals", args.deals)) if value is not None}
+    strong = strong_player(**settings, clock=time.process_time)  # type: ignore[arg-type]
 
     def new(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
         started = time.process_time()

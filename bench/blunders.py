@@ -19,6 +19,31 @@ unseen cards and the voids shown, :func:`beatable`).  The kinds:
 * ``steal_partner`` (judged at each steal) — a steal of the partner's kitty
   that keeps the same trump.
 
+The expert's kinds (issue 56), each judged where none of the kinds above
+is, and counted only where it cost: the opponents took the trick
+(:func:`judge_hand`; :func:`judge_play` and :func:`judge_lead` judge the
+play alone), or for a stolen kitty, the dealer side won the last trick:
+
+* ``points_early`` (second and third player, following the led group) —
+  10 points or more played onto a trick the partner is not sure to win, and
+  not a sure win, where a cheap legal follow (as for ``gift``) with 10
+  points fewer does the same job: it wins the trick as it stands if the
+  play did.
+* ``discard_points`` — short in the led group, 10 points or more of
+  another plain group thrown onto a trick the opponents are winning as it
+  stands (and the play does not win it), where a ruff that wins the trick
+  as it stands, or a cheap follow with 10 points fewer, was legal.
+* ``void_lead`` (judged at each lead) — a plain lead of 10 points or more
+  into a group an opponent has shown void in (and not void in trumps),
+  holding a card worth 10 points fewer to lead.
+* ``red_five`` — the red five played where it does not win the trick as it
+  stands (so it cannot win it, nor save points), onto a trick the partner
+  is not sure to win, where a legal follow held fewer red fives.
+* ``stolen_kitty_trumps`` (judged at the end) — an attacker who stole the
+  kitty and buried :data:`KITTY_AT_STAKE` points or more in it (they count
+  only if the attackers win the last trick) spends a big trump within the
+  first :data:`EARLY_TRICKS` tricks where a play without one was legal.
+
 Each play kind is counted by the player's place in the trick (``.4`` the
 last, ``.3`` and ``.2`` the third and second).  Besides the blunders, the
 figures of the issue's table: the points the last player gave beyond the
@@ -49,6 +74,17 @@ MOST_PLAYS = 4000
 
 KINDS = ("gift", "lost", "joker")
 """The kinds of play blunder, each counted as ``KIND.PLACE`` (place 4: the last player)."""
+
+EXPERT_KINDS = ("points_early", "discard_points", "red_five")
+"""The expert's kinds of follow (issue 56), each counted as ``KIND.PLACE``; ``void_lead`` and
+``stolen_kitty_trumps`` are counted per hand without a place."""
+
+KITTY_AT_STAKE = 40
+"""Points in a kitty an attacker stole and buried from which its big trumps are kept for the last trick
+(the issue's example buried 45)."""
+
+EARLY_TRICKS = 4
+"""Tricks from the start of the play in which a big trump spent counts as spent at once."""
 
 
 # --- legal follows -----------------------------------------------------------------------
@@ -237,7 +273,10 @@ def judge_play(hand: Hand, seat: int, cards: Sequence[Card]) -> Counter[str]:
 
     played_wins = wins(cards)
     points = sum(c.points for c in cards)
-    if not partner_wins and not played_wins and not beatable(ctx, lead, plays, partner_later, unseen, voids):
+    opponents_sure = not partner_wins and not played_wins and not beatable(ctx, lead, plays, partner_later,
+                                                                          unseen, voids)
+    partner_sure = partner_wins and not beatable(ctx, lead, plays, opponents_later, unseen, voids)
+    if opponents_sure:
         # The opponents take this trick for sure, whatever comes after.
         if any(points - sum(c.points for c in alt) >= 10 and _cheap_instead(ctx, alt, cards, unseen)
                for alt in options):
@@ -248,13 +287,93 @@ def judge_play(hand: Hand, seat: int, cards: Sequence[Card]) -> Counter[str]:
         if place == 4:
             losing = [sum(c.points for c in alt) for alt in options if not wins(alt)]
             out["given.4"] += points - min(losing)
-    if partner_wins and not beatable(ctx, lead, plays, opponents_later, unseen, voids):
+    if partner_sure:
         # The partner takes this trick for sure: nothing of worth need go on it.
         if _spends(hand, cards) > min(_spends(hand, alt) for alt in options):
             out[f"joker.{place}"] += 1
         if place == 4 and played_wins and any(ctx.group(c) == TRUMP for c in cards) and not all(
                 wins(alt) for alt in options):
             out["over_partner.4"] += 1
+    if any(out[f"{kind}.{place}"] for kind in KINDS) or partner_sure:
+        return out
+
+    def cheaper(alt: Sequence[Card]) -> bool:
+        """10 points fewer than the play, and no dearer (see :func:`_cheap_instead`)."""
+        return points - sum(c.points for c in alt) >= 10 and _cheap_instead(ctx, alt, cards, unseen)
+
+    short = sum(1 for c in hand.hands[seat] if ctx.group(c) == lead.group) < len(lead_cards)
+    if short:
+        thrown = sum(c.points for c in cards if ctx.group(c) not in (lead.group, TRUMP))
+        if thrown >= 10 and not played_wins and not partner_wins and any(wins(alt) or cheaper(alt) for alt in options):
+            out[f"discard_points.{place}"] += 1
+    elif place < 4 and points >= 10 and not opponents_sure and not sure_win(cards) and any(
+            cheaper(alt) and (wins(alt) or not played_wins) for alt in options):
+        out[f"points_early.{place}"] += 1
+    fives = _red_fives(hand, cards)
+    if fives and not played_wins and fives > min(_red_fives(hand, alt) for alt in options):
+        out[f"red_five.{place}"] += 1
+    return out
+
+
+def _red_fives(hand: Hand, cards: Sequence[Card]) -> int:
+    """Red fives (where the red five is a trump) in a play."""
+    return sum(1 for c in cards if hand.ctx.is_red_five(c))
+
+
+def _big_trumps(hand: Hand, cards: Sequence[Card]) -> int:
+    """Big trumps (level cards, jokers, the red five) in a play."""
+    ctx = hand.ctx
+    return sum(1 for c in cards if ctx.group(c) == TRUMP and ctx.order(c) >= BIG)
+
+
+def judge_lead(hand: Hand, seat: int, cards: Sequence[Card]) -> Counter[str]:
+    """``void_lead``: a plain lead of 10 points or more into a group an opponent has shown void in (not in trumps),
+    holding a card worth 10 points fewer.  ``hand`` is the true state before the lead; follows are not judged."""
+    out: Counter[str] = Counter()
+    held = hand.hands[seat]
+    if hand.current or len(held) == len(cards):
+        return out
+    ctx = hand.ctx
+    shape = classify(ctx, cards)
+    points = sum(c.points for c in cards)
+    if shape is None or shape.group == TRUMP or points < 10:
+        return out
+    voids = shown_voids(hand)
+    if any(shape.group in voids[o] and TRUMP not in voids[o] for o in ((seat + 1) % 4, (seat + 3) % 4)) and any(
+            c.points <= points - 10 for c in held):
+        out["void_lead"] += 1
+    return out
+
+
+def spent_big_trump(hand: Hand, seat: int, cards: Sequence[Card]) -> bool:
+    """Does this play (``hand`` before it) hold a big trump where a legal play without one was possible?"""
+    if not _big_trumps(hand, cards):
+        return False
+    held = hand.hands[seat]
+    if not hand.current:
+        return any(not _big_trumps(hand, [c]) for c in held)
+    options = legal_plays(hand.ctx, hand.current[0][1], held)
+    return options is not None and any(not _big_trumps(hand, alt) for alt in options)
+
+
+def confirmed(pending: Sequence[tuple[int, str]], winner: int) -> Counter[str]:
+    """The expert's kinds judged in a trick (each with the seat that played), counted where they cost: the
+    trick's ``winner`` sits on the other side."""
+    return Counter(key for seat, key in pending if seat % 2 != winner % 2)
+
+
+def judge_stolen_kitty(hand: Hand, spent: Sequence[tuple[int, int]]) -> Counter[str]:
+    """``stolen_kitty_trumps`` for a finished hand, given the (seat, trick) of each big trump spent by choice
+    (:func:`spent_big_trump`): the attacker who buried the final kitty, 40 points or more, spent one early, and
+    the dealer side won the last trick (the kitty's points were lost)."""
+    out: Counter[str] = Counter()
+    burier = hand.burier
+    if burier is None or hand.dealer_side is None or burier % 2 == hand.dealer_side or not hand.buries:
+        return out
+    if hand.tricks and hand.tricks[-1].winner % 2 == hand.dealer_side \
+            and sum(c.points for c in hand.buries[-1][1]) >= KITTY_AT_STAKE \
+            and any(seat == burier and trick < EARLY_TRICKS for seat, trick in spent):
+        out["stolen_kitty_trumps"] += 1
     return out
 
 
@@ -338,14 +457,29 @@ def judge_hand(record: dict[str, Any]) -> Counter[str]:
     """Every judged figure of one finished hand (a line of ``engine.selfplay --json``), ``hands`` 1."""
     hand = Hand(HandSetup.from_dict(record["setup"]))
     out: Counter[str] = Counter(hands=1)
+    spent: list[tuple[int, int]] = []
+    pending: list[tuple[int, str]] = []  # the expert's kinds judged in the trick being played, by seat
     for event in record["events"]:
         action = Action.from_dict(event)
         if action.kind == "play":
             assert action.seat is not None
-            out += judge_play(hand, action.seat, action.cards)
-        elif action.kind == "steal":
+            judged = judge_play(hand, action.seat, action.cards) + judge_lead(hand, action.seat, action.cards)
+            for key in list(judged):
+                if key.split(".")[0] in (*EXPERT_KINDS, "void_lead"):
+                    pending += [(action.seat, key)] * judged.pop(key)
+            out += judged
+            if len(hand.tricks) < EARLY_TRICKS and spent_big_trump(hand, action.seat, action.cards):
+                spent.append((action.seat, len(hand.tricks)))
+            tricks = len(hand.tricks)
+            hand.apply(action)
+            if len(hand.tricks) > tricks:
+                out += confirmed(pending, hand.tricks[-1].winner)
+                pending = []
+            continue
+        if action.kind == "steal":
             assert action.seat is not None
             out += judge_steal(hand, action.seat, action.cards, action.trump)
         hand.apply(action)
     out += judge_bury(hand)
+    out += judge_stolen_kitty(hand, spent)
     return out

@@ -203,12 +203,28 @@ def deal(seed: int, kitty_size: int = 8) -> tuple[list[list[Card]], list[Card]]:
     return hands, list(deck[4 * per_hand:])
 
 
+def tally(cards: Iterable[Card]) -> dict[Card, int]:
+    """The copies of each card among ``cards``, in the order first seen: a Counter's counts as a plain dict,
+    cheaper to build (the AI counts a hand at nearly every decision of its rollouts); ask it only of cards it holds."""
+    out: dict[Card, int] = {}
+    get = out.get
+    for card in cards:
+        out[card] = get(card, 0) + 1
+    return out
+
+
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
     """Return ``hand`` without ``cards`` (one copy each).
 
     Raises :class:`engine.errors.CardsNotHeldError` naming the missing cards.
     """
     rest = list(hand)
+    if isinstance(cards, tuple) and len(cards) == 1:  # a single played (most plays)
+        try:
+            rest.remove(cards[0])
+        except ValueError:
+            raise CardsNotHeldError(format_cards(cards)) from None
+        return rest
     missing: list[Card] = []
     for card in cards:
         try:

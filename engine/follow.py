@@ -73,10 +73,12 @@ def follow_profile(ctx: TrumpContext, lead: Shape, cards: Sequence[Card]) -> tup
     return tuple(out)
 
 
-def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card]) -> None:
+def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card],
+                 *, held: bool = False) -> None:
     """Raise :class:`IllegalPlayError` unless ``play`` (from ``hand``) legally answers ``lead``.
 
-    ``hand`` is the follower's hand before playing and includes ``play``.
+    ``hand`` is the follower's hand before playing and includes ``play``;
+    ``held`` says the caller built ``play`` from ``hand`` (it is not counted again).
     """
     shape = classify(ctx, lead)
     if shape is None:
@@ -87,7 +89,7 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
             f"Play exactly {n} card{'s' if n != 1 else ''}, as many as the lead.",
             code="wrong_count", count=n,
         )
-    if not holds(hand, play):
+    if not held and not holds(hand, play):
         raise CardsNotHeldError(format_cards((Counter(play) - Counter(hand)).elements()))
     group = shape.group
     if n == 1:  # a single (most follows): the suit-group's card if the hand has one

@@ -23,6 +23,7 @@ from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove
 from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
+from engine.frozen import builder
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
 from engine.scoring import Adjustment, kitty_multiplier_in, trick_points
@@ -190,6 +191,10 @@ class Trick:
     """(seat, cards) in play order."""
     winner: int
     points: int
+
+
+_EVENT = builder(Event)
+"""An :class:`Event` from all its fields (built at every action)."""
 
 
 class Hand:
@@ -375,7 +380,7 @@ class Hand:
         self.check(action)
         told = len(self.notices)
         info = self._do(action)
-        event = Event(len(self.events) + 1, action, info, tuple(self.notices[told:]))
+        event = _EVENT(len(self.events) + 1, action, info, tuple(self.notices[told:]))
         self.events.append(event)
         return event
 
@@ -736,14 +741,15 @@ class Hand:
     def _do_play(self, action: Action) -> EventInfo:
         seat = action.seat
         assert seat is not None and self.dealer_side is not None
-        ctx = self.ctx
         hand = self.hands[seat]
         info: EventInfo = {}
         played = action.cards
         if not self.current:
-            shape = check_lead(ctx, hand, played)
+            # A single is never a throw (most leads); a play that was not checked is not checked here either.
+            shape = check_lead(self.ctx, hand, played) if len(played) > 1 else None
             others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
-            judged = judge_throw(ctx, shape, [self.hands[s] for s in others]) if shape.kind == "throw" else None
+            judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others]) \
+                if shape is not None and shape.kind == "throw" else None
             if judged is not None and judged.failed:
                 assert judged.beaten_by is not None
                 played = judged.played
@@ -756,8 +762,8 @@ class Hand:
             lead_cards: tuple[Card, ...] | None = None
         else:
             lead_cards = self.current[0][1]
-        if self.ruleset.red5_bonus:
-            forced = red_fives_forced(ctx, lead_cards, hand, played)
+        if self.ruleset.red5_bonus and RED_FIVE in played:  # cards are interned: `in` asks identity
+            forced = red_fives_forced(self.ctx, lead_cards, hand, played)
             if forced:
                 self._pending_red5.append((seat, forced))
         self.hands[seat] = remove_cards(hand, played)

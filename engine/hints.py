@@ -35,7 +35,7 @@ def cheapest_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card
         return [min([c for c in hand if ctx.group(c) == group] or hand, key=cost)]
     play = _construct(ctx, lead, hand, cost)
     try:
-        check_follow(ctx, lead, hand, play)
+        check_follow(ctx, lead, hand, play, held=True)  # built from the hand's cards
         return play
     except IllegalPlayError:
         found = _search(ctx, lead, hand, cost)

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.cards import ACE
 from engine.errors import IllegalActionError
+from engine.frozen import builder
 from engine.hand import Action, Event, Hand, HandSetup, next_seat, side_of
 from engine.levels import RANKS_PER_LAP, LevelMove, MoveReason, SideLevel
 from engine.notices import Notice
@@ -77,6 +78,10 @@ class Applied:
     def notices(self) -> tuple[Notice, ...]:
         """The public facts the action told (a failed throw, red fives), as the event carries them."""
         return self.event.notices
+
+
+_APPLIED = builder(Applied)
+"""An :class:`Applied` from both its fields (built at every action of a match)."""
 
 
 class Match:
@@ -148,7 +153,7 @@ class Match:
             raise IllegalActionError("The match is over.", code="match_over")
         event = self.hand.apply(action)
         if not self.hand.over:
-            return Applied(event)
+            return _APPLIED(event, None)
         if self.history:
             self.past_actions.append(self.hand.actions)
         record = self._settle(self.hand)

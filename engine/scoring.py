@@ -74,4 +74,4 @@ def level_outcome(ruleset: Ruleset, attacker_points: int, threshold: int | None 
 
 def trick_points(plays: Sequence[Sequence[Card]]) -> int:
     """Points of all cards in a trick."""
-    return sum(c.points for play in plays for c in play)
+    return sum([c.points for play in plays for c in play])  # a list: cheaper than a generator for a few cards

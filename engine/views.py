@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.bidding import BidRecord
 from engine.cards import Card, format_cards
+from engine.frozen import builder
 from engine.hand import KITTY_SIZE, Hand, Phase, Trick, side_of
 from engine.notices import Notice, ThrowFailed
 from engine.scoring import Adjustment
@@ -150,6 +151,13 @@ class HandView:
         }
 
 
+_HAND_VIEW = builder(HandView)
+"""A :class:`HandView` from its 35 fields (frozen, it would set each through ``object.__setattr__``)."""
+
+_BID_VIEW = builder(BidView)
+"""A :class:`BidView` from its fields."""
+
+
 def _public_kind(kind: str, order: int) -> str:
     """What the others may know of a hidden bid: a declaration, an override or a steal.
 
@@ -164,9 +172,9 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     """The view of ``viewer`` (a seat), or of a spectator when ``viewer`` is None."""
     hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
     bids = tuple(
-        BidView(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
+        _BID_VIEW(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
         if hidden and b.seat != viewer else
-        BidView(b.seat, b.kind, b.cards, b.step, b.trump, False)
+        _BID_VIEW(b.seat, b.kind, b.cards, b.step, b.trump, False)
         for b in hand.bids
     ) if hand.bids else ()
     own = [b for b in hand.bids if b.seat == viewer] if bids else []
@@ -182,9 +190,9 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     elif hand.buried and viewer is not None and viewer == hand.burier and phase in ("stealing", "playing"):
         kitty = tuple(hand.kitty)
     passed, takers = _passed_kitty(hand, viewer)
-    # Positional, in the order of HandView's fields (a view is built for every decision of every rollout,
+    # Positional, in the order of HandView's fields (a view is built for every decision of a hand,
     # and 35 keywords cost more than the rest of the view): each line names its field.
-    return HandView(
+    return _HAND_VIEW(
         viewer,  # viewer
         hand.ruleset.name,  # preset
         setup.number,  # number

@@ -28,19 +28,18 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
+from engine.ai import playing
 from engine.ai.baseline import choose_action as casual_action
 from engine.ai.bidding import choose_bid, choose_steal
 from engine.ai.burying import choose_bury
-from engine.ai.dominance import prune_follows
-from engine.ai.following import every_play, follow_candidates
-from engine.ai.leading import lead_candidates
+from engine.ai.dominance import prune_follows, prune_leads
 from engine.ai.memory import Memory, build_memory, context
-from engine.ai.prices import distinct, power
+from engine.ai.playing import CANDIDATES
 from engine.ai.search import best_play
 from engine.cards import Card, format_cards
 from engine.combos import decompose
-from engine.errors import IllegalActionError, IllegalPlayError
-from engine.follow import check_lead
+from engine.errors import IllegalActionError
+from engine.frozen import builder
 from engine.hand import Action
 from engine.hints import cheapest_follow
 from engine.legal_bids import bid_options
@@ -71,15 +70,6 @@ About what its deals take on a core shared three ways (on an idle one a
 search seldom takes more than :data:`DEFAULT_BUDGET`), so that a busy host
 slows the strong player down a little before it makes it play worse.
 """
-
-_CANDIDATES = 4
-"""Plays compared by a search at most, before the end of the hand (see :data:`_ENDGAME_HAND`)."""
-
-_ENDGAME_HAND = 5
-"""From this many cards in hand down, a search compares every play (up to :data:`_ENDGAME_CANDIDATES`)."""
-
-_ENDGAME_CANDIDATES = 8
-"""Plays an end-of-hand search compares at most (beyond it, the heuristic's few)."""
 
 _CLOSE_CALL = 3
 """A search whose leader is not clear after its deals samples on, up to this many times them (within the budget)."""
@@ -140,14 +130,16 @@ class StrongPlayer:
         candidates = _candidates(view, ruleset, ctx, mem)
         if view.current:
             candidates = prune_follows(mem, view.current, candidates)
+        else:
+            candidates = prune_leads(mem, candidates)
         if len(candidates) == 1 or self.deals <= 0:
             return Action("play", seat, tuple(candidates[0]))
         search_rng = random.Random(_view_seed(view))
         # Rollouts shorten as the hand goes on: sample more deals for the same work (the end decides the kitty);
         # and with fewer candidates than usual (dominated follows dropped), more deals for each.
         deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
-        deals = deals * max(_CANDIDATES, len(candidates)) // len(candidates)
-        play = best_play(view, ruleset, mem, candidates, _rollout_policy, search_rng, deals,
+        deals = deals * max(CANDIDATES, len(candidates)) // len(candidates)
+        play = best_play(view, ruleset, mem, candidates, None, search_rng, deals,
                          started + self.budget, self.clock, most=_CLOSE_CALL * deals,
                          cap=None if self.cap is None else started + max(self.cap, self.budget))
         return Action("play", seat, tuple(play))
@@ -188,30 +180,9 @@ def _rollout_policy(view: HandView, ruleset: Ruleset) -> Action:
 
 
 def _candidates(view: HandView, ruleset: Ruleset, ctx: TrumpContext, mem: Memory,
-                limit: int = _CANDIDATES) -> list[list[Card]]:
-    """The plays worth searching, the heuristic's choice first; every one legal."""
-    if view.current:
-        # Every follow here is built by cheapest_follow (which checks) or checked where it is built.
-        out = follow_candidates(mem, view.current, limit)
-    else:
-        dealer_side = view.dealer_side is not None and view.dealer_side == mem.seat % 2
-        leads = lead_candidates(mem, dealer_side=dealer_side,
-                                heaven_and_earth=ruleset.heaven_and_earth != "none", limit=limit)
-        out = [cards for cards in leads if _lead_ok(ctx, view, cards)] or [_legal_lead(ctx, view, leads[0])]
-    if limit > 1 and len(view.hand) <= _ENDGAME_HAND:
-        # The last tricks decide the kitty: compare every play when there are few (each checked by the engine's rules).
-        rest = every_play(mem, view.current, _ENDGAME_CANDIDATES)
-        if rest is not None:
-            out = distinct(out + rest)[:_ENDGAME_CANDIDATES]
-    return out
-
-
-def _lead_ok(ctx: TrumpContext, view: HandView, cards: list[Card]) -> bool:
-    try:
-        check_lead(ctx, view.hand, cards)
-        return True
-    except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
-        return False
+                limit: int = CANDIDATES) -> list[list[Card]]:
+    """The plays worth searching from a view (:func:`engine.ai.playing.candidates`), the heuristic's choice first."""
+    return playing.candidates(mem, view.current, view.dealer_side, ruleset, limit)
 
 
 def _view_seed(view: HandView) -> str:
@@ -240,15 +211,11 @@ def _bury_context(view: HandView, ruleset: Ruleset) -> TrumpContext:
     return context(ruleset, view.level, view.my_bid_trump if own else None)
 
 
-def _legal_lead(ctx: TrumpContext, view: HandView, cards: list[Card]) -> list[Card]:
-    try:
-        check_lead(ctx, view.hand, cards)
-        return cards
-    except IllegalPlayError:  # pragma: no cover - a guard; the tests see it never fire
-        return [min(view.hand, key=lambda c: power(ctx, c))]
-
-
 # --- the random player ---------------------------------------------------------------------
+
+_ACTION = builder(Action)
+"""An :class:`Action` from all its fields (the random player builds one at every decision)."""
+
 
 def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
     """A random legal action for the viewing seat (the yardstick the AI is measured against).
@@ -286,7 +253,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             picked = rng.sample(comps, rng.randint(2, len(comps)))
         else:
             picked = [rng.choice(comps)]
-        return Action("play", seat, tuple(c for comp in picked for c in comp.cards))
+        return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
     prices = {c: rng.random() for c in dict.fromkeys(hand)}  # not a set: its order follows addresses
     play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
-    return Action("play", seat, tuple(play))
+    return _ACTION("play", seat, tuple(play), None)

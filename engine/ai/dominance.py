@@ -19,8 +19,24 @@ whatever the rest of the hand brings:
   hand, a trump that takes the trick from the partner where another follow
   would not.
 
-The follows that replace them (the cheapest such discard, the cheapest sure
-win) join the candidates.
+Where neither side is sure of the trick, points put at risk for nothing
+are dominated too (the expert's kinds of issue 56, ``bench/blunders.py``):
+
+* a follow with 10 points or more that wins the trick as it stands but not
+  for sure, where a cheap follow with 10 points fewer wins it as well (a 10
+  second to a lead where a 7 wins as well); a losing follow with points is
+  left to the search here, since the partner may still win the trick (a
+  feed the sampled worlds weigh);
+* a follow with the red five that does not win the trick as it stands (so
+  it can neither win nor save points), where a follow holds fewer.
+
+And a lead of 10 points or more into a plain group an opponent has shown
+void in (and may ruff), where the search has other leads or a pointless card
+to lead (:func:`prune_leads`).
+
+The follows and leads that replace them (the cheapest such discard, the
+cheapest sure win, the cheap follow doing the same job, the lowest pointless
+lead) join the candidates.
 """
 
 from __future__ import annotations
@@ -28,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.ai.following import beatable, winning_follows
-from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
+from engine.ai.memory import BIG_TRUMP, Memory, lead_group, points_of, same_side
 from engine.ai.prices import distinct, power
 from engine.cards import ACE, Card
 from engine.combos import Shape, classify
@@ -44,6 +60,9 @@ GIFT = 5
 
 WORTH_WINNING = 10
 """Trick points from which a sure, joker-free win is never let go."""
+
+AT_RISK = 10
+"""Points a follow (or a lead) may put at risk beyond a cheap one doing the same job before it is dropped."""
 
 _LATE = 5
 """Cards in hand from which taking the lead from the partner may be worth a trump (the last tricks)."""
@@ -72,11 +91,62 @@ def prune_follows(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
 
     if same_side(seats[winner], mem.seat):
         if beatable(mem, shape, plays, winner, opponents):
-            return candidates
+            return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins)
         return _partners_trick(mem, lead, hand, candidates, wins)
     if beatable(mem, shape, plays, winner, partner):
-        return candidates
+        return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins)
     return _lost_unless_won(mem, shape, lead, hand, plays, opponents, candidates, wins)
+
+
+def prune_leads(mem: Memory, candidates: list[list[Card]]) -> list[list[Card]]:
+    """The candidate leads without those of :data:`AT_RISK` points or more into a plain group an opponent has shown
+    void in and may ruff; if none is left, the lowest pointless card (if the hand holds one, else all of them)."""
+    ctx = mem.ctx
+    opponents = ((mem.seat + 1) % 4, (mem.seat + 3) % 4)
+
+    def into_void(play: Sequence[Card]) -> bool:
+        group = lead_group(ctx, play)
+        return group != TRUMP and points_of(play) >= AT_RISK and any(
+            group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
+
+    kept = [p for p in candidates if not into_void(p)]
+    if kept:
+        return kept
+    pointless = [c for c in mem.hand if not c.points]
+    return [[min(pointless, key=lambda c: power(ctx, c))]] if pointless else candidates
+
+
+def _at_risk(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card], plays: list[list[Card]],
+             opponents: list[int], candidates: list[list[Card]], wins: _Wins) -> list[list[Card]]:
+    """Neither side is sure of the trick: drop a win put at risk with points where a lighter one wins as well, and
+    the red five spent for nothing."""
+    ctx = mem.ctx
+    winners: list[list[Card]] | None = None
+    kept: list[list[Card]] = []
+    extra: list[list[Card]] = []
+    for play in candidates:
+        points = points_of(play)
+        won = wins(play)
+        if points >= AT_RISK and won and beatable(mem, shape, plays + [play], len(plays), opponents):
+            if winners is None:  # the same job: a cheap follow that wins the trick as it stands too
+                winners = winning_follows(mem, shape, lead, hand, plays)
+            alt = next((w for w in winners if points - points_of(w) >= AT_RISK and cheap_instead(mem, w, play)), None)
+            if alt is not None:
+                extra.append(alt)
+                continue
+        fives = _red_fives(ctx, play)
+        if fives and not won:
+            sparing = cheapest_follow(ctx, lead, hand, lambda c: power(ctx, c) + (1000.0 if ctx.is_red_five(c) else 0.0))
+            if _red_fives(ctx, sparing) < fives:
+                extra.append(sparing)
+                continue
+        kept.append(play)
+    return distinct(kept + extra)
+
+
+def _red_fives(ctx: TrumpContext, cards: Sequence[Card]) -> int:
+    """Red fives (where the red five is a trump) in a play."""
+    return sum(1 for c in cards if ctx.is_red_five(c))
 
 
 def _spent(ctx: TrumpContext, cards: Sequence[Card]) -> int:

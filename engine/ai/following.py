@@ -10,11 +10,11 @@ otherwise throw away low cards that carry no points.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
 from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power
-from engine.cards import Card
+from engine.cards import Card, tally
 from engine.combos import Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
 from engine.follow import check_follow, legal_follows
@@ -32,6 +32,8 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     ``limit`` 1 (the rollouts' every follow) only the follows the choice
     needs are built: the same choice, at a fraction of the work.
     """
+    if limit == 1 and len(current[0][1]) == 1:
+        return [_single_choice(mem, current)]
     ctx = mem.ctx
     hand = list(mem.hand)
     seat = mem.seat
@@ -42,7 +44,11 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     seats = [s for s, _c in current]
     later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
     later_opponents = [s for s in later if not same_side(s, seat)]
-    counts = Counter(hand)
+    group = shape.group
+    mine = [c for c in hand if ctx.group(c) == group]
+    # A single's follow is the cheapest card of the group (or of the hand): only those cards' copies are priced.
+    single = len(lead) == 1
+    counts = tally((mine or hand) if single else hand)
     table_points = sum([c.points for p in plays for c in p])
     winner = trick_winner_in(ctx, plays)
     partner_wins = same_side(seats[winner], seat)
@@ -51,9 +57,10 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     feed: list[Card] | None = None
     winners: list[list[Card]] | None = None
     if partner_wins and not beatable(mem, shape, plays, winner, later_opponents):
-        choice = feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
+        choice = feed = [min(mine or hand, key=feed_cost(ctx, counts))] if single else \
+            cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     elif not (partner_wins and not (table_points >= 10 or last_trick)):
-        winners = winning_follows(mem, shape, lead, hand, plays, winner)
+        winners = winning_follows(mem, shape, lead, hand, plays, winner, mine)
         secure = [w for w in winners if not beatable(mem, shape, plays + [w], len(plays), later_opponents)]
         if keeping_red_five(mem):
             secure = [w for w in secure if not any(ctx.is_red_five(c) for c in w)]
@@ -65,14 +72,82 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
                 choice = _spare_red_five(mem, best, secure)
     if choice is not None and limit == 1:
         return [choice]
-    discard = cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
+    discard = [min(mine or hand, key=discard_cost(ctx, counts))] if single else \
+        cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     if limit == 1:
         return [discard]
     if feed is None:
         feed = cheapest_follow(ctx, lead, hand, feed_cost(ctx, counts))
     if winners is None:
-        winners = winning_follows(mem, shape, lead, hand, plays)
+        winners = winning_follows(mem, shape, lead, hand, plays, mine=mine)
     return distinct([choice or discard, discard, feed, *winners])[:limit]
+
+
+def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
+    """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision.
+
+    The same choice, made with the same tests in the same order, worked out on
+    single cards without building the plays and shapes the general case needs.
+    """
+    ctx = mem.ctx
+    group_of, order_of = ctx.group, ctx.order
+    hand = mem.hand
+    seat = mem.seat
+    card = current[0][1][0]
+    group = group_of(card)
+    mine = [c for c in hand if group_of(c) == group]
+    # The winner so far (tricks._single_winner) and the points on the table.
+    best, best_group, best_order, table_points = 0, group, order_of(card), card.points
+    for index in range(1, len(current)):
+        card = current[index][1][0]
+        table_points += card.points
+        card_group = group_of(card)
+        if card_group == best_group:
+            order = order_of(card)
+            if order > best_order:
+                best, best_order = index, order
+        elif card_group == TRUMP:
+            best, best_group, best_order = index, TRUMP, order_of(card)
+    first = current[0][0]
+    later_opponents = [s for s in ((first + i) % 4 for i in range(len(current) + 1, 4)) if not same_side(s, seat)]
+    partner_wins = same_side(current[best][0], seat)
+    last_trick = len(hand) == 1
+    if partner_wins and not _single_beatable(mem, group, best_group != group, best_order, later_opponents):
+        cards = mine or hand
+        return [min(cards, key=feed_cost(ctx, tally(cards)))]
+    if not (partner_wins and not (table_points >= 10 or last_trick)):
+        ruffed = best_group != group  # a single's winner off the led group is a trump
+        if mine:
+            wins = [] if ruffed else [c for c in sorted(dict.fromkeys(mine), key=order_of) if order_of(c) > best_order]
+        elif group == TRUMP:
+            wins = []
+        else:
+            wins = sorted(dict.fromkeys([c for c in hand if group_of(c) == TRUMP]), key=order_of)
+            if ruffed:
+                wins = [c for c in wins if order_of(c) > best_order]
+        secure = [[c] for c in wins[:3]
+                  if not _single_beatable(mem, group, len(current) != 0 and group_of(c) != group, order_of(c),
+                                          later_opponents)]
+        if keeping_red_five(mem):
+            secure = [w for w in secure if not ctx.is_red_five(w[0])]
+        if secure:
+            win = min(secure, key=lambda w: play_cost(ctx, w))
+            if _worth(ctx, win, table_points + points_of(win), last_trick, len(hand)):
+                return _spare_red_five(mem, win, secure)
+    cards = mine or hand
+    return [min(cards, key=discard_cost(ctx, tally(cards)))]
+
+
+def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: list[int]) -> bool:
+    """:func:`beatable` for a single led (of ``group``), its winning card of order ``win_order`` a trump if ``ruffed``."""
+    for seat in later:
+        if not ruffed and mem.may_hold(seat, group) and group not in mem.voids[seat] \
+                and mem.max_unseen_order(group) > win_order:
+            return True
+        if group != TRUMP and mem.may_be_void(seat, group, 1) and mem.may_hold(seat, TRUMP) \
+                and mem.max_unseen_order(TRUMP) > (win_order if ruffed else -1):
+            return True
+    return False
 
 
 def every_play(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]], most: int) -> list[list[Card]] | None:
@@ -138,16 +213,18 @@ def _worth(ctx: TrumpContext, play: Sequence[Card], points: int, last_trick: boo
 
 
 def winning_follows(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card],
-                    plays: list[list[Card]], win_index: int | None = None) -> list[list[Card]]:
+                    plays: list[list[Card]], win_index: int | None = None,
+                    mine: list[Card] | None = None) -> list[list[Card]]:
     """Legal follows that would win the trick as it stands (cheapest first, a handful at most).
 
-    ``win_index`` is the index of the play winning it so far, if the caller knows it already.
+    ``win_index`` is the index of the play winning it so far, and ``mine`` the hand's cards of the
+    lead's group, if the caller knows them already.
     """
     ctx = mem.ctx
     group = shape.group
     n = len(lead)
-    group_of = ctx.group
-    mine = [c for c in hand if group_of(c) == group]
+    if mine is None:
+        mine = [c for c in hand if ctx.group(c) == group]
     if win_index is None:
         win_index = trick_winner_in(ctx, plays)
     best = plays[win_index]
@@ -206,7 +283,7 @@ def _complete(ctx: TrumpContext, lead: list[Card], hand: list[Card], core: list[
 
 def _shaped_candidates(ctx: TrumpContext, shape: Shape, mine: list[Card]) -> list[list[Card]]:
     """Same-group plays of the lead's own shape, weakest first."""
-    counts = Counter(mine)
+    counts = tally(mine)
     if shape.kind == "single":
         return [[c] for c in sorted(counts, key=ctx.order)]
     pairs = sorted((c for c, m in counts.items() if m >= 2), key=ctx.order)
@@ -223,7 +300,7 @@ def _shaped_candidates(ctx: TrumpContext, shape: Shape, mine: list[Card]) -> lis
 def _ruff_candidates(ctx: TrumpContext, shape: Shape, trumps: list[Card]) -> list[list[Card]]:
     """Trump plays that could ruff the lead, weakest first."""
     n = len(shape.cards)
-    counts = Counter(trumps)
+    counts = tally(trumps)
     if shape.kind == "ftk":
         ftk = [c for c in counts if c.suit == ctx.trump and c.rank in (5, 10, 13)]
         return [ftk] if len(ftk) == 3 and five_ten_king(ctx, ftk) is not None else []
@@ -246,7 +323,7 @@ def _ruff_candidates(ctx: TrumpContext, shape: Shape, trumps: list[Card]) -> lis
     return out
 
 
-def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Counter[Card], strong: bool) -> list[Card] | None:
+def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Mapping[Card, int], strong: bool) -> list[Card] | None:
     pool = Counter(counts)
     want = shape.structure
     chosen: list[Card] = []

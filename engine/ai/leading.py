@@ -7,11 +7,9 @@ long plain suit.
 
 from __future__ import annotations
 
-from collections import Counter
-
-from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of, same_side
+from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
-from engine.cards import RED_FIVE, Card
+from engine.cards import RED_FIVE, Card, tally
 from engine.combos import Component, classify, decompose, five_ten_king
 from engine.trump import TRUMP, TrumpContext
 
@@ -38,14 +36,14 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
         return [(1.0, _end_lead(mem, hand, heaven_and_earth))]
     keep_red_five = keeping_red_five(mem)
     options: list[tuple[float, list[Card]]] = []
-    opponents = [s for s in range(4) if not same_side(s, mem.seat)]
+    opponents = ((mem.seat + 1) % 4, (mem.seat + 3) % 4)
     partner = partner_of(mem.seat)
     trumps = by_group.get(TRUMP, [])
     for group, cards in by_group.items():
         plain = group != TRUMP
         ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
         comps = decompose(ctx, cards)
-        high, high_pair = mem.max_unseen_order(group), mem.max_unseen_pair_order(group)
+        high, high_pair = mem.tops_of(group)
         safe = [c for c in comps  # those no unseen cards could beat (_component_beatable, the tops asked once)
                 if not (high > c.top if c.kind == "single" else high_pair > c.top if c.kind == "pair"
                         else mem.unseen_tractor_beats(group, c.pairs, c.top))]
@@ -144,7 +142,7 @@ def _component_beatable(mem: Memory, group: str, comp: Component) -> bool:
 def _low_leads(mem: Memory, group: str, cards: list[Card], hand_size: int) -> list[tuple[float, list[Card]]]:
     """Low, pointless leads from a plain suit: longer suits first; a low pair drags out pairs."""
     ctx = mem.ctx
-    counts = Counter(cards)
+    counts = tally(cards)
     out: list[tuple[float, list[Card]]] = []
     length = len(cards)
     singles = [c for c in counts if not c.points]
@@ -187,10 +185,10 @@ def _trump_leads(mem: Memory, trumps: list[Card], hand_size: int, dealer_side: b
     ctx = mem.ctx
     out: list[tuple[float, list[Card]]] = []
     outstanding = mem.unseen_count(TRUMP)
-    counts = Counter(trumps)
-    small = [c for c in counts if ctx.order(c) < BIG_TRUMP and not c.points]
     long_holding = len(trumps) >= 6 and len(trumps) * 2 >= hand_size
     if outstanding and long_holding:
+        counts = tally(trumps)
+        small = [c for c in counts if ctx.order(c) < BIG_TRUMP and not c.points]
         pairs = [c for c in small if counts[c] >= 2]
         if pairs:
             low = min(pairs, key=ctx.order)

@@ -117,6 +117,10 @@ class Memory:
         """The highest order of a card of this group with both copies unseen (-1 if none)."""
         return self._tops(group)[1]
 
+    def tops_of(self, group: str) -> tuple[int, int]:
+        """:meth:`max_unseen_order` and :meth:`max_unseen_pair_order` of a group, asked together."""
+        return self._tops(group)
+
     def _tops(self, group: str) -> tuple[int, int]:
         found = self.tops.get(group)
         if found is None:
@@ -283,3 +287,91 @@ def build_memory(view: HandView, ctx: TrumpContext) -> Memory:
 def points_of(cards: Iterable[Card]) -> int:
     """Point value of some cards."""
     return sum(c.points for c in cards)
+
+
+class Knowledge:
+    """Every seat's memory in a simulated hand, kept up to date play by play (the search's rollouts).
+
+    :func:`build_memory` works a seat's memory out of its view afresh; a
+    rollout asks for one at each of its plays, so this keeps each seat's
+    unseen cards and per-group counts, and the voids shown, and changes them
+    by what each play shows: :meth:`memory` is the memory :func:`build_memory`
+    gives that seat's view (a test compares them play by play).  A memory
+    it gives shares its tables: read it before the next play is told.
+    """
+
+    __slots__ = ("ctx", "unseen", "counts", "tops", "voids")
+
+    def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
+                 hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
+        """What each seat knows after ``tricks`` and the ``current`` trick, holding ``hands``; ``holder``
+        (if any) knows the ``kitty``."""
+        left, counts, voids = _played_through(ctx, tricks)
+        left, counts = dict(left), dict(counts)
+        if current:
+            voids = _with_voids(ctx, current, voids)
+            _take(ctx, [c for _s, cards in current for c in cards], left, counts)
+        self.ctx = ctx
+        self.voids = list(voids)
+        self.unseen: list[dict[Card, int]] = []
+        self.counts: list[dict[str, int]] = []
+        for seat in range(4):
+            unseen, per_group = dict(left), dict(counts)
+            _take(ctx, hands[seat], unseen, per_group)
+            if seat == holder:
+                _take(ctx, kitty, unseen, per_group)
+            self.unseen.append(unseen)
+            self.counts.append(per_group)
+        self.tops: list[dict[str, tuple[int, int]]] = [{}, {}, {}, {}]
+        """Each seat's :attr:`Memory.tops`, kept while no card of the group is played."""
+
+    def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
+        """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes."""
+        voids = tuple(self.voids)
+        if 0 in sizes and any(size == 0 for other, size in enumerate(sizes) if other != seat):
+            everything = frozenset(GROUPS)
+            voids = tuple(everything if size == 0 and other != seat else v
+                          for other, (v, size) in enumerate(zip(voids, sizes)))
+        return Memory(self.ctx, seat, hand, self.unseen[seat], voids, self.counts[seat], self.tops[seat])
+
+    def played(self, seat: int, cards: Sequence[Card], lead: Sequence[Card] | None) -> None:
+        """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
+        group_of = self.ctx.group
+        groups = [group_of(c) for c in cards]
+        if len(cards) == 1:  # a single card (most plays)
+            card, group = cards[0], groups[0]
+            for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+                unseen = self.unseen[other]
+                n = unseen.get(card)
+                if n is not None:
+                    if n == 1:
+                        del unseen[card]
+                    else:
+                        unseen[card] = n - 1
+                    self.counts[other][group] -= 1
+                    self.tops[other].pop(group, None)
+        else:
+            self._take_all(seat, cards, groups)
+        if lead is not None:
+            group = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
+            if group not in self.voids[seat]:
+                for g in groups:
+                    if g != group:
+                        self.voids[seat] = self.voids[seat] | {group}
+                        break
+
+    def _take_all(self, seat: int, cards: Sequence[Card], groups: list[str]) -> None:
+        """:meth:`played`'s count of several cards, off every other seat's unseen cards."""
+        for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
+            unseen, counts, tops = self.unseen[other], self.counts[other], self.tops[other]
+            for c, group in zip(cards, groups):
+                n = unseen.get(c)
+                if n is None:
+                    continue
+                if n == 1:
+                    del unseen[c]
+                else:
+                    unseen[c] = n - 1
+                counts[group] -= 1
+                if group in tops:
+                    del tops[group]

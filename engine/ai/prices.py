@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from engine.ai.memory import BIG_TRUMP, Memory
@@ -25,7 +24,7 @@ def powers(ctx: TrumpContext) -> dict[Card, float]:
     return {c: power(ctx, c) for c in ALL_CARDS}
 
 
-def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
+def discard_cost(ctx: TrumpContext, hand_counts: Mapping[Card, int]) -> Callable[[Card], float]:
     """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
     table = powers(ctx)
 
@@ -37,7 +36,7 @@ def discard_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Car
     return cost
 
 
-def feed_cost(ctx: TrumpContext, hand_counts: Counter[Card]) -> Callable[[Card], float]:
+def feed_cost(ctx: TrumpContext, hand_counts: Mapping[Card, int]) -> Callable[[Card], float]:
     """Price for playing to a partner's sure win: point cards are wanted, big trumps are not."""
     table = powers(ctx)
 

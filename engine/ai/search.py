@@ -27,11 +27,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
+from engine.ai.memory import BIG_TRUMP, GROUPS, Knowledge, Memory, card_rows, card_table
+from engine.ai.playing import candidates
 from engine.cards import DECK, Card
 from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import red_fives_forced
+from engine.frozen import builder
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import Ruleset
 from engine.special import HandResult
@@ -39,7 +41,7 @@ from engine.trump import TRUMP, TrumpContext
 from engine.views import HandView, view_for
 
 Policy = Callable[[HandView, Ruleset], Action]
-"""The rollout player: a play for the seat whose view it is given."""
+"""A rollout player other than the strong player's heuristics: a play for the seat whose view it is given."""
 
 WIN_WEIGHT = 1.0
 """What winning the hand (positive 积分) adds to a rollout's value, losing it takes off: hands won decide a match."""
@@ -94,30 +96,19 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     Returns None if no consistent deal was found in a few tries (the search
     then does without this world).
     """
+    global _LAST_PREPARED
+    if _LAST_PREPARED is not None and _LAST_PREPARED[0] is view and _LAST_PREPARED[1] is mem:
+        prepared = _LAST_PREPARED[2]
+    else:
+        prepared = _prepare(view, mem)
+        _LAST_PREPARED = (view, mem, prepared)
+    if prepared is None:
+        return None
     seat = mem.seat
     table = card_table(mem.ctx)
     likely = kitty_weights(mem.ctx)
-    pool: Counter[Card] = Counter(mem.unseen)
-    others = [s for s in range(4) if s != seat]
-    room = {s: view.hand_sizes[s] for s in others}
-    kitty_known = view.kitty is not None
-    kitty_room = 0 if kitty_known else sum(pool.values()) - sum(room.values())
-    if kitty_room < 0:
-        return None
-    played = _played_by_seat(view)
-    pinned = _pinned(view, mem, played)
-    holder = view.kitty_holder
-    kept = pinned.pop(holder, Counter()) if holder is not None else Counter()  # in its hand, or buried
-    for s, cards in pinned.items():
-        pool.subtract(cards)
-        room[s] -= sum(cards.values())
-    if any(n < 0 for n in pool.values()) or any(r < 0 for r in room.values()):
-        return None
-    cards_left = list(pool.elements())
-    homeless = {g for g in {table[c][0] for c in cards_left}
-                if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
-    bound = _bound(view, mem, played, pinned, pool, kept)
-    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    others, room, kitty_known, kitty_room, pinned, base, homeless, bound, void_seats = prepared
+    cards_left = list(base)
     for attempt in range(_RETRIES):
         rng.shuffle(cards_left)
         kitty: list[Card] = []
@@ -167,6 +158,45 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             full = [list(mem.hand) if s == seat else hands[s] for s in range(4)]
             return full, list(view.kitty) if kitty_known and view.kitty is not None else kitty
     return None
+
+
+_Prepared = tuple[list[int], dict[int, int], bool, int, dict[int, Counter[Card]], tuple[Card, ...], set[str],
+                  list[tuple[Counter[Card], list[int]]], dict[str, int]]
+"""What :func:`sample_world` works out of the view before drawing: the other seats, their room, whether the kitty
+is known and the room in it, the cards pinned to seats, the cards to deal (in their first order), the groups no
+other seat can hold, the bound cards and how many other seats lack each group."""
+
+_LAST_PREPARED: tuple[HandView, Memory, _Prepared | None] | None = None
+"""The last view and memory :func:`sample_world` drew from, with what it worked out of them (a search draws every
+world from one view and memory)."""
+
+
+def _prepare(view: HandView, mem: Memory) -> _Prepared | None:
+    """What :func:`sample_world` needs of the view before it draws, or None if no consistent deal is possible."""
+    seat = mem.seat
+    table = card_table(mem.ctx)
+    pool: Counter[Card] = Counter(mem.unseen)
+    others = [s for s in range(4) if s != seat]
+    room = {s: view.hand_sizes[s] for s in others}
+    kitty_known = view.kitty is not None
+    kitty_room = 0 if kitty_known else sum(pool.values()) - sum(room.values())
+    if kitty_room < 0:
+        return None
+    played = _played_by_seat(view)
+    pinned = _pinned(view, mem, played)
+    holder = view.kitty_holder
+    kept = pinned.pop(holder, Counter()) if holder is not None else Counter()  # in its hand, or buried
+    for s, cards in pinned.items():
+        pool.subtract(cards)
+        room[s] -= sum(cards.values())
+    if any(n < 0 for n in pool.values()) or any(r < 0 for r in room.values()):
+        return None
+    cards_left = list(pool.elements())
+    homeless = {g for g in {table[c][0] for c in cards_left}
+                if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
+    bound = _bound(view, mem, played, pinned, pool, kept)
+    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    return others, room, kitty_known, kitty_room, pinned, tuple(cards_left), homeless, bound, void_seats
 
 
 def _draw_kitty(cards: list[Card], size: int, likely: dict[Card, float], homeless: set[str],
@@ -312,17 +342,21 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     if len(cards) == len(lead):
         return tuple(cards)
     ctx = hand.ctx
+    group_of = ctx.group
+    n = len(lead)
+    if n == 1:  # a single led (most tricks): its card's group
+        group = group_of(lead[0])
+        in_group = tuple([c for c in cards if group_of(c) == group])
+        if len(in_group) == 1 or (in_group and in_group.count(in_group[0]) == len(in_group)):
+            return in_group[:1]  # the group's one card, or both copies of one card
+        return None
     shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
     assert shape is not None
     group = shape.group
-    group_of = ctx.group
     in_group = tuple([c for c in cards if group_of(c) == group])
-    n = len(lead)
     if len(in_group) == n:
         return in_group
     if len(in_group) > n:
-        if n == 1 and in_group.count(in_group[0]) == len(in_group):  # both copies of one card
-            return in_group[:1]
         if shape.kind == "pair" and ctx.ruleset.pairs_must_follow:
             pairs = [c for c in set(in_group) if in_group.count(c) == 2]
             if len(pairs) == 1:  # rule F2: the one pair of the group
@@ -330,20 +364,48 @@ def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
     return None
 
 
-def rollout_value(hand: Hand, seat: int, policy: Policy, checked: bool = False) -> float:
+_ACTION = builder(Action)
+"""An :class:`Action` from all its fields (built at every play of every rollout)."""
+
+
+def rollout_value(hand: Hand, seat: int, policy: Policy | None = None, checked: bool = False) -> float:
     """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side.
 
-    The policy's plays are applied unchecked (:meth:`Hand.simulate_play`)
-    unless ``checked``, which tests use to hold the policy to the rules.
-    A play the rules force (:func:`forced_play`) is made without asking the policy.
+    Without a policy the strong player's heuristics play
+    (:func:`engine.ai.playing.candidates`), each seat from its memory of
+    the hand, kept up to date play by play (:class:`engine.ai.memory.Knowledge`)
+    rather than worked out of a fresh view: the plays are those of
+    :func:`engine.ai.heuristic_action` given each seat's view.
+    The plays are applied unchecked (:meth:`Hand.simulate_play`) unless
+    ``checked``, which tests use to hold the players to the rules.
+    A play the rules force (:func:`forced_play`) is made without asking the player.
     """
     ruleset = hand.ruleset
     play = hand.apply if checked else hand.simulate_play
-    while not hand.over:
-        turn = hand.turn
-        assert turn is not None
-        forced = forced_play(hand, turn)
-        play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
+    if policy is not None:
+        while not hand.over:
+            turn = hand.turn
+            assert turn is not None
+            forced = forced_play(hand, turn)
+            play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
+    else:
+        knowledge = Knowledge(hand.ctx, hand.tricks, hand.current, hand.hands, hand.kitty,
+                              hand.burier if hand.buried else None)
+        hands = hand.hands  # the hand replaces a seat's cards in this list as it plays them
+        dealer_side = hand.dealer_side
+        while not hand.over:
+            turn = hand.turn
+            assert turn is not None
+            cards = forced_play(hand, turn)
+            if cards is None:
+                mem = knowledge.memory(turn, tuple(hands[turn]),
+                                       (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])))
+                cards = tuple(candidates(mem, hand.current, dealer_side, ruleset, 1)[0])
+            current = hand.current
+            lead = current[0][1] if current else None
+            play(_ACTION("play", turn, cards, None))
+            # What the table saw: a failed throw plays only part of what was led.
+            knowledge.played(turn, hand.current[-1][1] if hand.current else hand.tricks[-1].plays[-1][1], lead)
     result = hand.result
     assert result is not None
     return hand_value(result, seat)
@@ -381,7 +443,7 @@ HOPELESS = 3.0
 
 
 def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequence[list[Card]],
-              policy: Policy, rng: random.Random, deals: int, deadline: float,
+              policy: Policy | None, rng: random.Random, deals: int, deadline: float,
               clock: Callable[[], float] = time.perf_counter, most: int | None = None,
               cap: float | None = None) -> list[Card]:
     """The candidate with the best mean rollout value over the sampled worlds, every candidate in every world.
@@ -392,7 +454,8 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
     that close calls get the time the budget leaves.  Half-way to ``deals``
     a candidate :data:`HOPELESS` standard errors behind the leader is
     dropped (it gets no more rollouts).  The first candidate (the
-    heuristic's choice) wins ties.
+    heuristic's choice) wins ties.  The rollouts are played by ``policy``
+    (None: the strong player's heuristics, see :func:`rollout_value`).
 
     Two ``clock`` times (wall-clock by default) stop it, each once one world
     is done, dropping a world it could not finish for every candidate still

@@ -20,7 +20,7 @@ from engine.ai import (
     heuristic_action,
     random_action,
 )
-from engine.ai.memory import build_memory, context
+from engine.ai.memory import Knowledge, build_memory, context
 from engine.ai.search import deck_is_whole, rollout_value, sample_world, world_hand
 from engine.cards import Card
 from engine.errors import IllegalActionError
@@ -303,10 +303,43 @@ def test_rollouts_played_unchecked_are_legal_and_score_as_checked(preset: str) -
         world = sample_world(view, mem, rng)
         assert world is not None
         quick, checked = (world_hand(view, real.ruleset, ctx, *world) for _ in range(2))
-        fast = rollout_value(quick, seat, _rollout_policy)
+        fast = rollout_value(quick, seat)
         assert rollout_value(checked, seat, _rollout_policy, checked=True) == fast
         assert quick.result == checked.result
         assert checked.events and not quick.events  # the checked hand went through apply
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_rollouts_from_kept_memories_play_as_the_heuristic_player_from_views(preset: str) -> None:
+    """A rollout keeps each seat's memory play by play (Knowledge) instead of building a view and a memory for
+    every decision: at every play the memory is the one build_memory gives, and the plays are heuristic_action's."""
+    real = _mid_hand(preset, 13, 2)
+    seat = real.turn
+    assert seat is not None
+    view = view_for(real, seat)
+    ctx = context(real.ruleset, view.level, view.trump)
+    mem = build_memory(view, ctx)
+    rng = random.Random(5)
+    for _ in range(4):
+        world = sample_world(view, mem, rng)
+        assert world is not None
+        sim = world_hand(view, real.ruleset, ctx, *world)
+        knowledge = Knowledge(sim.ctx, sim.tricks, sim.current, sim.hands, sim.kitty, sim.burier)
+        while not sim.over:
+            turn = sim.turn
+            assert turn is not None
+            seen = view_for(sim, turn)
+            kept = knowledge.memory(turn, seen.hand, seen.hand_sizes)
+            built = build_memory(seen, ctx)
+            assert (kept.hand, kept.unseen, list(kept.unseen), kept.voids, kept.counts) == (
+                built.hand, built.unseen, list(built.unseen), built.voids, built.counts)
+            lead = sim.current[0][1] if sim.current else None
+            sim.apply(heuristic_action(seen, real.ruleset))
+            knowledge.played(turn, sim.current[-1][1] if sim.current else sim.tricks[-1].plays[-1][1], lead)
+        again = world_hand(view, real.ruleset, ctx, *world)
+        assert rollout_value(again, seat) == rollout_value(world_hand(view, real.ruleset, ctx, *world), seat,
+                                                           _rollout_policy)
+        assert again.result == sim.result
 
 
 def test_simulate_play_refuses_anything_but_the_turns_play() -> None:
@@ -363,8 +396,8 @@ def test_the_search_budget_is_measured_by_the_players_clock() -> None:
     stopped = StrongPlayer(budget=1e-9, clock=lambda: 0.0, cap=1e-9)
     hurried = StrongPlayer(budget=1e-9, cap=1e-9)
     differ = 0
-    for tricks in (1, 3, 5, 7, 9, 11):
-        hand = _mid_hand("yancheng", 3, tricks)
+    for tricks in (1, 3, 5, 7, 9, 11):  # seed 4: at seed 3 the pruned candidates leave one world enough (issue 56)
+        hand = _mid_hand("yancheng", 4, tricks)
         seat = hand.turn
         assert seat is not None
         view = view_for(hand, seat)

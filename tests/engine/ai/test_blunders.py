@@ -19,7 +19,7 @@ import pytest
 import engine.ai.burying as burying
 from engine.ai import StrongPlayer, _candidates
 from engine.ai.bidding import choose_steal, strength_for
-from engine.ai.dominance import prune_follows
+from engine.ai.dominance import prune_follows, prune_leads
 from engine.ai.memory import build_memory, context
 from engine.cards import Card, parse_cards
 from engine.hand import Hand, HandSetup
@@ -28,6 +28,7 @@ from engine.ruleset import RULESETS
 from engine.trump import trump_context
 from engine.views import BidView, HandView, view_for
 from tests.engine.ai.finish import casual_until
+from tests.engine.rig import mini_hand
 
 STRONG = StrongPlayer(budget=float("inf"))
 """The strong player with a table's sampled deals and no time cap, so that no decision depends on the machine's load."""
@@ -153,3 +154,51 @@ def test_no_steal_of_the_partners_kitty_under_its_own_trump() -> None:
     today = max(options, key=lambda o: strength_for(r, view.level, o.trump, view.hand))
     assert today.cards == tuple(parse_cards("5H 5H")) and today.trump == "D"
     assert choose_steal(view, r) is None
+
+
+# --- the expert's kinds (issue 56): points at risk, the red five, leads into a void -------------------------
+
+def _rigged(plays: list[str], tricks: list[list[str]]) -> Hand:
+    """盐城 at level 2, ♠ trump (the dealer, seat 0, bid 2♠, which lies in the kitty), short hands, tricks played."""
+    hand = mini_hand("yancheng", plays=plays, kitty="2S 3S 4S 6S 7S 8S 9S JS", bid="2S", dealer=0, number=2,
+                     levels=(2, 2), dealer_side=0, previous_dealer=0)
+    for trick in tricks:
+        seat = hand.turn
+        assert seat is not None
+        for i, cards in enumerate(trick):
+            hand.play((seat + i) % 4, parse_cards(cards))
+    return hand
+
+
+def _pruned(hand: Hand, candidates: list[str]) -> list[Counter[Card]]:
+    seat = hand.turn
+    assert seat is not None
+    view = view_for(hand, seat)
+    mem = build_memory(view, context(hand.ruleset, view.level, view.trump))
+    plays = [parse_cards(c) for c in candidates]
+    kept = prune_follows(mem, view.current, plays) if view.current else prune_leads(mem, plays)
+    return [Counter(p) for p in kept]
+
+
+def test_a_win_put_at_risk_with_points_where_a_lighter_one_wins_as_well_is_dropped() -> None:
+    """Second to an opponent's ♣3, the partner last: ♣10 and ♣J both win the trick as it stands, ♣J without points.
+    Void in clubs, ♥10 thrown onto the opponents' ♣3 stays for the search: the partner, last, may still win it."""
+    hands = ["3C 3D 7D 8D 9H", "10C JC 6D 6H 7H", "4C 6C QD KD AD", "5C 3H 10D JD 8H"]
+    assert _pruned(_rigged(hands, [["3C"]]), ["10C", "JC"]) == [Counter(parse_cards("JC"))]
+    void = ["3C 3D 7D 8D 9H", "10H 3H QS 6D 7H", "4C 6C QD KD AD", "5C 4H 10D JD 8H"]
+    assert _pruned(_rigged(void, [["3C"]]), ["10H", "QS"]) == [Counter(parse_cards("10H")), Counter(parse_cards("QS"))]
+
+
+def test_the_red_five_spent_for_nothing_is_dropped() -> None:
+    """Void in clubs under a ♣3♣3 lead: ♥5 with ♠6 is no ruff and loses; ♦8♦9 keep the red five."""
+    hand = _rigged(["3C 3C 7D 8D 9H", "5H 6S 8D 9D 10D", "4C 6C QD KD AD", "5C 4H 10C JD 8H"], [["3C 3C"]])
+    assert Counter(parse_cards("5H 6S")) not in _pruned(hand, ["5H 6S", "8D 9D"])
+
+
+def test_points_led_into_a_shown_void_are_dropped() -> None:
+    """East threw a diamond on the first ♥ trick: ♥10 is not led into its void; ♣3 is, or the lowest pointless card."""
+    hand = _rigged(["AH 10H 3C 7D 8D", "4D 6D 6C 7C 8C", "4H 9C QD KD AD", "6H 5C 10D JD 8H"],
+                   [["AH", "4D", "4H", "6H"]])
+    assert hand.turn == 0
+    assert _pruned(hand, ["10H", "3C"]) == [Counter(parse_cards("3C"))]
+    assert _pruned(hand, ["10H"]) == [Counter(parse_cards("3C"))]

@@ -1,0 +1,46 @@
+"""engine/frozen.py: a frozen dataclass built through its unfrozen twin is one like any other."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from engine.cards import parse_cards
+from engine.frozen import builder
+from engine.hand import Action, Event
+from engine.views import BidView
+
+
+def test_a_built_instance_is_the_frozen_class_equal_hashable_picklable_and_frozen() -> None:
+    action = Action("play", 1, tuple(parse_cards("10H")))
+    built = builder(Event)(3, action, {"trick": 2}, ())
+    assert type(built) is Event and built == Event(3, action, {"trick": 2}, ())
+    assert pickle.loads(pickle.dumps(built)) == built
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.seq = 4  # type: ignore[misc]
+    bid = builder(BidView)(0, "declare", None, None, None, True)
+    assert hash(bid) == hash(BidView(0, "declare", None, None, None, True))
+    assert dataclasses.replace(bid, seat=2).seat == 2
+
+
+def test_every_view_of_a_hand_is_a_frozen_handview_equal_to_one_built_by_its_constructor() -> None:
+    """view_for builds its views through engine.frozen.builder: at every step of a hand, for every viewer."""
+    import random
+
+    from engine.ai import random_action
+    from engine.hand import Hand, HandSetup
+    from engine.ruleset import RULESETS
+    from engine.selfplay import actions
+    from engine.views import HandView, view_for
+
+    hand = Hand(HandSetup(RULESETS["yancheng"], 3))
+    for action in actions(hand, [random_action] * 4, random.Random(3)):
+        for viewer in (None, 0, 1, 2, 3):
+            view = view_for(hand, viewer)
+            assert type(view) is HandView
+            assert view == HandView(*(getattr(view, f.name) for f in dataclasses.fields(view)))
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                view.viewer = viewer  # type: ignore[misc]
+        hand.apply(action)
