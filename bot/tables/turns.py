@@ -25,7 +25,7 @@ from bot.tables.house import House, TableError
 from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
 from bot.tables.seats import set_away
-from bot.tables.showing import refresh
+from bot.tables.showing import bring_down, refresh
 from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
 from engine.errors import EngineError
@@ -250,6 +250,7 @@ def next_hand(house: House, table: Table) -> None:
         raise TableError("That button is out of date.")
     table.between_hands = None
     table.progress = time.time()
+    bring_down(house, table)  # where the bot may not pin, the table message comes to the group's bottom
     after_change(house, table)
 
 
