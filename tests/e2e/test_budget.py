@@ -146,6 +146,8 @@ async def test_a_four_person_hand_at_human_pace_stays_within_its_budget(fake_tel
     # is one call a match, made at its start).  The thinking line of one slow turn is counted apart: a hand at
     # human pace (4-11 s a move) has none.
     assert reasons.get("group clock") == 1 and reasons.get("private clock", 0) >= 1, reasons
+    assert reasons.get("group result") == 1 and reasons.get("private result", 0) >= 4, reasons
+    assert reasons.get("private next mover", 0) >= 50 and not reasons.get("private other"), reasons
     assert reasons.get("group table message") == (2 if pins == "refused" else None), reasons
     assert [r.method for r in pins_made] == ["pinChatMessage"], pins_made
     if pins == "allowed":
