@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import random
+import secrets
 import socket
 import tempfile
 import time
@@ -108,6 +109,8 @@ class AppSitter:
     """(perf_counter when the POST left, hand number) of every play the bot accepted."""
     answers: list[tuple[float, float]] = field(default_factory=list)
     """(when the POST left, seconds to its answer) of every move."""
+    ends: Counter[str] = field(default_factory=Counter)
+    """Streams the server ended, by the reason it gave (``away``: the person timed out, and came back)."""
 
     async def connect(self, session: aiohttp.ClientSession, base: str, server: FakeTelegram, table_id: int) -> None:
         self.client = AppClient(session, base, init_data_for(server, self.person))
@@ -121,9 +124,27 @@ class AppSitter:
         seen, acted, before, bid_in = 0, "", None, ""
         while True:
             self.woken.clear()
+            task = self.events._task
+            if self.events.ended or (task is not None and task.done()):  # the stream said why it ended: back (the page's 「我回来了」) and open it again
+                reason = (self.events.left or {}).get("reason", "closed" if self.events.closed else "dropped")
+                self.ends[reason] += 1
+                if reason == "closed":
+                    return
+                if reason == "away":
+                    await self.client.post(f"/app/api/tables/{table_id}/back", {"nonce": secrets.token_hex(8)})
+                await self.events.__aexit__(None, None, None)
+                self.events = stream(self.client, table_id)
+                self.events.arrivals = _Signalling(self.woken)
+                await self.events.__aenter__()
+                seen, acted = 0, ""
+                continue
             states = self.events.states
             if len(states) == seen:
-                await self.woken.wait()
+                try:
+                    async with asyncio.timeout(2.0):  # an ended stream sets nothing: looked at every 2 s
+                        await self.woken.wait()
+                except TimeoutError:
+                    pass
                 continue
             seen = len(states)
             state = states[-1]
@@ -297,6 +318,9 @@ async def app_tables(n: int, *, window: float, think: tuple[float, float], at_on
             calls = [r for r in server.calls.records if m0 <= r.at <= m1 and r.method != "getUpdates"]
             refused = Counter(r.chat_type for r in calls if r.status == 429)
             hands = bot.rows("SELECT count(*) FROM hand_results")
+            ends = sum((s.ends for t in tables for s in t.sitters), Counter[str]())
+            timeouts = sum(1 for r in calls if r.chat_type != "private" and r.method == "sendMessage"
+                           and "ran out of time" in str(r.params.get("text", "")))
             await bot.stop()
             span = t1 - t0
             print(f"N={n} Mini App tables: opening took {opened:.0f} s ({failed} failed), until all played cards "
@@ -308,5 +332,8 @@ async def app_tables(n: int, *, window: float, think: tuple[float, float], at_on
             print(f"  {plays / span:.1f} plays/s, hands finished in all {int(hands[0][0])}; bot CPU "
                   f"{(cpu1 - cpu0) / span:.2f} cores; fake server {len(calls) / span:.1f} calls/s; 429s: "
                   f"{', '.join(f'{v} {k}' for k, v in refused.most_common()) or 'none'}")
+            print(f"  streams the server ended (by reason, over the whole run): "
+                  f"{', '.join(f'{v} {k}' for k, v in ends.most_common()) or 'none'}; "
+                  f"timeouts announced in the window: {timeouts}")
             for line in per_play(tally(calls, server.state), plays):
                 print("  " + line)
