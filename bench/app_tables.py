@@ -268,7 +268,8 @@ async def app_tables(n: int, *, window: float, think: tuple[float, float], at_on
     """N Mini App tables of four at human pace: press → answer, the next player's turn, and the Bot API's part."""
     with tempfile.TemporaryDirectory() as folder:
         async with FakeTelegram(limits=BENCH_LIMITS) as server, \
-                aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+                aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
+                                      timeout=aiohttp.ClientTimeout(total=None)) as session:  # as EventSource
             port = _free_port()
             bot = BotProcess(server, Path(folder), ai_delay=0.8, group_interval=3.5)
             bot.env.update(CHAODIPI_PUBLIC_URL=PUBLIC_URL, CHAODIPI_WEBHOOK_LISTEN="127.0.0.1",
