@@ -69,6 +69,11 @@ What ``tables`` prints, per N (p50/p95/p99 in ms; "inf" where more than
 * the fake server's call rate over all chats (sends, edits, button
   answers, other; getUpdates left out) and the 429s by chat type, in the
   window and while opening.
+* calls per play (a card played, at any table, in the window), by kind
+  (send, edit, answer, pin, delete, other) and by reason (next mover, own
+  press, waiting player, group line, turn line, clock, table message, nudge,
+  result, new hand, other), each reason with its kinds: read from what each
+  call did to its chat (``tests/e2e/call_reasons.py``), the bot untagged.
 
 ``soak`` prints a line a minute for the minute that ended 10 s before
 (so its presses had time to be shown): RSS, threads, fds, asyncio tasks,
@@ -121,6 +126,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot import callbacks  # noqa: E402
 from engine.cards import Card, rank_value  # noqa: E402
+from tests.e2e.call_reasons import per_play, tally  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
 from tests.e2e.fake_telegram.people import Group, MessageView, Person  # noqa: E402
 from tests.e2e.fake_telegram.state import CallbackQuery, Message  # noqa: E402
@@ -1149,6 +1155,7 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                             else "sends" if r.method.startswith("send") else "other" for r in calls)
             refused = Counter(r.chat_type for r in calls if r.status == 429)
             before = Counter(r.chat_type for r in server.calls.records if r.at < t0 and r.status == 429)
+            reasons = tally(calls, server.state)
             life_cpu = await bot.stop()
             span = t1 - t0
             durations = [float(d) for (d,) in hands]
@@ -1172,6 +1179,8 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                   "429s in the window: "
                   f"{', '.join(f'{v} {k}' for k, v in refused.most_common()) or 'none'}; while opening: "
                   f"{', '.join(f'{v} {k}' for k, v in before.most_common()) or 'none'}")
+            for line in per_play(reasons, int(plays[0][0])):
+                print("  " + line)
             print(f"  simulator+fake CPU {(me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime):.0f} s in the "
                   f"window; bot warnings {len(bot.problems())}{_kinds(bot.problems())}")
             for line in _examples(bot.problems()):

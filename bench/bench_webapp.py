@@ -21,6 +21,12 @@ that change.  Run from the repository root::
     PYTHONPATH=. python bench/bench_webapp.py [hands]     # default 3 hands per mode
     PYTHONPATH=. python bench/bench_webapp.py --inputs    # odd input by category, and the answers
     PYTHONPATH=. python bench/bench_webapp.py --server 200
+    PYTHONPATH=. python bench/bench_webapp.py --tables 10 50 100 --window 60   # N Mini App tables, one bot
+
+``--tables``: N tables of four people playing through the Mini App, the bot
+in its own process with Telegram's limits (``bench/app_tables.py`` says what
+it prints): the next player's turn in their event stream, the answers, and
+the Bot API calls per play by kind and reason that remain.
 
 ``--inputs`` sends every input of ``tests/e2e/odd_inputs.py`` (valid
 ``initData`` of a seated person; odd ids, JSON bodies, ``Authorization``
@@ -265,8 +271,28 @@ async def server_figures(n: int) -> None:
                       f"(header timeout {HEADER_TIMEOUT:.0f} s); {resources_now()}")
 
 
+def tables_mode(argv: list[str]) -> None:
+    """``--tables N [N …] [--window S] [--think MIN,MAX] [--opening K]``: N Mini App tables (bench/app_tables.py)."""
+    from app_tables import app_tables
+
+    def option(name: str, default: str) -> str:
+        return argv[argv.index(name) + 1] if name in argv else default
+    at = argv.index("--tables") + 1
+    sizes = []
+    while at < len(argv) and argv[at].isdigit():
+        sizes.append(int(argv[at]))
+        at += 1
+    low, high = (float(x) for x in option("--think", "4,11").split(","))
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    for n in sizes or [10, 50, 100]:
+        asyncio.run(app_tables(n, window=float(option("--window", "60")), think=(low, high),
+                               at_once=int(option("--opening", "50"))))
+
+
 if __name__ == "__main__":
-    if "--inputs" in sys.argv:
+    if "--tables" in sys.argv:
+        tables_mode(sys.argv)
+    elif "--inputs" in sys.argv:
         asyncio.run(inputs())
     elif "--server" in sys.argv:
         at = sys.argv.index("--server")

@@ -270,9 +270,9 @@ class Publisher:
 
     async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
                    *, silent: bool = False, persist: bool = False, thread_id: int | None = None) -> Message | None:
-        """Send a new message; None if the chat cannot be reached (reported if blocked), or if Telegram could
-        not take it now and ``persist`` is false.  With ``persist`` a send that fails for a reason that can
-        pass is tried again (:func:`retry_delay`, or at once when Telegram is back) until it goes."""
+        """Send a new message, a private chat's in turn with its edits (:class:`ChatPace`); None if the chat cannot
+        be reached, or if Telegram could not take it now and ``persist`` (tried again until it goes) is false."""
+        await self._chats.turn(chat_id, self.tap_gap)
         failures = 0
         while chat_id not in self.lost:
             try:

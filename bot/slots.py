@@ -114,3 +114,14 @@ class ChatPace:
         if len(self._next) > 256:  # chats whose gap is over are forgotten
             self._next = {chat: at for chat, at in self._next.items() if at > now}
         self._next[chat_id] = now + gap
+
+    async def turn(self, chat_id: int, gap: float) -> None:
+        """Wait for this private chat's turn and take it: a new message (a nudge, a result) goes in turn with
+        the edits there, as Telegram may count both against one message a second in a chat (issue 55: one
+        person's quick taps at two tables drew 429s from nudges and results sent between their edits)."""
+        if chat_id <= 0 or gap <= 0:
+            return
+        while (delay := self.next_at(chat_id) - time.monotonic()) > 0:
+            await asyncio.sleep(delay)
+        self.spent(chat_id, gap)
+

@@ -201,7 +201,7 @@ def _next_hand(house: House, table: Table, request: NextHand) -> Outcome:
     try:
         if request.deal != str(table.match.deals):
             raise TableError("That button is out of date.")
-        end_pause(table)
+        end_pause(house, table)
     except TableError as exc:
         return Refused("table", table_error=exc)
     after_change(house, table)

@@ -41,7 +41,8 @@ def refresh(house: House, table: Table, *, urgent: Sequence[int] = (), pressed: 
         return
     group = publisher.slot(group_slot_key(table), table.chat_id, house.config.group_interval, table.message_id,
                            table.thread_id)
-    group.on_sent = lambda message_id: remember_table_message(house, table, message_id)
+    if group.on_sent is None:  # a table message sent anew (:func:`bring_down`) has its own
+        group.on_sent = lambda message_id: remember_table_message(house, table, message_id)
     publisher.schedule(group, lambda: render_group_message(house, table), now=table.message_id is None)
     if table.playing and table.message_id is not None and table.pinned != table.message_id \
             and not table.pin_refused and not house.closing:
@@ -135,3 +136,24 @@ def unpin(house: House, table: Table) -> None:
         except TelegramError as exc:
             log.info("table %s: the table message is not unpinned (%s)", table.id, exc)
     house.spawn("pin", work, table, restart=False)
+
+
+def bring_down(house: House, table: Table) -> None:
+    """A new hand starts where the bot may not pin: the table message is sent anew at the bottom of the group
+    (the previous hand's result, its reveals and reminders came under it) and the old one deleted once the new
+    one is there, so the group always has one.  A send and a delete a hand instead of an edit: the new
+    message shows the new deal.  The caller then refreshes the table (which sends it)."""
+    old = table.message_id
+    if not table.pin_refused or old is None or house.publisher is None or not table.playing or house.closing:
+        return
+    publisher = house.publisher
+    key = group_slot_key(table)
+    publisher.forget(key)  # an edit of the old message still waiting goes with it
+    table.message_id = None
+    slot = publisher.slot(key, table.chat_id, house.config.group_interval, None, table.thread_id)
+
+    async def sent(message_id: int) -> None:
+        slot.on_sent = lambda again: remember_table_message(house, table, again)
+        await remember_table_message(house, table, message_id)
+        await publisher.delete(table.chat_id, old)
+    slot.on_sent = sent

@@ -25,7 +25,7 @@ from bot.tables.house import House, TableError
 from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
 from bot.tables.seats import set_away
-from bot.tables.showing import refresh
+from bot.tables.showing import bring_down, refresh
 from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
 from engine.errors import EngineError
@@ -246,17 +246,18 @@ def next_hand(house: House, table: Table) -> None:
 
     The caller holds ``table.lock``.
     """
-    end_pause(table)
+    end_pause(house, table)
     after_change(house, table)
 
 
-def end_pause(table: Table) -> None:
+def end_pause(house: House, table: Table) -> None:
     """The pause between hands is over (the caller then runs :func:`after_change`); TableError if there is
     none."""
     if table.between_hands is None:
         raise TableError("That button is out of date.")
     table.between_hands = None
     table.progress = time.time()
+    bring_down(house, table)  # where the bot may not pin, the table message comes to the group's bottom
 
 
 # --- AI seats ----------------------------------------------------------------------------------------

@@ -101,3 +101,48 @@ def _alice_to_move(table, user_id: int) -> bool:  # type: ignore[no-untyped-def]
     if hand.phase == "bidding":
         return seat not in hand.passed
     return hand.turn == seat
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_where_the_bot_may_not_pin_the_table_message_is_the_groups_latest_at_every_hands_start(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """The group refuses the pin (the bot is no admin with the right): at each new hand's start the table
+    message is sent anew, below the last hand's result and every other message, and the old one deleted; the
+    group holds one table message, the latest at every hand's start."""
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    group.chat.pins_allowed = False
+    async with bot_running(server, tmp_path / "t.db", hand_pause=1.0) as app:  # a pause as in production
+        await alice.command(group, "newgame")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
+        await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        assert table.match is not None
+        hands, seen = 4, []
+        for number in range(1, hands + 1):
+            await server.wait_for(lambda n=number: table.match is not None and table.match.hand.setup.number >= n
+                                  and table.between_hands is None, timeout=30, what=f"hand {number}'s start")
+            # Hand 1's table message is the lobby's, under which nothing came; every later one is sent anew.
+            latest = await server.wait_for(
+                lambda n=number: (m := group.messages()[-1]).message_id == table.message_id
+                and f"hand {n}" in (m.text or "") and m or None, timeout=15,
+                what=f"the table message the group's latest at hand {number}'s start")
+            seen.append(latest.message_id)
+            copies = [m for m in group.bot_messages() if any(b.callback_data and ":peek" in b.callback_data
+                                                             for b in m.all_buttons())]
+            assert [m.message_id for m in copies] == [latest.message_id], "one table message in the group"
+            deal = table.match.deals
+            for _ in range(400):
+                if table.match.deals != deal:
+                    break
+                if not await play_my_turn(server, alice, table):
+                    await server.wait_for(lambda d=deal: table.match.deals != d or _alice_to_move(table, alice.id),
+                                          timeout=10, what="Alice's move")
+        assert len(set(seen)) == hands, seen  # a new message at every hand's start after the first
+        assert not server.state.pinned.get(group.id)
+        assert all(server.state.messages[group.id][old].deleted for old in seen[:-1])

@@ -28,6 +28,7 @@ PHOTO_DIMENSIONS = "Bad Request: PHOTO_INVALID_DIMENSIONS"
 PHOTO_TOO_BIG = "Bad Request: file is too big"
 WRONG_FILE = "Bad Request: wrong file identifier/HTTP URL specified"
 NO_MEDIA = "Bad Request: there is no media in the message to edit"
+CANT_PIN = "Bad Request: not enough rights to manage pinned messages in the chat"
 NO_CAPTION = "Bad Request: there is no caption in the message to edit"
 # Edits and callback answers come back from MTProto with the raw code.
 EDIT_TOO_LONG = "Bad Request: MESSAGE_TOO_LONG"

@@ -684,8 +684,10 @@ class BotApi:
         return True
 
     async def pin_chat_message(self, p: Params) -> bool:
-        """pinChatMessage (accepted and otherwise ignored)."""
+        """pinChatMessage: kept in ``state.pinned``; refused where ``Chat.pins_allowed`` is False."""
         chat = self.writable_chat(p)
+        if chat.is_group and not chat.pins_allowed:
+            raise bad_request(errors.CANT_PIN)
         message_id = p.get_int("message_id", required=True)
         assert message_id is not None
         if self.state.find_message(chat.id, message_id) is None:

@@ -82,6 +82,8 @@ class Chat:
     """A supergroup with topics: messages go to a topic (``message_thread_id``) or to General (none)."""
     topics: dict[int, str] = field(default_factory=dict)
     """A forum's topics by thread id (the id of the message that created the topic), with their names."""
+    pins_allowed: bool = True
+    """Whether the bot may pin here (False: a group whose admins keep pinning to themselves, the bot not one)."""
 
     @property
     def is_group(self) -> bool:
