@@ -103,6 +103,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import ctypes
 import functools
 import json
 import os
@@ -125,6 +126,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot import callbacks  # noqa: E402
+from bot.thinking import PR_SET_PDEATHSIG  # noqa: E402
 from engine.cards import Card, rank_value  # noqa: E402
 from tests.e2e.call_reasons import per_play, tally  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits  # noqa: E402
@@ -190,6 +192,14 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def _end_with_the_bench() -> None:
+    """Runs in the bot's process before it starts: on Linux the kernel kills it when the bench ends, however
+    the bench ends (a bench stopped with Ctrl-C or killed left its bot running, flushing to a fake Telegram
+    that was gone)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 class BotProcess:
     """``chaodipi run`` against the fake server; CPU and memory read from /proc."""
 
@@ -215,7 +225,7 @@ class BotProcess:
             command = (["-c", SAMPLER, str(self.samples), str(self.sample_every)] if self.samples is not None
                        else ["-m", "bot.cli", "run"])
             self.process = await asyncio.create_subprocess_exec(sys.executable, *command, cwd=ROOT, env=self.env,
-                                                                stderr=log)
+                                                                stderr=log, preexec_fn=_end_with_the_bench)
         await self.server.wait_for(lambda: self.server.calls.count("deleteWebhook") > before, 60, "the bot to poll")
 
     @property
