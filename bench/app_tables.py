@@ -47,6 +47,7 @@ from bench_bot import (
     BotProcess,
     _misses,
     _ms,
+    table_message,
 )
 
 from engine.cards import Card
@@ -190,15 +191,9 @@ class AppTable:
     table_id: int | None = None
     refusals: int = 0
 
-    def _table_message(self) -> MessageView | None:
-        for message in self.group.server.state.messages[self.group.id].values():
-            if message.from_bot and not message.deleted:
-                return MessageView.of(message)
-        return None
-
     async def _lobby(self, op: str, arg: str = "") -> MessageView | None:
         def ready() -> MessageView | None:
-            message = self._table_message()
+            message = table_message(self.group)
             if message is None or lobby_button(message, op, arg) is None:
                 return None
             return None if op == "start" and "(empty)" in (message.text or "") else message

@@ -192,6 +192,12 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def table_message(group: Group) -> MessageView | None:
+    """The group's table message: the bot's first message there still shown (the lobby, then the table)."""
+    found = group.bot_messages()
+    return found[0] if found else None
+
+
 def _end_with_the_bench() -> None:
     """Runs in the bot's process before it starts: on Linux the kernel kills it when the bench ends, however
     the bench ends (a bench stopped with Ctrl-C or killed left its bot running, flushing to a fake Telegram
@@ -362,21 +368,18 @@ class Player:
                 press.own = float("inf")
         return not query.show_alert
 
-    def _table_message(self) -> MessageView | None:
-        found = self.group.bot_messages()
-        return found[0] if found else None
 
     async def open_table(self) -> None:
         """/newgame, three AI seats, Start."""
         await self.person.command(self.group, "newgame")
-        while (lobby := self._table_message()) is None or lobby_button(lobby, "ai") is None:
+        while (lobby := table_message(self.group)) is None or lobby_button(lobby, "ai") is None:
             await asyncio.sleep(POLL)
         add = lobby_button(lobby, "ai")
         assert add is not None and add.callback_data is not None
         for _ in range(3):
             await self.press(lobby, add.callback_data, "lobby")
         while True:
-            message = self._table_message()
+            message = table_message(self.group)
             start = lobby_button(message, "start") if message is not None else None
             if message is not None and start is not None and "(empty)" not in (message.text or ""):
                 break
@@ -839,14 +842,9 @@ class FourTable:
     refusals: int = 0
     """Start presses the bot refused because it was far behind Telegram's limits (pressed again a minute later)."""
 
-    def _table_message(self) -> MessageView | None:
-        for message in self.group.server.state.messages[self.group.id].values():
-            if message.from_bot and not message.deleted:
-                return MessageView.of(message)
-        return None
 
     def _lobby(self, op: str, arg: str = "") -> MessageView | None:
-        message = self._table_message()
+        message = table_message(self.group)
         if message is None or lobby_button(message, op, arg) is None:
             return None
         if op == "start" and "(empty)" in (message.text or ""):

@@ -24,9 +24,15 @@ TAPS = 30
 """Taps at each table, each a fifth of a second after the last one at the other table."""
 
 
-async def _open(server: FakeTelegram, app, person: Person, group: Group) -> Table:  # type: ignore[no-untyped-def]
+async def _open(server: FakeTelegram, app, person: Person, group: Group,  # type: ignore[no-untyped-def]
+                settings: tuple[tuple[str, str], ...] = ()) -> Table:
+    """/newgame, the ``settings`` chosen in the lobby's panel, three AI seats and Start: the table."""
     await person.command(group, "newgame")
     await server.wait_for(lambda: group.bot_messages(), what="the table message")
+    if settings:
+        for op, arg in (("set", ""), *settings, ("back", "")):
+            await press_lobby(server, person, group, op, arg)
+        await server.wait_for(lambda: lobby_button(table_message(group), "ai") is not None, what="the lobby again")
     for _ in range(3):
         await (await person.press(table_message(group), "+ AI")).answer()
     await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
@@ -83,18 +89,7 @@ message a second in a private chat."""
 
 async def _open_with(server: FakeTelegram, app, person: Person, group: Group, pace: str) -> Table:  # type: ignore[no-untyped-def]
     """A table of one person and three casual AI seats at ``pace``, its match started."""
-    await person.command(group, "newgame")
-    await server.wait_for(lambda: group.bot_messages(), what="the table message")
-    for op, arg in (("set", ""), ("strength", "casual"), ("pace", pace), ("back", "")):
-        await press_lobby(server, person, group, op, arg)
-    await server.wait_for(lambda: lobby_button(table_message(group), "ai") is not None, what="the lobby again")
-    for _ in range(3):
-        await (await person.press(table_message(group), "+ AI")).answer()
-    await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
-    table = tables(app).in_chat(group.id)
-    assert table is not None
-    assert not (await (await person.press(table_message(group), "▶️ Start")).answer()).show_alert
-    return table
+    return await _open(server, app, person, group, (("strength", "casual"), ("pace", pace)))
 
 
 async def _tap(person: Person, group: Group, table: Table) -> None:
