@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Final
 
@@ -29,8 +30,8 @@ from bot.tables.showing import bring_down, refresh
 from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
 from engine.errors import EngineError
-from engine.hand import Action
-from engine.views import view_for
+from engine.hand import Action, Hand
+from engine.views import HandView, view_for
 
 log = logging.getLogger(__name__)
 
@@ -279,29 +280,47 @@ def ai_action(house: House, table: Table) -> Action | None:
     return None
 
 
-async def ai_move(house: House, table: Table) -> Action | None:
-    """:func:`ai_action`, with the strong AI's search run in a worker process (:mod:`bot.thinking`).
+@dataclass(frozen=True)
+class Search:
+    """A strong AI seat's search, prepared under the table's lock and run outside it (:func:`_ai_loop`).
 
-    A search takes up to half a second of CPU: in the event loop it would
-    hold every other table and message back (and in a thread it would
-    fight the loop for the GIL).  Only the seat's view goes to the worker,
-    and its time budget shrinks while other tables' searches wait.  The
-    caller holds the table's lock, so the hand cannot move meanwhile.
+    ``moves`` is how many actions the hand had when the seat's view was
+    taken: the search's answer stands only while the hand is the same and
+    has not moved since, and the seat is still the AI's (a /stop, a
+    person's press or comeback may have come between).
+    """
+    hand: Hand
+    moves: int
+    seat: int
+    view: HandView
+
+    def current(self, table: Table) -> bool:
+        """True while the table still waits for this search's answer."""
+        return (table.playing and not table.paused and table.between_hands is None and table.match is not None
+                and table.match.hand is self.hand and len(self.hand.events) == self.moves
+                and not human(table, self.seat))  # a person back from away plays for themselves
+
+
+def search_due(house: House, table: Table) -> Search | None:
+    """The strong AI's search the table waits for now, if any (else :func:`ai_action` moves at once).
+
+    A search takes up to half a second of CPU (more on a busy host): in
+    the event loop it would hold every other table and message back (and
+    in a thread it would fight the loop for the GIL), and under the table's
+    lock it would hold back this table's people (a /stop, a press, the Mini
+    App's stream).  So only the seat's view goes to a worker
+    (:mod:`bot.thinking`), with the lock released meanwhile.
     """
     if not table.playing or table.paused or table.between_hands is not None:
-        return None  # the same guards as ai_action's, before any search
+        return None
     assert table.match is not None
     hand = table.match.hand
     if table.settings.ai_strength != "strong" or hand.over or hand.phase != "playing":
-        return ai_action(house, table)
+        return None
     seat = hand.turn
     if seat is None or human(table, seat):
         return None
-    action = await house.thinking.play(view_for(hand, seat), hand.ruleset)
-    if hand.can(action):
-        return action
-    log.error("table %s: the strong AI chose an illegal play; the casual player moves instead", table.id)
-    return ai_action(house, table)
+    return Search(hand, len(hand.events), seat, view_for(hand, seat))
 
 
 def kick_ai(house: House, table: Table) -> None:
@@ -318,17 +337,37 @@ async def _ai_loop(house: House, table: Table) -> None:
             return
         async with table.lock:
             logs.bind(table=table.id, hand=table.hand_id)
-            action = await ai_move(house, table)
-            if action is None:
+            search = search_due(house, table)
+            if search is None:
+                action = ai_action(house, table)
+                if action is None or not await _carry_out(house, table, action):
+                    return
+                continue
+        found = await house.thinking.play(search.view, search.hand.ruleset)
+        async with table.lock:
+            if house.closing:
                 return
-            try:
-                await act(house, table, action)
-            except storage.StorageFault:
-                raise  # nothing was applied: the supervisor runs the loop again in a moment
-            except (EngineError, TableError, storage.StorageError) as exc:
-                log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
+            if not search.current(table):
+                continue  # the hand moved meanwhile: look again at what it waits for
+            move: Action | None = found
+            if not search.hand.can(found):
+                log.error("table %s: the strong AI chose an illegal play; the casual player moves instead", table.id)
+                move = ai_action(house, table)
+            if move is None or not await _carry_out(house, table, move):
                 return
-            after_change(house, table)
+
+
+async def _carry_out(house: House, table: Table, action: Action) -> bool:
+    """An AI seat's move, applied and shown (the caller holds the lock); False if it was refused."""
+    try:
+        await act(house, table, action)
+    except storage.StorageFault:
+        raise  # nothing was applied: the supervisor runs the loop again in a moment
+    except (EngineError, TableError, storage.StorageError) as exc:
+        log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
+        return False
+    after_change(house, table)
+    return True
 
 
 # --- shut-down ----------------------------------------------------------------------------------------------
