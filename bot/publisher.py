@@ -51,10 +51,8 @@ log = logging.getLogger(__name__)
 class Publisher:
     """Sends and edits messages for all tables."""
 
-    def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]],
-                 tasks: Supervisor | None = None,
-                 on_shown: Callable[[int, int, str], Awaitable[None]] | None = None,
-                 tap_gap: float = TAP_GAP) -> None:
+    def __init__(self, bot: Bot, on_blocked: Callable[[int], Awaitable[None]], tasks: Supervisor | None = None,
+                 on_shown: Callable[[int, int, str], Awaitable[None]] | None = None, tap_gap: float = TAP_GAP) -> None:
         self.bot = bot
         self.tap_gap = tap_gap
         """Seconds a private message waits after its last edit before the next "at once" edit."""
@@ -62,14 +60,12 @@ class Publisher:
         self.on_shown = on_shown
         """Stores what a message shows (chat, message id, digest) when Telegram accepted a change of it."""
         self.known: dict[tuple[int, int], str] = {}
-        """What each message shows, by (chat, message id): loaded at start-up, so that a restart edits
-        only the messages whose content changed."""
+        """What each message shows, by (chat, message id): loaded at start-up (a restart edits only changes)."""
         self.tasks = tasks if tasks is not None else Supervisor()
         """Runs every edit, notice and database write of the publisher, supervised."""
         self._slots: dict[tuple[int, str], Slot] = {}
         self._chats = ChatPace()
-        self._retired: dict[asyncio.Task[None], Slot] = {}
-        """Slots whose last edit is still to be made after they were retired."""
+        self._retired: dict[asyncio.Task[None], Slot] = {}  # slots whose last edit is still to be made
         self._handed_off: set[asyncio.Task[None]] = set()
         self._poster = Poster(lambda chat_id, notice: self.send(chat_id, notice[0], notice[1], persist=True,
                                                                 thread_id=notice[2]), self.tasks)
@@ -164,12 +160,10 @@ class Publisher:
         if slot.task is None or slot.task.done():
             slot.task = self._flusher(slot)
         elif now and (not slot.busy or not slot.sending and served_before(slot.priority, slot.flying)):
-            # A task waiting out the slot's interval is cut short; so is an edit still
-            # waiting behind other messages under the overall limit when someone now
-            # waits for it (on a busy bot a press would wait behind its own message's
-            # older, less urgent edit): it goes again with the latest content, first.
-            # A new message being sent is let finish (its id would be lost: a second
-            # message next time); it sees next_at = 0 and flushes again.
+            # A task waiting out the slot's interval is cut short; so is an edit waiting under the overall limit
+            # when someone now waits for it (a press would wait behind its message's older, less urgent edit):
+            # it goes again with the latest content, first.  A new message being sent is let finish (its id
+            # would be lost: a second message next time); it sees next_at = 0 and flushes again.
             slot.task.cancel()
             slot.task = self._flusher(slot)
 
@@ -350,16 +344,23 @@ class Publisher:
                                          for slot in self._slots.values())
 
     @property
+    def _limiter(self) -> ChatRateLimiter | None:
+        limiter = getattr(self.bot, "rate_limiter", None)
+        return limiter if isinstance(limiter, ChatRateLimiter) else None
+
+    @property
     def behind(self) -> bool:
         """True while the bot sends more than Telegram's overall limit lets through (``ChatRateLimiter.behind``)."""
-        limiter = getattr(self.bot, "rate_limiter", None)
-        return isinstance(limiter, ChatRateLimiter) and limiter.behind
+        return self._limiter is not None and self._limiter.behind
 
     @property
     def backlog(self) -> float:
         """Seconds the messages waiting for Telegram's overall limit need to go out."""
-        limiter = getattr(self.bot, "rate_limiter", None)
-        return limiter.backlog if isinstance(limiter, ChatRateLimiter) else 0.0
+        return self._limiter.backlog if self._limiter is not None else 0.0
+
+    def movers_wait(self) -> float:
+        """Seconds the next movers' messages waited lately (:meth:`ChatRateLimiter.movers_wait`)."""
+        return self._limiter.movers_wait() if self._limiter is not None else 0.0
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
              thread_id: int | None = None) -> None:
@@ -385,8 +386,7 @@ class Publisher:
         await asyncio.gather(*self._poster.running(), return_exceptions=True)
         for slot in [*self._slots.values(), *self._retired.values()]:
             if slot.task is not None and not slot.task.done():
-                if slot.busy:  # a call in flight (perhaps waiting its turn under the flood limits) may
-                    # not have gone out: let it finish (a new message stores its id), then flush the rest
+                if slot.busy:  # a call in flight (maybe waiting under the limits): let it finish, then the rest
                     slot.next_at = 0.0
                     await asyncio.wait({slot.task})
                 else:  # only waiting out the slot's interval: the flush below sends its content now

@@ -31,6 +31,7 @@ import itertools
 import logging
 import time
 import warnings
+from collections import deque
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from datetime import timedelta
@@ -118,6 +119,36 @@ class Bucket:
             await asyncio.sleep(wait)
 
 
+WAITS_SPAN = 20.0
+"""Seconds of recent requests over which :class:`Waits` reads how long they waited."""
+
+
+class Waits:
+    """How long the requests of one priority waited for the overall limit lately (the last :data:`WAITS_SPAN` s)."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        self._seen: deque[tuple[float, float]] = deque()
+
+    def add(self, now: float, waited: float) -> None:
+        """A request was served at ``now`` after waiting ``waited`` seconds."""
+        self._seen.append((now, waited))
+        self._expire(now)
+
+    def high(self, now: float, share: float = 0.9) -> float:
+        """The wait that ``share`` of the recent requests did not exceed (0.0 when none was made lately)."""
+        self._expire(now)
+        if not self._seen:
+            return 0.0
+        waits = sorted(waited for _, waited in self._seen)
+        return waits[min(len(waits) - 1, int(share * len(waits)))]
+
+    def _expire(self, now: float) -> None:
+        while self._seen and self._seen[0][0] < now - WAITS_SPAN:
+            self._seen.popleft()
+
+
 class Queue:
     """The overall limit: a :class:`Bucket` whose waiting requests are served by priority, then in order.
 
@@ -131,6 +162,8 @@ class Queue:
         self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._server: asyncio.Task[None] | None = None
+        self.movers = Waits()
+        """How long the next movers' messages (:data:`MOVER`) waited lately: what admission watches."""
 
     @property
     def waiting(self) -> int:
@@ -140,13 +173,19 @@ class Queue:
     async def acquire(self, clock: Callable[[], float], priority: int) -> None:
         """Wait for a token; waiting requests are served by arrival plus their priority's
         :data:`HEAD_START`."""
-        if not self._waiting and not self.bucket.take(clock()):
+        asked = clock()
+        if not self._waiting and not self.bucket.take(asked):
+            if priority == MOVER:
+                self.movers.add(asked, 0.0)
             return  # nobody ahead, and a token at hand
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (clock() + HEAD_START[priority], next(self._order), future))
+        heapq.heappush(self._waiting, (asked + HEAD_START[priority], next(self._order), future))
         if self._server is None or self._server.done():
             self._server = self.tasks.start("overall-limit", lambda: self._serve(clock))
         await future
+        if priority == MOVER:
+            now = clock()
+            self.movers.add(now, now - asked)
 
     async def _serve(self, clock: Callable[[], float]) -> None:
         while self._waiting:
@@ -179,18 +218,19 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     Telegram's 30 a second, 20 a minute in a group (three at once at most: one a
     second in any chat after a short burst), and one a second in a private
     chat after a short burst (a margin in each: Telegram counts a call when it
-    arrives, and calls paced apart may arrive bunched).  Overall, 27 a second
-    once a burst of two is spent, so never more than 29 in any second: the
+    arrives, and calls paced apart may arrive bunched).  Overall, 28 a second
+    after a single call at once, so never more than 29 in any second: the
     steady pace is what sets how many tables one bot hosts (each play needs
-    the presser's and the next mover's message), and at 24 a second (27 with a
-    burst of three) the next player waited 2 s at 100 tables.
+    the presser's and the next mover's message; a burst serves nobody), and
+    at 24 a second (27 with a burst of three) the next player waited 2 s at
+    100 tables.
 
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
     With ``paced`` false nothing is throttled beforehand (a test server without
     flood limits); a 429 is still waited out in its chat only.
     """
 
-    def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 2),
+    def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 1),
                  group: tuple[int, float, int] = (19, 60.0, 3), private: tuple[int, float, int] = (4, 3.0, 2),
                  max_retries: int = 8, paced: bool = True,
                  clock: Callable[[], float] = time.monotonic, tasks: Supervisor | None = None) -> None:
@@ -210,6 +250,11 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     def backlog(self) -> float:
         """Seconds the messages waiting for the overall limit need to go out (0.0: none wait)."""
         return self._overall.waiting / self._overall.bucket.rate
+
+    def movers_wait(self) -> float:
+        """Seconds the next movers' messages waited for the overall limit lately (nine in ten waited no
+        longer): the first sign that the bot hosts more tables than Telegram's limit carries."""
+        return self._overall.movers.high(self._clock())
 
     @property
     def behind(self) -> bool:

@@ -3,9 +3,10 @@
 Telegram, not the CPU, sets a bot's limit: about 30 messages and edits a
 second for the whole bot.  Every match started while the bot's messages
 already wait for that limit slows every table, the next player's turn
-first.  So a Start pressed while more than :data:`ADMIT_BACKLOG` seconds
-of messages wait (or while other tables wait their turn) does not start
-the match: the table joins a queue, and the person is told it starts by
+first.  So a Start pressed while the next movers' messages lately waited
+more than :data:`ADMIT_WAIT` for that limit (nine in ten of them, over the
+last 20 s), or while more than :data:`ADMIT_BACKLOG` seconds of messages
+wait, or while other tables wait their turn, does not start the match: the table joins a queue, and the person is told it starts by
 itself.  One supervised task (``admission``, :func:`run`) starts the
 waiting tables, oldest first, one a look, as soon as the backlog is under
 the mark again: no table is left to press Start again and again, and none
@@ -33,13 +34,19 @@ ADMIT_BACKLOG: Final = 2.0
 """Seconds of messages waiting for Telegram's overall limit beyond which no new match starts (well below
 :data:`~bot.tables.house.FAR_BEHIND`, where turns stop timing out: the goal is the next player's turn shown
 within a second)."""
+ADMIT_WAIT: Final = 0.4
+"""Seconds the next movers' messages may have waited lately for Telegram's overall limit (nine in ten no
+longer) for a new match to start: the goal is the next player's turn shown within a second, and the wait
+for the limit is most of it, so admission stops before that wait reaches the goal, not after."""
 LOOK_EVERY: Final = 2.0
 """Seconds between two starts from the queue (a start's messages count in the backlog before the next)."""
 
 
 def crowded(house: House) -> bool:
-    """True while a new match would slow the tables playing (more than :data:`ADMIT_BACKLOG` s waiting)."""
-    return house.publisher is not None and house.publisher.backlog > ADMIT_BACKLOG
+    """True while a new match would slow the tables playing: the next movers waited more than
+    :data:`ADMIT_WAIT` lately, or more than :data:`ADMIT_BACKLOG` s of messages wait."""
+    publisher = house.publisher
+    return publisher is not None and (publisher.backlog > ADMIT_BACKLOG or publisher.movers_wait() > ADMIT_WAIT)
 
 
 async def start(house: House, table: Table) -> None:

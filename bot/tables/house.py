@@ -207,12 +207,15 @@ class House:
     def load(self) -> dict[str, Any]:
         """What the bot keeps going, for ``/health`` and the heartbeat (a leak shows as a number that grows):
         tables in memory, turn timers and AI loops running, the strong AI's searches running or queued,
-        messages kept current, and every supervised task by kind."""
+        messages kept current, the seconds of messages waiting for Telegram's overall limit and how long
+        the next movers' messages waited lately (nine in ten), the tables waiting to start, and every
+        supervised task by kind."""
         summary = self.tasks.summary()
         running = summary["running"]
         return {"tables": len(self.by_id), "timers": running.get("timer", 0), "ai_loops": running.get("ai", 0),
                 "searches": self.thinking.waiting,
                 "messages": self.publisher.kept if self.publisher is not None else 0,
                 "backlog": round(self.publisher.backlog, 1) if self.publisher is not None else 0.0,
+                "movers_wait": round(self.publisher.movers_wait(), 2) if self.publisher is not None else 0.0,
                 "waiting_tables": len(self.waiting_starts),
                 "background": sum(running.values()), "tasks": running, "task_failures": summary["failed"]}

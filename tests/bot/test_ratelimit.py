@@ -233,6 +233,39 @@ async def test_behind_while_more_messages_wait_than_a_second_lets_through() -> N
     assert not limiter.behind and limiter.in_flight == 0
 
 
+def test_waits_read_the_wait_nine_in_ten_did_not_exceed_over_the_last_twenty_seconds() -> None:
+    from bot.ratelimit import WAITS_SPAN, Waits
+
+    waits = Waits()
+    assert waits.high(0.0) == 0.0
+    for n in range(20):
+        waits.add(n * 0.1, 0.05 * n)  # 0.0, 0.05 … 0.95
+    assert waits.high(2.0) == pytest.approx(0.9)  # two of twenty waited longer
+    assert waits.high(2.0, share=0.5) == pytest.approx(0.5)
+    waits.add(WAITS_SPAN + 1.0, 0.0)  # the first ten are past the window
+    assert waits.high(WAITS_SPAN + 1.0) == pytest.approx(0.9)
+    assert waits.high(3 * WAITS_SPAN) == 0.0  # nothing lately: nobody waits
+
+
+async def test_the_movers_wait_counts_the_next_movers_messages_alone() -> None:
+    """What admission watches: how long the next movers' messages waited for the overall limit lately;
+    other messages' waits do not count."""
+    from bot.ratelimit import MOVER, PRIORITY
+
+    limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()  # 20 a second once the burst is spent
+
+    async def message(priority: int | None, chat_id: int) -> Any:
+        PRIORITY.set(priority)  # as the publisher sets it in its own task
+        return await request(limiter, telegram, "editMessageText", chat_id)
+
+    await message(MOVER, PERSON)  # the burst: at once
+    assert limiter.movers_wait() == 0.0
+    await asyncio.wait_for(asyncio.gather(*(message(None, PERSON + n) for n in range(1, 8))), 30)
+    assert limiter.movers_wait() == 0.0  # they waited, but they were not next movers
+    await asyncio.wait_for(asyncio.gather(*(message(MOVER, PERSON + n) for n in range(10, 18))), 30)
+    assert limiter.movers_wait() >= 0.2  # eight at once at twenty a second: the later ones waited
+
+
 def test_retry_after_is_read_from_ptbs_public_attribute_without_a_warning() -> None:
     import warnings
     from datetime import timedelta

@@ -11,15 +11,20 @@ from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Seat, Table
 from bot.tables import FAR_BEHIND, TableError, Tables
-from bot.tables.admission import ADMIT_BACKLOG
+from bot.tables.admission import ADMIT_BACKLOG, ADMIT_WAIT
 
 
 class Behind:
-    """Stands in for the publisher: only its backlog (seconds of messages waiting) is read."""
+    """Stands in for the publisher: only its backlog (seconds of messages waiting) and how long the next
+    movers' messages waited lately are read."""
 
-    def __init__(self, backlog: float) -> None:
+    def __init__(self, backlog: float, movers: float = 0.0) -> None:
         self.backlog = backlog
+        self.movers = movers
         self.kept = 0
+
+    def movers_wait(self) -> float:
+        return self.movers
 
 
 def lobby() -> Table:
@@ -37,11 +42,15 @@ class Database:
         raise Started
 
 
-@pytest.mark.parametrize("backlog, refused", [(FAR_BEHIND + 1, True), (ADMIT_BACKLOG + 0.1, True),
-                                              (ADMIT_BACKLOG - 0.1, False), (0.0, False)])
-async def test_no_new_match_starts_while_telegrams_limit_has_no_room(backlog: float, refused: bool) -> None:
+@pytest.mark.parametrize("backlog, movers, refused", [
+    (FAR_BEHIND + 1, 0.0, True), (ADMIT_BACKLOG + 0.1, 0.0, True), (ADMIT_BACKLOG - 0.1, 0.0, False),
+    (0.0, 0.0, False),
+    (0.0, ADMIT_WAIT + 0.05, True),  # nothing queued this instant, but the next movers have been waiting
+    (0.5, ADMIT_WAIT - 0.05, False)])
+async def test_no_new_match_starts_while_telegrams_limit_has_no_room(backlog: float, movers: float,
+                                                                     refused: bool) -> None:
     tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
-    tables.publisher = Behind(backlog)  # type: ignore[assignment]
+    tables.publisher = Behind(backlog, movers)  # type: ignore[assignment]
     table = lobby()
     if refused:
         with pytest.raises(TableError) as caught:
@@ -84,12 +93,17 @@ async def test_waiting_tables_start_in_turn_as_soon_as_there_is_room(monkeypatch
         assert caught.value.values == {"n": len(waiting)}
         waiting.append(table_id)
     assert tables.load()["waiting_tables"] == 3 and tables.load()["backlog"] == ADMIT_BACKLOG + 5
+    behind.movers = 0.7
+    assert tables.load()["movers_wait"] == 0.7
     tables.by_id[12].status = "finished"  # stopped while it waited
     runner = asyncio.create_task(tables.admit())
     try:
         await asyncio.sleep(0.05)
         assert started == []  # still no room
         behind.backlog = 0.0
+        await asyncio.sleep(0.05)
+        assert started == []  # the queue is empty, but the next movers still waited too long lately
+        behind.movers = 0.0
         late = lobby()
         late.id = 14
         tables.by_id[14] = late

@@ -14,8 +14,8 @@ from bot.config import Settings
 from bot.model import Table
 from bot.tables import Tables
 from bot.tables.seats import set_away
-from engine.hand import Action
 from engine.ai import heuristic_action
+from engine.hand import Action
 from engine.ruleset import Ruleset
 from engine.views import HandView
 
