@@ -47,6 +47,10 @@ async def on_hand_button(context: Context, query: CallbackQuery, table: Table, d
     else:  # 甩牌失败: the thrower is told what happened, too
         popup = next((story.throw_failed(tr, notice) for notice in outcome.notices
                       if isinstance(notice, ThrowFailed) and notice.seat == seat), None)
+        if outcome.back:  # the press went through, and brought them back: said in a toast
+            back = tr("You are back: you play your seat again.")
+            await query.answer(f"{popup}\n{back}" if popup else back, show_alert=bool(popup))
+            return
     await query.answer(popup or None, show_alert=bool(popup))
 
 

@@ -184,9 +184,12 @@ class Refused:
     def text(self, tr: Translator, ruleset: Ruleset | None = None) -> str:
         """Why, in the reader's language (``ruleset``: a refused bid names the bids the table's preset has)."""
         if self.code == "stale":
+            closed = closed_text(tr, self.window)  # a late bid is told the bidding closed, back or not
+            if self.back and closed:
+                return f"{closed} {tr('You are back: you play your seat again.')}"
             if self.back:
                 return tr("You are back: you play your seat again. Your hand is shown again.")
-            return closed_text(tr, self.window) or tr("That button is out of date; your hand is shown again.")
+            return closed or tr("That button is out of date; your hand is shown again.")
         if self.code == "engine" and self.error is not None:
             return refusal(tr, self.error, ruleset)
         if self.code == "table" and self.table_error is not None:

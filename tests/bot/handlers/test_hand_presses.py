@@ -451,8 +451,9 @@ async def test_someone_the_ai_played_for_is_back_with_any_press(room: _Room) -> 
     # A come-back is a change: what follows one runs (the AI seats are looked at again), not a redraw only.
     assert room.tables.tasks.get(f"ai {table.id}") is not None
     info.timed_out = True
-    answers = await _press(room, seat, "clear")  # a current one: carried out, too
-    assert room.came_back == [seat, seat] and answers == [(None, False)] and room.refreshed == [table]
+    answers = await _press(room, seat, "clear")  # a current one: carried out, too, and they are told they are back
+    assert room.came_back == [seat, seat] and room.refreshed == [table]
+    assert answers == [("You are back: you play your seat again.", False)]
     answers = await _press(room, seat, "play", version="0.0.0")  # present now: only out of date
     assert answers == [(OUT_OF_DATE, True)] and room.came_back == [seat, seat]
 
@@ -491,6 +492,12 @@ async def test_a_bid_pressed_after_the_bidding_closed_is_told_so(room: _Room, op
     assert room.refreshed == [table]
     answers = await _press(room, seat, "play", version=old)  # not a bidding button: just out of date
     assert answers == [(OUT_OF_DATE, True)]
+    info = table.seats[seat]
+    assert info is not None
+    info.timed_out = True  # away when the late bid comes: told both, the bidding's end first
+    answers = await _press(room, seat, op, arg, version=old)
+    assert answers == [("Bidding is closed; your hand is shown again. You are back: you play your seat again.", True)]
+    assert room.moves == []
 
 
 @pytest.mark.parametrize(("op", "arg"), [("steal", ""), ("nosteal", ""), ("trump", "steal-S")])

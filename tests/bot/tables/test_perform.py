@@ -99,7 +99,8 @@ async def test_an_away_person_is_back_with_any_request_an_out_of_date_one_includ
         await set_away(tables, table, 2, info, True)
         outcome = await tables.perform(person(2, front), table, Move("pass", (), "0.0.d"))
         assert isinstance(outcome, Refused) and outcome.code == "stale" and outcome.back
-        assert outcome.text(translator("en")) == "You are back: you play your seat again. Your hand is shown again."
+        assert outcome.text(translator("en")) == \
+            "Bidding is closed; your hand is shown again. You are back: you play your seat again."
         assert not info.timed_out
         again = await tables.perform(person(2, front), table, ComeBack())
         assert isinstance(again, Refused) and again.code == "present"
