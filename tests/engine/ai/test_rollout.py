@@ -1,0 +1,79 @@
+"""The search's light rollout state (engine.ai.rollout.Rollout) plays and scores as a checked Hand does."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.ai import _rollout_policy, random_action
+from engine.ai.memory import build_memory, context
+from engine.ai.playing import candidates
+from engine.ai.rollout import Rollout
+from engine.ai.search import rollout_value, sample_world, world_hand
+from engine.hand import Action, Hand, HandSetup
+from engine.ruleset import RULESETS
+from engine.selfplay import actions
+from engine.views import view_for
+
+PRESETS = sorted(RULESETS)
+
+
+def _random_until(preset: str, seed: int, level: int, plays: int) -> Hand | None:
+    """A hand of random legal players (odd bids, steals, failed throws) ``plays`` card plays into its play phase."""
+    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (level, level), seed % 2, seed % 2))
+    done = 0
+    for action in actions(hand, [random_action] * 4, random.Random(seed)):
+        if hand.phase == "playing":
+            if done == plays:
+                return hand
+            done += 1
+        hand.apply(action)
+    return None
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), level=st.integers(2, 14),
+       plays=st.integers(0, 99), world=st.integers(0, 2**32))
+def test_a_rollout_plays_and_scores_as_a_checked_hand(preset: str, seed: int, level: int, plays: int,
+                                                      world: int) -> None:
+    """From a random position and a sampled world, each searched play (the candidates, and a random legal play, which
+    may be a failed throw) played out on the light state ends as the hand played out through Hand.apply by the
+    heuristic player from its views: the same value, and the same result but the notices a Hand tells."""
+    hand = _random_until(preset, seed, level, plays)
+    if hand is None:
+        return
+    ruleset = hand.ruleset
+    seat = hand.turn
+    assert seat is not None
+    view = view_for(hand, seat)
+    ctx = context(ruleset, view.level, view.trump)
+    mem = build_memory(view, ctx)
+    dealt = sample_world(view, mem, random.Random(world))
+    assert dealt is not None
+    firsts = [tuple(c) for c in candidates(mem, view.current, view.dealer_side, ruleset)]
+    firsts.append(random_action(view, ruleset, random.Random(world)).cards)
+    for cards in firsts:
+        light = Rollout(view, ruleset, ctx, *dealt)
+        light.play_first(seat, cards)
+        full = world_hand(view, ruleset, ctx, *dealt)
+        full.apply(Action("play", seat, cards))
+        assert rollout_value(light, seat) == rollout_value(full, seat, _rollout_policy, checked=True)
+        assert full.result is not None
+        assert light.result == replace(full.result, notices=(), bids=())
+
+
+def test_a_rollout_from_the_true_cards_ends_as_the_real_hand() -> None:
+    """Played out from the real hands (no searched play first), the light state ends as the real hand does."""
+    for preset in PRESETS:
+        hand = _random_until(preset, 5, 7, 30)
+        assert hand is not None
+        seat = hand.turn
+        assert seat is not None
+        view = view_for(hand, seat)
+        light = Rollout(view, hand.ruleset, hand.ctx, hand.hands, hand.kitty)
+        value = rollout_value(light, seat)
+        assert value == rollout_value(hand, seat, _rollout_policy, checked=True)
+        assert hand.result is not None and light.result == replace(hand.result, notices=(), bids=())
