@@ -300,7 +300,7 @@ class Knowledge:
     it gives shares its tables: read it before the next play is told.
     """
 
-    __slots__ = ("ctx", "unseen", "counts", "tops", "voids")
+    __slots__ = ("ctx", "unseen", "counts", "tops", "voids", "_others")
 
     def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
                  hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
@@ -324,6 +324,9 @@ class Knowledge:
             self.counts.append(per_group)
         self.tops: list[dict[str, tuple[int, int]]] = [{}, {}, {}, {}]
         """Each seat's :attr:`Memory.tops`, kept while no card of the group is played."""
+        self._others = [tuple((self.unseen[o], self.counts[o], self.tops[o]) for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4))
+                        for s in range(4)]
+        """For each seat, the other seats' unseen cards, counts and tops: what a card it plays changes."""
 
     def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
         """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes."""
@@ -337,33 +340,26 @@ class Knowledge:
     def played(self, seat: int, cards: Sequence[Card], lead: Sequence[Card] | None) -> None:
         """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
         group_of = self.ctx.group
-        groups = [group_of(c) for c in cards]
         if len(cards) == 1:  # a single card (most plays)
-            card, group = cards[0], groups[0]
-            for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
-                unseen = self.unseen[other]
+            card = cards[0]
+            group = group_of(card)
+            for unseen, counts, tops in self._others[seat]:
                 n = unseen.get(card)
                 if n is not None:
                     if n == 1:
                         del unseen[card]
                     else:
                         unseen[card] = n - 1
-                    self.counts[other][group] -= 1
-                    self.tops[other].pop(group, None)
-        else:
-            self._take_all(seat, cards, groups)
-        if lead is not None:
-            group = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
-            if group not in self.voids[seat]:
-                for g in groups:
-                    if g != group:
-                        self.voids[seat] = self.voids[seat] | {group}
-                        break
-
-    def _take_all(self, seat: int, cards: Sequence[Card], groups: list[str]) -> None:
-        """:meth:`played`'s count of several cards, off every other seat's unseen cards."""
-        for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
-            unseen, counts, tops = self.unseen[other], self.counts[other], self.tops[other]
+                    counts[group] -= 1
+                    if group in tops:
+                        del tops[group]
+            if lead is not None:
+                led = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
+                if led != group and led not in self.voids[seat]:
+                    self.voids[seat] = self.voids[seat] | {led}
+            return
+        groups = [group_of(c) for c in cards]
+        for unseen, counts, tops in self._others[seat]:
             for c, group in zip(cards, groups):
                 n = unseen.get(c)
                 if n is None:
@@ -375,3 +371,10 @@ class Knowledge:
                 counts[group] -= 1
                 if group in tops:
                     del tops[group]
+        if lead is not None:
+            led = lead_group(self.ctx, lead)
+            if led not in self.voids[seat]:
+                for g in groups:
+                    if g != led:
+                        self.voids[seat] = self.voids[seat] | {led}
+                        break
