@@ -138,7 +138,7 @@ class Rollout:
             check_lead(self.ctx, self.hands[seat], cards)
         else:
             check_follow(self.ctx, self.current[0][1], self.hands[seat], cards)
-        self._play_told(seat, cards, self._knowledge())
+        self._play(seat, cards, self._knowledge())
 
     def _knowledge(self) -> Knowledge:
         """The seats' memories, worked out of the hand as it stands the first time they are asked for."""
@@ -146,33 +146,19 @@ class Rollout:
             self.knowledge = Knowledge(self.ctx, self.tricks, self.current, self.hands, self.kitty, self.holder)
         return self.knowledge
 
-    def _play_told(self, seat: int, cards: tuple[Card, ...], knowledge: Knowledge) -> None:
-        """Play, and tell every seat's memory what the table saw (a failed throw plays only part of what was led)."""
-        current = self.current
-        lead = current[0][1] if current else None
-        self.result = self._play(seat, cards)
-        knowledge.played(seat, self.current[-1][1] if self.current else current[-1][1], lead)
-
-    def _play(self, seat: int, played: tuple[Card, ...]) -> HandResult | None:
-        """Apply a play as :meth:`engine.hand.Hand._do_play` does; the result once the hand is over."""
-        ctx = self.ctx
+    def _play(self, seat: int, played: tuple[Card, ...], knowledge: Knowledge) -> None:
+        """Apply a play as :meth:`engine.hand.Hand._do_play` does and tell every seat's memory what the table saw
+        (a failed throw plays only part of what was led); :attr:`result` once the hand is over."""
         hand = self.hands[seat]
         current = self.current
-        if not current:
-            lead_cards: tuple[Card, ...] | None = None
-            if len(played) > 1:
-                shape = classify(ctx, played)
-                if shape is not None and shape.kind == "throw":
-                    judged = judge_throw(ctx, shape, [self.hands[(seat + i) % 4] for i in (1, 2, 3)])
-                    if judged.failed:
-                        played = tuple(judged.played)
-                        delta = throw_penalty(self.ruleset.throw_penalty, judged.penalty_cards,
-                                              seat % 2 != self.dealer_side)
-                        self.adjustments.append(Adjustment("throw", seat, delta))
+        if current:
+            lead: tuple[Card, ...] | None = current[0][1]
         else:
-            lead_cards = current[0][1]
+            lead = None
+            if len(played) > 1:
+                played = self._judged(seat, played)
         if RED_FIVE in played and self.ruleset.red5_bonus:  # cards are interned: `in` asks identity
-            forced = red_fives_forced(ctx, lead_cards, hand, played)
+            forced = red_fives_forced(self.ctx, lead, hand, played)
             if forced:
                 self.pending.append((seat, forced))
         if len(played) == 1:
@@ -181,12 +167,25 @@ class Rollout:
             for card in played:
                 hand.remove(card)
         current.append((seat, played))
+        knowledge.played(seat, played, lead)
         if len(current) == 4:
-            return self._finish_trick()
-        return None
+            self._finish_trick()
 
-    def _finish_trick(self) -> HandResult | None:
-        """Settle the trick as :meth:`engine.hand.Hand._finish_trick` does; the result if it was the last."""
+    def _judged(self, seat: int, led: tuple[Card, ...]) -> tuple[Card, ...]:
+        """What a lead of several cards plays: all of it, or the forced part of a failed throw (with its penalty)."""
+        ctx = self.ctx
+        shape = classify(ctx, led)
+        if shape is None or shape.kind != "throw":
+            return led
+        judged = judge_throw(ctx, shape, [self.hands[(seat + i) % 4] for i in (1, 2, 3)])
+        if not judged.failed:
+            return led
+        self.adjustments.append(Adjustment("throw", seat, throw_penalty(
+            self.ruleset.throw_penalty, judged.penalty_cards, seat % 2 != self.dealer_side)))
+        return tuple(judged.played)
+
+    def _finish_trick(self) -> None:
+        """Settle the trick as :meth:`engine.hand.Hand._finish_trick` does; :attr:`result` if it was the last."""
         current = self.current
         plays = [cards for _seat, cards in current]
         winner = current[trick_winner_in(self.ctx, plays)][0]
@@ -199,14 +198,14 @@ class Rollout:
         self.current = []
         self.leader = winner
         if self.hands[0] or self.hands[1] or self.hands[2] or self.hands[3]:
-            return None
+            return
         lead_seat, lead_cards = current[0]
         kept = red_fives_kept(self.ctx, lead_seat, lead_cards, dealer_side)
         if kept is not None:
             self.adjustments.append(kept)
-        return score_last_trick(self.ctx, current, winner, dealer_side=dealer_side, threshold=self.threshold,
-                                trick_points=self.trick_points, kitty=self.kitty, adjustments=self.adjustments,
-                                levels=self.levels, flag=self.flag)
+        self.result = score_last_trick(self.ctx, current, winner, dealer_side=dealer_side,
+                                       threshold=self.threshold, trick_points=self.trick_points, kitty=self.kitty,
+                                       adjustments=self.adjustments, levels=self.levels, flag=self.flag)
 
     def play_out(self) -> HandResult:
         """Play the hand out with the strong player's heuristics on every seat; its result.
@@ -218,6 +217,8 @@ class Rollout:
         (:func:`forced_play`) is made without asking the player.
         """
         knowledge = self._knowledge()
+        memory = knowledge.memory
+        play = self._play
         hands = self.hands
         ruleset = self.ruleset
         dealer_side = self.dealer_side
@@ -226,8 +227,7 @@ class Rollout:
             turn = (self.leader + len(current)) % 4
             cards = forced_play(self, turn)
             if cards is None:
-                mem = knowledge.memory(turn, tuple(hands[turn]),
-                                       (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])))
+                mem = memory(turn, tuple(hands[turn]), (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])))
                 cards = tuple(candidates(mem, current, dealer_side, ruleset, 1)[0])
-            self._play_told(turn, cards, knowledge)
+            play(turn, cards, knowledge)
         return self.result
