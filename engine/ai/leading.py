@@ -76,7 +76,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
             low = min(cards, key=lambda c: (c.points, ctx.order(c)))
             options.append((60.0 - low.points, [low]))
         if plain:
-            options.extend(_low_leads(mem, group, cards, len(hand)))
+            options.extend(_low_leads(ctx, cards))
     if trumps:
         options.extend(_trump_leads(mem, trumps, len(hand), dealer_side))
         options.extend(_endgame_trump_pull(mem, trumps, len(hand), dealer_side))
@@ -139,24 +139,43 @@ def _component_beatable(mem: Memory, group: str, comp: Component) -> bool:
     return mem.unseen_tractor_beats(group, comp.pairs, comp.top)
 
 
-def _low_leads(mem: Memory, group: str, cards: list[Card], hand_size: int) -> list[tuple[float, list[Card]]]:
-    """Low, pointless leads from a plain suit: longer suits first; a low pair drags out pairs."""
-    ctx = mem.ctx
+def _low_leads(ctx: TrumpContext, cards: list[Card]) -> list[tuple[float, list[Card]]]:
+    """Low, pointless leads from a plain suit's cards: longer suits first; a low pair drags out pairs.
+
+    A pure function of the context and the cards, which stay the same over many of a seat's leads in a
+    rollout: worked out once (:func:`_low_leads_of`), each lead a new list.
+    """
+    key = (ctx, tuple(cards))
+    found = _LOW_LEADS.get(key)
+    if found is None:
+        found = _LOW_LEADS[key] = _low_leads_of(ctx, cards)
+        if len(_LOW_LEADS) > _LOW_LEADS_LIMIT:
+            del _LOW_LEADS[next(iter(_LOW_LEADS))]  # the oldest
+    return [(score, list(play)) for score, play in found]
+
+
+_LOW_LEADS: dict[tuple[TrumpContext, tuple[Card, ...]], tuple[tuple[float, tuple[Card, ...]], ...]] = {}
+_LOW_LEADS_LIMIT = 4096
+"""Suits' low leads remembered (a few MiB at most); past it the oldest is forgotten."""
+
+
+def _low_leads_of(ctx: TrumpContext, cards: list[Card]) -> tuple[tuple[float, tuple[Card, ...]], ...]:
+    """:func:`_low_leads`, worked out."""
     counts = tally(cards)
-    out: list[tuple[float, list[Card]]] = []
+    out: list[tuple[float, tuple[Card, ...]]] = []
     length = len(cards)
     singles = [c for c in counts if not c.points]
     if singles:
         low = min(singles, key=lambda c: (counts[c] >= 2, ctx.order(c)))
-        out.append((20.0 + length - ctx.order(low) / 4, [low]))
+        out.append((20.0 + length - ctx.order(low) / 4, (low,)))
     pairs = [c for c, m in counts.items() if m >= 2 and not c.points and ctx.order(c) <= 9]
     if pairs:
         low = min(pairs, key=ctx.order)
-        out.append((22.0 + length - ctx.order(low) / 4, [low, low]))
+        out.append((22.0 + length - ctx.order(low) / 4, (low, low)))
     if not singles and not pairs:
         low = min(counts, key=lambda c: (c.points, ctx.order(c)))
-        out.append((5.0, [low]))
-    return out
+        out.append((5.0, (low,)))
+    return tuple(out)
 
 
 def _endgame_trump_pull(mem: Memory, trumps: list[Card], hand_size: int,

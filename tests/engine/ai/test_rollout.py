@@ -1,4 +1,5 @@
-"""The search's light rollout state (engine.ai.rollout.Rollout) plays and scores as a checked Hand does."""
+"""The rollouts' fast paths: the light hand state (engine.ai.rollout.Rollout) plays and scores as a checked Hand does;
+a suit's low leads remembered are those worked out."""
 
 from __future__ import annotations
 
@@ -9,13 +10,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.ai import _rollout_policy, random_action
+from engine.ai.leading import _low_leads, _low_leads_of
 from engine.ai.memory import build_memory, context
 from engine.ai.playing import candidates
 from engine.ai.rollout import Rollout
 from engine.ai.search import rollout_value, sample_world, world_hand
+from engine.cards import DECK
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
+from engine.trump import TRUMP
 from engine.views import view_for
 
 PRESETS = sorted(RULESETS)
@@ -77,3 +81,23 @@ def test_a_rollout_from_the_true_cards_ends_as_the_real_hand() -> None:
         value = rollout_value(light, seat)
         assert value == rollout_value(hand, seat, _rollout_policy, checked=True)
         assert hand.result is not None and light.result == replace(hand.result, notices=(), bids=())
+
+
+@settings(max_examples=200, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), level=st.integers(2, 14),
+       trump=st.sampled_from(["S", "H", "D", "C", None]), size=st.integers(1, 12))
+def test_a_suits_low_leads_are_remembered_as_worked_out(preset: str, seed: int, level: int, trump: str | None,
+                                                         size: int) -> None:
+    """The low leads of a plain suit's cards, remembered across leads, are those worked out afresh, each a new list."""
+    ctx = context(RULESETS[preset], level, trump)
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    plain = [c for c in deck if ctx.group(c) != TRUMP]
+    suit = ctx.group(plain[0])
+    cards = [c for c in plain if ctx.group(c) == suit][:size]
+    fresh = [(score, list(play)) for score, play in _low_leads_of(ctx, cards)]
+    first = _low_leads(ctx, cards)
+    assert first == fresh
+    for _score, play in first:
+        play.append(cards[0])  # a caller's list is its own
+    assert _low_leads(ctx, list(cards)) == fresh
