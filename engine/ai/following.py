@@ -22,6 +22,12 @@ from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
 
+LATER_OPPONENTS: dict[tuple[int, int, int], tuple[int, ...]] = {
+    (first, played, seat): tuple(s for s in ((first + i) % 4 for i in range(played + 1, 4)) if not same_side(s, seat))
+    for first in range(4) for played in range(1, 4) for seat in range(4)
+}
+"""The opponents of ``seat`` still to play after it, by the trick's first seat and the plays made before it."""
+
 
 def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
                       limit: int | None = None) -> list[list[Card]]:
@@ -42,8 +48,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     assert shape is not None
     plays = [list(cards) for _s, cards in current]
     seats = [s for s, _c in current]
-    later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
-    later_opponents = [s for s in later if not same_side(s, seat)]
+    later_opponents = LATER_OPPONENTS[seats[0], len(current), seat]
     group = shape.group
     mine = [c for c in hand if ctx.group(c) == group]
     # A single's follow is the cheapest card of the group (or of the hand): only those cards' copies are priced.
@@ -109,7 +114,7 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
         elif card_group == TRUMP:
             best, best_group, best_order = index, TRUMP, order_of(card)
     first = current[0][0]
-    later_opponents = [s for s in ((first + i) % 4 for i in range(len(current) + 1, 4)) if not same_side(s, seat)]
+    later_opponents = LATER_OPPONENTS[first, len(current), seat]
     partner_wins = same_side(current[best][0], seat)
     last_trick = len(hand) == 1
     if partner_wins and not _single_beatable(mem, group, best_group != group, best_order, later_opponents):
@@ -138,7 +143,7 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
     return [min(cards, key=discard_cost(ctx, tally(cards)))]
 
 
-def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: list[int]) -> bool:
+def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: Sequence[int]) -> bool:
     """:func:`beatable` for a single led (of ``group``), its winning card of order ``win_order`` a trump if ``ruffed``."""
     for seat in later:
         if not ruffed and mem.may_hold(seat, group) and group not in mem.voids[seat] \
@@ -353,7 +358,7 @@ def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Mapping[Card, int], str
     return chosen if len(chosen) == len(shape.cards) else None
 
 
-def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, later: list[int]) -> bool:
+def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, later: Sequence[int]) -> bool:
     """Could one of the later opponents beat the winning play, given the unseen cards?"""
     if not later:
         return False

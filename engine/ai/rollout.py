@@ -68,12 +68,16 @@ def forced_play(hand: Table, seat: int) -> tuple[Card, ...] | None:
     ctx = hand.ctx
     group_of = ctx.group
     n = len(lead)
-    if n == 1:  # a single led (most tricks): its card's group
+    if n == 1:  # a single led (most tricks): the group's one card, or both copies of one card
         group = group_of(lead[0])
-        in_group = tuple([c for c in cards if group_of(c) == group])
-        if len(in_group) == 1 or (in_group and in_group.count(in_group[0]) == len(in_group)):
-            return in_group[:1]  # the group's one card, or both copies of one card
-        return None
+        only: Card | None = None
+        for c in cards:
+            if group_of(c) == group:
+                if only is None:
+                    only = c
+                elif c is not only:
+                    return None  # two different cards of the group: a choice
+        return None if only is None else (only,)
     shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
     assert shape is not None
     group = shape.group
