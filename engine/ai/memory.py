@@ -300,7 +300,7 @@ class Knowledge:
     it gives shares its tables: read it before the next play is told.
     """
 
-    __slots__ = ("ctx", "unseen", "counts", "tops", "voids", "_others")
+    __slots__ = ("ctx", "unseen", "counts", "tops", "voids", "_others", "_memories")
 
     def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
                  hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
@@ -324,18 +324,38 @@ class Knowledge:
             self.counts.append(per_group)
         self.tops: list[dict[str, tuple[int, int]]] = [{}, {}, {}, {}]
         """Each seat's :attr:`Memory.tops`, kept while no card of the group is played."""
+        self._link()
+
+    def _link(self) -> None:
         self._others = [tuple((self.unseen[o], self.counts[o], self.tops[o]) for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4))
                         for s in range(4)]
         """For each seat, the other seats' unseen cards, counts and tops: what a card it plays changes."""
+        self._memories = [Memory(self.ctx, s, (), self.unseen[s], (), self.counts[s], self.tops[s]) for s in range(4)]
+        """Each seat's memory, its hand and voids set at each :meth:`memory`."""
+
+    def copy(self) -> Knowledge:
+        """The same knowledge, to be told other plays (its tables copied)."""
+        other = Knowledge.__new__(Knowledge)
+        other.ctx = self.ctx
+        other.voids = list(self.voids)
+        other.unseen = [dict(unseen) for unseen in self.unseen]
+        other.counts = [dict(counts) for counts in self.counts]
+        other.tops = [dict(tops) for tops in self.tops]
+        other._link()
+        return other
 
     def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
-        """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes."""
+        """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes (the same object at every
+        call for the seat: read it before the next)."""
         voids = tuple(self.voids)
         if 0 in sizes and any(size == 0 for other, size in enumerate(sizes) if other != seat):
             everything = frozenset(GROUPS)
             voids = tuple(everything if size == 0 and other != seat else v
                           for other, (v, size) in enumerate(zip(voids, sizes)))
-        return Memory(self.ctx, seat, hand, self.unseen[seat], voids, self.counts[seat], self.tops[seat])
+        mem = self._memories[seat]
+        mem.hand = hand
+        mem.voids = voids
+        return mem
 
     def played(self, seat: int, cards: Sequence[Card], lead: Sequence[Card] | None) -> None:
         """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""

@@ -127,8 +127,23 @@ class Rollout:
                 if forced:
                     self.pending.append((s, forced))
         self.knowledge: Knowledge | None = None
-        """Every seat's memory, from the first play on."""
+        """Every seat's memory, once asked for (at the first play, or by :meth:`copy`)."""
         self.result: HandResult | None = None
+
+    def copy(self) -> Rollout:
+        """The same hand, to be played apart (every seat's memory worked out once, here, and copied)."""
+        other = Rollout.__new__(Rollout)
+        other.ctx, other.ruleset, other.holder, other.tricks = self.ctx, self.ruleset, self.holder, self.tricks
+        other.hands = [list(h) for h in self.hands]
+        other.kitty = list(self.kitty)
+        other.current = list(self.current)
+        other.leader, other.dealer_side, other.trick_points = self.leader, self.dealer_side, self.trick_points
+        other.adjustments = list(self.adjustments)
+        other.pending = list(self.pending)
+        other.threshold, other.levels, other.flag = self.threshold, self.levels, self.flag
+        other.knowledge = self._knowledge().copy()
+        other.result = self.result
+        return other
 
     @property
     def turn(self) -> int:

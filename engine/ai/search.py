@@ -414,14 +414,15 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         if world is None:
             continue
         hands, kitty = world
+        start = Rollout(view, ruleset, mem.ctx, hands, kitty) if policy is None else None
         values: list[float] = []
         for i in live:
             if done and _past(clock(), done, deals, deadline, cap):
                 break
             sim: Hand | Rollout
             try:
-                if policy is None:
-                    sim = Rollout(view, ruleset, mem.ctx, hands, kitty)
+                if start is not None:
+                    sim = start.copy()
                     sim.play_first(seat, tuple(candidates[i]))
                 else:
                     sim = world_hand(view, ruleset, mem.ctx, hands, kitty)

@@ -44,8 +44,8 @@ def _random_until(preset: str, seed: int, level: int, plays: int) -> Hand | None
 def test_a_rollout_plays_and_scores_as_a_checked_hand(preset: str, seed: int, level: int, plays: int,
                                                       world: int) -> None:
     """From a random position and a sampled world, each searched play (the candidates, and a random legal play, which
-    may be a failed throw) played out on the light state ends as the hand played out through Hand.apply by the
-    heuristic player from its views: the same value, and the same result but the notices a Hand tells."""
+    may be a failed throw) played out on a copy of the light state ends as the hand played out through Hand.apply by
+    the heuristic player from its views: the same value, and the same result but the notices a Hand tells."""
     hand = _random_until(preset, seed, level, plays)
     if hand is None:
         return
@@ -59,8 +59,9 @@ def test_a_rollout_plays_and_scores_as_a_checked_hand(preset: str, seed: int, le
     assert dealt is not None
     firsts = [tuple(c) for c in candidates(mem, view.current, view.dealer_side, ruleset)]
     firsts.append(random_action(view, ruleset, random.Random(world)).cards)
+    start = Rollout(view, ruleset, ctx, *dealt)  # each play from a copy of it, as the search plays them
     for cards in firsts:
-        light = Rollout(view, ruleset, ctx, *dealt)
+        light = start.copy()
         light.play_first(seat, cards)
         full = world_hand(view, ruleset, ctx, *dealt)
         full.apply(Action("play", seat, cards))
