@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
-from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power
+from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power, powers
 from engine.cards import Card, tally
 from engine.combos import Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
@@ -136,8 +136,9 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
         if keeping_red_five(mem):
             secure = [w for w in secure if not ctx.is_red_five(w[0])]
         if secure:
-            win = min(secure, key=lambda w: play_cost(ctx, w))
-            if _worth(ctx, win, table_points + points_of(win), last_trick, len(hand)):
+            prices = powers(ctx)
+            win = min(secure, key=lambda w: prices[w[0]])  # play_cost of a single card
+            if _worth(ctx, win, table_points + win[0].points, last_trick, len(hand)):
                 return _spare_red_five(mem, win, secure)
     cards = mine or hand
     return [min(cards, key=discard_cost(ctx, tally(cards)))]

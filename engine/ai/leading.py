@@ -39,15 +39,17 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
     opponents = ((mem.seat + 1) % 4, (mem.seat + 3) % 4)
     partner = partner_of(mem.seat)
     trumps = by_group.get(TRUMP, [])
+    # The groups an opponent who may hold trumps has shown void in: a lead there risks a ruff.
+    ruffable = frozenset().union(*[mem.voids[o] for o in opponents if mem.may_hold(o, TRUMP)])
     for group, cards in by_group.items():
         plain = group != TRUMP
-        ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
+        ruff_risk = plain and group in ruffable
         comps = decompose(ctx, cards)
         high, high_pair = mem.tops_of(group)
         safe = [c for c in comps  # those no unseen cards could beat (_component_beatable, the tops asked once)
                 if not (high > c.top if c.kind == "single" else high_pair > c.top if c.kind == "pair"
                         else mem.unseen_tractor_beats(group, c.pairs, c.top))]
-        kept = [c for c in safe if not (keep_red_five and ctx.is_red_five(c.cards[0]))]
+        kept = [c for c in safe if not ctx.is_red_five(c.cards[0])] if keep_red_five else safe
         if len(kept) >= 2 and not ruff_risk:
             throw = [card for comp in kept for card in comp.cards]
             shape = classify(ctx, throw)
