@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from engine.ai.following import every_play, follow_candidates
 from engine.ai.leading import lead_candidates
 from engine.ai.memory import Memory
+from engine.ai.pair_follow import pair_choice
 from engine.ai.prices import distinct, power
 from engine.cards import Card
 from engine.errors import IllegalPlayError
@@ -42,7 +43,11 @@ def candidates(mem: Memory, current: Current, dealer_side: int | None, ruleset: 
     ctx = mem.ctx
     if current:
         # Every follow here is built by cheapest_follow (which checks) or checked where it is built.
-        out = follow_candidates(mem, current, limit)
+        lead = current[0][1]
+        if limit == 1 and len(lead) == 2 and lead[0] is lead[1]:
+            out = [pair_choice(mem, current)]  # a pair led (the rollouts' commonest follow after a single's)
+        else:
+            out = follow_candidates(mem, current, limit)
     else:
         leads = lead_candidates(mem, dealer_side=dealer_side is not None and dealer_side == mem.seat % 2,
                                 heaven_and_earth=ruleset.heaven_and_earth != "none", limit=limit)
