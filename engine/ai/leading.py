@@ -7,6 +7,8 @@ long plain suit.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
 from engine.cards import RED_FIVE, Card, tally
@@ -18,7 +20,7 @@ def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, l
     """Up to ``limit`` distinct leads, best first by the heuristic's scores."""
     options = _lead_options(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth)
     if limit == 1:  # the rollouts' every lead: the first of the best-scored, as the stable sort below puts first
-        return [max(options, key=lambda o: o[0])[1]]
+        return [max(options, key=itemgetter(0))[1]]
     options.sort(key=lambda o: -o[0])  # stable: equal scores keep the order they were found in
     return distinct([o[1] for o in options])[:limit]
 

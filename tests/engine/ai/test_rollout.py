@@ -1,11 +1,13 @@
 """The rollouts' fast paths: the light hand state (engine.ai.rollout.Rollout) plays and scores as a checked Hand does;
-a suit's low leads remembered are those worked out; a led pair is followed as the general follow chooses."""
+a suit's low leads remembered are those worked out; a led pair is followed as the general follow chooses; the prices
+held per card are those written."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,9 +17,10 @@ from engine.ai.leading import _low_leads, _low_leads_of
 from engine.ai.memory import build_memory, context
 from engine.ai.pair_follow import pair_choice
 from engine.ai.playing import candidates
+from engine.ai.prices import discard_cost, feed_cost, power
 from engine.ai.rollout import Rollout
 from engine.ai.search import rollout_value, sample_world, world_hand
-from engine.cards import DECK
+from engine.cards import ALL_CARDS, DECK
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
@@ -124,3 +127,16 @@ def test_a_pair_led_is_followed_as_the_general_follow_chooses(preset: str, seed:
             assert pair_choice(mem, view.current) == follow_candidates(mem, view.current, 4)[0]
         hand.apply(action)
     assert hand.over
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_prices_held_per_card_are_the_prices_written(preset: str) -> None:
+    """discard_cost and feed_cost read their prices from tables worked out once a context: those of the formulas."""
+    for level, trump in ((5, "H"), (11, "S"), (14, None)):
+        ctx = context(RULESETS[preset], level, trump)
+        for copies in (1, 2):
+            counts = dict.fromkeys(ALL_CARDS, copies)
+            discard, feed = discard_cost(ctx, counts), feed_cost(ctx, counts)
+            for c in ALL_CARDS:
+                assert discard(c) == power(ctx, c) + 4.0 * c.points + (6.0 if copies == 2 else 0.0)
+                assert feed(c) == power(ctx, c) - 4.5 * c.points + (6.0 if copies == 2 and not c.points else 0.0)
