@@ -35,11 +35,10 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
 
     The others are the cheapest discard, the best feed to a partner and the
     cheapest wins (secure or not): the plays a search chooses among.  With
-    ``limit`` 1 (the rollouts' every follow) only the follows the choice
-    needs are built: the same choice, at a fraction of the work.
+    ``limit`` 1 only the follows the choice needs are built: the same choice,
+    at a fraction of the work (the rollouts' follows to a single or a pair
+    make it faster still: :func:`single_choice`, :func:`engine.ai.pair_follow.pair_choice`).
     """
-    if limit == 1 and len(current[0][1]) == 1:
-        return [_single_choice(mem, current)]
     ctx = mem.ctx
     hand = list(mem.hand)
     seat = mem.seat
@@ -88,8 +87,9 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     return distinct([choice or discard, discard, feed, *winners])[:limit]
 
 
-def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
-    """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision.
+def single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
+    """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision
+    (a test compares them on random positions).
 
     The same choice, made with the same tests in the same order, worked out on
     single cards without building the plays and shapes the general case needs.
@@ -123,7 +123,7 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
     if not (partner_wins and not (table_points >= 10 or last_trick)):
         ruffed = best_group != group  # a single's winner off the led group is a trump
         if mine:
-            wins = [] if ruffed else [c for c in sorted(dict.fromkeys(mine), key=order_of) if order_of(c) > best_order]
+            wins = [] if ruffed else sorted([c for c in dict.fromkeys(mine) if order_of(c) > best_order], key=order_of)
         elif group == TRUMP:
             wins = []
         else:

@@ -344,16 +344,17 @@ class Knowledge:
         other._link()
         return other
 
-    def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
-        """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes (the same object at every
-        call for the seat: read it before the next)."""
+    def memory(self, seat: int, hands: Sequence[Sequence[Card]]) -> Memory:
+        """The seat's memory, the four seats holding ``hands`` (the same object at every call for the seat: read it
+        before the next)."""
         voids = tuple(self.voids)
-        if 0 in sizes and any(size == 0 for other, size in enumerate(sizes) if other != seat):
+        if not (hands[0] and hands[1] and hands[2] and hands[3]):
+            sizes = [len(h) for h in hands]
             everything = frozenset(GROUPS)
             voids = tuple(everything if size == 0 and other != seat else v
                           for other, (v, size) in enumerate(zip(voids, sizes)))
         mem = self._memories[seat]
-        mem.hand = hand
+        mem.hand = tuple(hands[seat])
         mem.voids = voids
         return mem
 

@@ -246,7 +246,7 @@ class Rollout:
             turn = (self.leader + len(current)) % 4
             cards = forced_play(self, turn)
             if cards is None:
-                mem = memory(turn, tuple(hands[turn]), (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])))
+                mem = memory(turn, hands)
                 cards = tuple(candidates(mem, current, dealer_side, ruleset, 1)[0])
             play(turn, cards, knowledge)
         return self.result

@@ -331,7 +331,7 @@ def test_rollouts_from_kept_memories_play_as_the_heuristic_player_from_views(pre
             turn = sim.turn
             assert turn is not None
             seen = view_for(sim, turn)
-            kept = knowledge.memory(turn, seen.hand, seen.hand_sizes)
+            kept = knowledge.memory(turn, sim.hands)
             built = build_memory(seen, ctx)
             assert (kept.hand, kept.unseen, list(kept.unseen), kept.voids, kept.counts) == (
                 built.hand, built.unseen, list(built.unseen), built.voids, built.counts)

@@ -1,6 +1,6 @@
 """The rollouts' fast paths: the light hand state (engine.ai.rollout.Rollout) plays and scores as a checked Hand does;
-a suit's low leads remembered are those worked out; a led pair is followed as the general follow chooses; the prices
-held per card are those written."""
+a suit's low leads remembered are those worked out; a led single or pair is followed as the general follow chooses;
+the prices held per card are those written."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.ai import _rollout_policy, heuristic_action, random_action
-from engine.ai.following import follow_candidates
+from engine.ai.following import follow_candidates, single_choice
 from engine.ai.leading import _low_leads, _low_leads_of
 from engine.ai.memory import build_memory, context
 from engine.ai.pair_follow import pair_choice
@@ -112,19 +112,21 @@ def test_a_suits_low_leads_are_remembered_as_worked_out(preset: str, seed: int, 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32), level=st.integers(2, 14),
        mix=st.integers(0, 15))
-def test_a_pair_led_is_followed_as_the_general_follow_chooses(preset: str, seed: int, level: int, mix: int) -> None:
-    """At every follow to a led pair of a hand (random and heuristic seats: ruffs, over-ruffs, odd follows), the pairs'
-    choice is the general follow's first candidate."""
+def test_a_single_or_a_pair_led_is_followed_as_the_general_follow_chooses(preset: str, seed: int, level: int,
+                                                                           mix: int) -> None:
+    """At every follow to a led single or pair of a hand (random and heuristic seats: ruffs, over-ruffs, odd follows),
+    the single's or the pair's choice is the general follow's first candidate."""
     ruleset = RULESETS[preset]
     hand = Hand(HandSetup(ruleset, seed, 2, (level, level), seed % 2, seed % 2))
     players = [random_action if mix >> s & 1 else (lambda v, r, _g: heuristic_action(v, r)) for s in range(4)]
     for action in actions(hand, players, random.Random(seed)):
         current = hand.current
-        if hand.phase == "playing" and current and len(current[0][1]) == 2 and current[0][1][0] is current[0][1][1]:
+        if hand.phase == "playing" and current and len(current[0][1]) <= 2 and current[0][1][0] is current[0][1][-1]:
             assert action.seat is not None
             view = view_for(hand, action.seat)
             mem = build_memory(view, context(ruleset, view.level, view.trump))
-            assert pair_choice(mem, view.current) == follow_candidates(mem, view.current, 4)[0]
+            choice = single_choice if len(current[0][1]) == 1 else pair_choice
+            assert choice(mem, view.current) == follow_candidates(mem, view.current, 4)[0]
         hand.apply(action)
     assert hand.over
 
