@@ -327,8 +327,9 @@ class Knowledge:
         self._link()
 
     def _link(self) -> None:
-        self._others = [tuple((self.unseen[o], self.counts[o], self.tops[o]) for o in ((s + 1) % 4, (s + 2) % 4, (s + 3) % 4))
-                        for s in range(4)]
+        tables = list(zip(self.unseen, self.counts, self.tops))
+        self._others = [(tables[1], tables[2], tables[3]), (tables[2], tables[3], tables[0]),
+                        (tables[3], tables[0], tables[1]), (tables[0], tables[1], tables[2])]
         """For each seat, the other seats' unseen cards, counts and tops: what a card it plays changes."""
         self._memories = [Memory(self.ctx, s, (), self.unseen[s], (), self.counts[s], self.tops[s]) for s in range(4)]
         """Each seat's memory, its hand and voids set at each :meth:`memory`."""
