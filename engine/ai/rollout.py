@@ -1,8 +1,8 @@
 """A search's rollout: a sampled world played out by the strong player's heuristics on a light hand state.
 
 A :class:`engine.hand.Hand` checks every action, records its event and
-tells its notices: what a table needs, and most of the cost of a rollout's
-play.  A :class:`Rollout` keeps only what playing out and scoring the hand
+tells its notices: what a table needs, and much of the cost of a
+rollout's play.  A :class:`Rollout` keeps only what playing out and scoring the hand
 needs (the cards in hand, the trick so far, the points, the adjustments to
 p, the red fives forced out and not yet settled) and applies the same rules
 through the same functions (:func:`engine.throws.judge_throw`,
@@ -145,14 +145,9 @@ class Rollout:
         other.result = self.result
         return other
 
-    @property
-    def turn(self) -> int:
-        """The seat to play."""
-        return (self.leader + len(self.current)) % 4
-
     def play_first(self, seat: int, cards: tuple[Card, ...]) -> None:
-        """Play the searched play, checked as :meth:`engine.hand.Hand.apply` checks it (raising
-        :class:`engine.errors.IllegalActionError`)."""
+        """Play the searched play (by the seat to play), checked by the lead or follow rules as
+        :meth:`engine.hand.Hand.apply` checks it (raising :class:`engine.errors.IllegalPlayError`)."""
         if not self.current:
             check_lead(self.ctx, self.hands[seat], cards)
         else:
