@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.cards import Card
+from engine.frozen import builder
 from engine.trump import TRUMP, TrumpContext
 
 ComponentKind = Literal["single", "pair", "tractor"]
@@ -38,6 +39,10 @@ class Component:
     def size(self) -> int:
         """Number of cards."""
         return len(self.cards)
+
+
+_COMPONENT = builder(Component)
+"""A :class:`Component` from all its fields (built for every card of a split: :func:`decompose`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +199,7 @@ def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     seq = cards if isinstance(cards, (list, tuple)) else list(cards)
     if len(seq) == 1:  # the commonest play by far: a single
         card = seq[0]
-        return [Component("single", (card,), ctx.order(card))]
+        return [_COMPONENT("single", (card,), ctx.order(card))]
     # A seat's cards of a group stay the same over many decisions (those of the groups not played to),
     # and the split is a pure function of the context and the card sequence; Components are immutable.
     key = (ctx, tuple(seq))
@@ -218,15 +223,15 @@ def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
         counts[c] = counts.get(c, 0) + 1
     pair_cards = [c for c, n in counts.items() if n >= 2]
     comps: list[Component] = []
-    for run, top in tractors_in(ctx, pair_cards):
-        comps.append(Component("tractor", tuple(c for c in run for _ in (0, 1)), top))
+    for run, top in tractors_in(ctx, pair_cards) if len(pair_cards) >= 2 else ():
+        comps.append(_COMPONENT("tractor", tuple(c for c in run for _ in (0, 1)), top))
         for c in run:
             counts[c] -= 2
     for card in sorted((c for c, n in counts.items() if n >= 2), key=lambda c: -ctx.order(c)):
-        comps.append(Component("pair", (card, card), ctx.order(card)))
+        comps.append(_COMPONENT("pair", (card, card), ctx.order(card)))
         counts[card] -= 2
     singles = sorted((c for c, n in counts.items() for _ in range(n)), key=lambda c: -ctx.order(c))
-    comps.extend(Component("single", (c,), ctx.order(c)) for c in singles)
+    comps.extend([_COMPONENT("single", (c,), ctx.order(c)) for c in singles])
     return comps
 
 

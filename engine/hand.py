@@ -20,14 +20,14 @@ from typing import Any, Literal, TypedDict
 
 from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
-from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.frozen import builder
 from engine.notices import Notice, RedFive, ThrowFailed
 from engine.ruleset import Ruleset
-from engine.scoring import Adjustment, kitty_multiplier_in, trick_points
-from engine.special import HandResult, score_escape, score_hand
+from engine.scoring import Adjustment, trick_points
+from engine.settle import red_fives_forced_out, red_fives_kept, score_last_trick
+from engine.special import HandResult, score_escape
 from engine.throws import judge_throw, throw_penalty
 from engine.tricks import trick_winner_in
 from engine.trump import TrumpContext, trump_context
@@ -782,12 +782,10 @@ class Hand:
         if self.is_attacker(winner):
             self.trick_points += points
         told: list[Notice] = []
-        for seat, count in self._pending_red5:
-            if side_of(seat) != side_of(winner):
-                amount = self.ruleset.red5_bonus * count
-                delta = -amount if self.is_attacker(seat) else amount
-                self.adjustments.append(Adjustment("red5_forced", seat, delta))
-                told.append(RedFive("red5_forced", len(self.tricks) + 1, seat, (RED_FIVE,) * count, delta))
+        for adjustment, count in red_fives_forced_out(self.ruleset, self._pending_red5, winner, self.dealer_side):
+            self.adjustments.append(adjustment)
+            told.append(RedFive("red5_forced", len(self.tricks) + 1, adjustment.seat, (RED_FIVE,) * count,
+                                adjustment.points))
         self._pending_red5 = []
         trick = Trick(self.leader, tuple(self.current), winner, points)
         self.tricks.append(trick)
@@ -808,23 +806,15 @@ class Hand:
         told: list[Notice] = []
         ctx = self.ctx
         last = self.tricks[-1]
-        lead = classify(ctx, last.plays[0][1])
-        assert lead is not None
-        winning = dict(last.plays)[last.winner]
-        multiplier = 0
-        if self.is_attacker(last.winner) and self.kitty:
-            multiplier = kitty_multiplier_in(ctx, lead, winning)
         lead_seat, lead_cards = last.plays[0]
-        if self.ruleset.red5_bonus and lead_cards and all(ctx.is_red_five(c) for c in lead_cards):
-            amount = self.ruleset.red5_bonus * len(lead_cards)
-            delta = amount if self.is_attacker(lead_seat) else -amount
-            self.adjustments.append(Adjustment("red5_kept", lead_seat, delta))
-            told.append(RedFive("red5_kept", len(self.tricks), lead_seat, tuple(lead_cards), delta))
-        self.result = score_hand(
-            ctx, dealer_side=self.dealer_side, threshold=self.threshold, trick_points=self.trick_points,
-            kitty=tuple(self.kitty), kitty_multiplier=multiplier, adjustments=tuple(self.adjustments),
-            last_winner=last.winner, winning_play=winning, levels=self.setup.levels,
-            flag=self.setup.flag,
+        kept = red_fives_kept(ctx, lead_seat, lead_cards, self.dealer_side)
+        if kept is not None:
+            self.adjustments.append(kept)
+            told.append(RedFive("red5_kept", len(self.tricks), lead_seat, tuple(lead_cards), kept.points))
+        self.result = score_last_trick(
+            ctx, last.plays, last.winner, dealer_side=self.dealer_side, threshold=self.threshold,
+            trick_points=self.trick_points, kitty=self.kitty, adjustments=self.adjustments,
+            levels=self.setup.levels, flag=self.setup.flag,
         )
         self.phase = "finished"
         return told

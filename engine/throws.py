@@ -53,7 +53,23 @@ def beating_cards(ctx: TrumpContext, comp: Component, group: str, hand: Sequence
 
 
 def beats_component(ctx: TrumpContext, comp: Component, group: str, hand: Sequence[Card]) -> bool:
-    """True if ``hand`` holds, in ``group``, something that beats the thrown component."""
+    """True if ``hand`` holds, in ``group``, something that beats the thrown component (:func:`beating_cards`
+    is not None; a higher single or pair is looked for without choosing the highest)."""
+    group_of, order_of = ctx.group, ctx.order
+    top = comp.top
+    if comp.kind == "single":
+        for c in hand:
+            if order_of(c) > top and group_of(c) == group:
+                return True
+        return False
+    if comp.kind == "pair":
+        higher: set[Card] = set()
+        for c in hand:
+            if order_of(c) > top and group_of(c) == group:
+                if c in higher:
+                    return True  # its second copy: a higher pair
+                higher.add(c)
+        return False
     return beating_cards(ctx, comp, group, hand) is not None
 
 

@@ -74,8 +74,11 @@ def _follow_key(ctx: TrumpContext, lead: Shape, play: Sequence[Card]) -> int | N
 
 def trick_winner_in(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
     """Index of the winning play (the lead is index 0); ties go to the earlier play."""
-    if len(plays[0]) == 1:
+    lead = plays[0]
+    if len(lead) == 1:
         return _single_winner(ctx, plays)
+    if len(lead) == 2 and lead[0] is lead[1]:
+        return _pair_winner(ctx, plays)
     return _winner_by_shape(ctx, plays)
 
 
@@ -92,6 +95,26 @@ def _single_winner(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
                 best, best_order = index, order
         elif group == TRUMP:  # the first ruff of a plain single
             best, best_group, best_order = index, TRUMP, ctx.order(card)
+    return best
+
+
+def _pair_winner(ctx: TrumpContext, plays: Sequence[Sequence[Card]]) -> int:
+    """:func:`trick_winner_in` for a pair led (the commonest lead after a single): the highest pair of its group,
+    or, for a plain pair, the highest trump pair (a ruff needs a pair, RF2)."""
+    group_of, order_of = ctx.group, ctx.order
+    card = plays[0][0]
+    group = group_of(card)
+    best, best_order, ruffed = 0, order_of(card), False
+    for index in range(1, len(plays)):
+        a, b = plays[index]
+        if a is not b:
+            continue  # no pair: neither a follow of the lead's shape nor a ruff
+        card_group = group_of(a)
+        if card_group == group:
+            if not ruffed and order_of(a) > best_order:
+                best, best_order = index, order_of(a)
+        elif card_group == TRUMP and (not ruffed or order_of(a) > best_order):
+            best, best_order, ruffed = index, order_of(a), True
     return best
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
-from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power
+from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power, powers
 from engine.cards import Card, tally
 from engine.combos import Shape, classify, decompose, five_ten_king, tractors_in
 from engine.errors import IllegalPlayError
@@ -22,6 +22,12 @@ from engine.hints import cheapest_follow
 from engine.tricks import is_ruff, ruff_key, trick_winner_in
 from engine.trump import TRUMP, TrumpContext
 
+LATER_OPPONENTS: dict[tuple[int, int, int], tuple[int, ...]] = {
+    (first, played, seat): tuple(s for s in ((first + i) % 4 for i in range(played + 1, 4)) if not same_side(s, seat))
+    for first in range(4) for played in range(1, 4) for seat in range(4)
+}
+"""The opponents of ``seat`` still to play after it, by the trick's first seat and the plays made before it."""
+
 
 def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
                       limit: int | None = None) -> list[list[Card]]:
@@ -29,11 +35,10 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
 
     The others are the cheapest discard, the best feed to a partner and the
     cheapest wins (secure or not): the plays a search chooses among.  With
-    ``limit`` 1 (the rollouts' every follow) only the follows the choice
-    needs are built: the same choice, at a fraction of the work.
+    ``limit`` 1 only the follows the choice needs are built: the same choice,
+    at a fraction of the work (the rollouts' follows to a single or a pair
+    make it faster still: :func:`single_choice`, :func:`engine.ai.pair_follow.pair_choice`).
     """
-    if limit == 1 and len(current[0][1]) == 1:
-        return [_single_choice(mem, current)]
     ctx = mem.ctx
     hand = list(mem.hand)
     seat = mem.seat
@@ -42,8 +47,7 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     assert shape is not None
     plays = [list(cards) for _s, cards in current]
     seats = [s for s, _c in current]
-    later = [(seats[0] + i) % 4 for i in range(len(current) + 1, 4)]
-    later_opponents = [s for s in later if not same_side(s, seat)]
+    later_opponents = LATER_OPPONENTS[seats[0], len(current), seat]
     group = shape.group
     mine = [c for c in hand if ctx.group(c) == group]
     # A single's follow is the cheapest card of the group (or of the hand): only those cards' copies are priced.
@@ -83,8 +87,9 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     return distinct([choice or discard, discard, feed, *winners])[:limit]
 
 
-def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
-    """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision.
+def single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
+    """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision
+    (a test compares them on random positions).
 
     The same choice, made with the same tests in the same order, worked out on
     single cards without building the plays and shapes the general case needs.
@@ -109,7 +114,7 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
         elif card_group == TRUMP:
             best, best_group, best_order = index, TRUMP, order_of(card)
     first = current[0][0]
-    later_opponents = [s for s in ((first + i) % 4 for i in range(len(current) + 1, 4)) if not same_side(s, seat)]
+    later_opponents = LATER_OPPONENTS[first, len(current), seat]
     partner_wins = same_side(current[best][0], seat)
     last_trick = len(hand) == 1
     if partner_wins and not _single_beatable(mem, group, best_group != group, best_order, later_opponents):
@@ -118,7 +123,7 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
     if not (partner_wins and not (table_points >= 10 or last_trick)):
         ruffed = best_group != group  # a single's winner off the led group is a trump
         if mine:
-            wins = [] if ruffed else [c for c in sorted(dict.fromkeys(mine), key=order_of) if order_of(c) > best_order]
+            wins = [] if ruffed else sorted([c for c in dict.fromkeys(mine) if order_of(c) > best_order], key=order_of)
         elif group == TRUMP:
             wins = []
         else:
@@ -131,14 +136,15 @@ def _single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -
         if keeping_red_five(mem):
             secure = [w for w in secure if not ctx.is_red_five(w[0])]
         if secure:
-            win = min(secure, key=lambda w: play_cost(ctx, w))
-            if _worth(ctx, win, table_points + points_of(win), last_trick, len(hand)):
+            prices = powers(ctx)
+            win = min(secure, key=lambda w: prices[w[0]])  # play_cost of a single card
+            if _worth(ctx, win, table_points + win[0].points, last_trick, len(hand)):
                 return _spare_red_five(mem, win, secure)
     cards = mine or hand
     return [min(cards, key=discard_cost(ctx, tally(cards)))]
 
 
-def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: list[int]) -> bool:
+def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: Sequence[int]) -> bool:
     """:func:`beatable` for a single led (of ``group``), its winning card of order ``win_order`` a trump if ``ruffed``."""
     for seat in later:
         if not ruffed and mem.may_hold(seat, group) and group not in mem.voids[seat] \
@@ -353,7 +359,7 @@ def _build_ruff(ctx: TrumpContext, shape: Shape, counts: Mapping[Card, int], str
     return chosen if len(chosen) == len(shape.cards) else None
 
 
-def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, later: list[int]) -> bool:
+def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, later: Sequence[int]) -> bool:
     """Could one of the later opponents beat the winning play, given the unseen cards?"""
     if not later:
         return False

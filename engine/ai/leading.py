@@ -7,6 +7,8 @@ long plain suit.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
 from engine.cards import RED_FIVE, Card, tally
@@ -18,7 +20,7 @@ def lead_candidates(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool, l
     """Up to ``limit`` distinct leads, best first by the heuristic's scores."""
     options = _lead_options(mem, dealer_side=dealer_side, heaven_and_earth=heaven_and_earth)
     if limit == 1:  # the rollouts' every lead: the first of the best-scored, as the stable sort below puts first
-        return [max(options, key=lambda o: o[0])[1]]
+        return [max(options, key=itemgetter(0))[1]]
     options.sort(key=lambda o: -o[0])  # stable: equal scores keep the order they were found in
     return distinct([o[1] for o in options])[:limit]
 
@@ -39,15 +41,17 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
     opponents = ((mem.seat + 1) % 4, (mem.seat + 3) % 4)
     partner = partner_of(mem.seat)
     trumps = by_group.get(TRUMP, [])
+    # The groups an opponent who may hold trumps has shown void in: a lead there risks a ruff.
+    ruffable = frozenset().union(*[mem.voids[o] for o in opponents if mem.may_hold(o, TRUMP)])
     for group, cards in by_group.items():
         plain = group != TRUMP
-        ruff_risk = plain and any(group in mem.voids[o] and mem.may_hold(o, TRUMP) for o in opponents)
+        ruff_risk = plain and group in ruffable
         comps = decompose(ctx, cards)
         high, high_pair = mem.tops_of(group)
         safe = [c for c in comps  # those no unseen cards could beat (_component_beatable, the tops asked once)
                 if not (high > c.top if c.kind == "single" else high_pair > c.top if c.kind == "pair"
                         else mem.unseen_tractor_beats(group, c.pairs, c.top))]
-        kept = [c for c in safe if not (keep_red_five and ctx.is_red_five(c.cards[0]))]
+        kept = [c for c in safe if not ctx.is_red_five(c.cards[0])] if keep_red_five else safe
         if len(kept) >= 2 and not ruff_risk:
             throw = [card for comp in kept for card in comp.cards]
             shape = classify(ctx, throw)
@@ -76,7 +80,7 @@ def _lead_options(mem: Memory, *, dealer_side: bool, heaven_and_earth: bool) -> 
             low = min(cards, key=lambda c: (c.points, ctx.order(c)))
             options.append((60.0 - low.points, [low]))
         if plain:
-            options.extend(_low_leads(mem, group, cards, len(hand)))
+            options.extend(_low_leads(ctx, cards))
     if trumps:
         options.extend(_trump_leads(mem, trumps, len(hand), dealer_side))
         options.extend(_endgame_trump_pull(mem, trumps, len(hand), dealer_side))
@@ -139,24 +143,43 @@ def _component_beatable(mem: Memory, group: str, comp: Component) -> bool:
     return mem.unseen_tractor_beats(group, comp.pairs, comp.top)
 
 
-def _low_leads(mem: Memory, group: str, cards: list[Card], hand_size: int) -> list[tuple[float, list[Card]]]:
-    """Low, pointless leads from a plain suit: longer suits first; a low pair drags out pairs."""
-    ctx = mem.ctx
+def _low_leads(ctx: TrumpContext, cards: list[Card]) -> list[tuple[float, list[Card]]]:
+    """Low, pointless leads from a plain suit's cards: longer suits first; a low pair drags out pairs.
+
+    A pure function of the context and the cards, which stay the same over many of a seat's leads in a
+    rollout: worked out once (:func:`_low_leads_of`), each lead a new list.
+    """
+    key = (ctx, tuple(cards))
+    found = _LOW_LEADS.get(key)
+    if found is None:
+        found = _LOW_LEADS[key] = _low_leads_of(ctx, cards)
+        if len(_LOW_LEADS) > _LOW_LEADS_LIMIT:
+            del _LOW_LEADS[next(iter(_LOW_LEADS))]  # the oldest
+    return [(score, list(play)) for score, play in found]
+
+
+_LOW_LEADS: dict[tuple[TrumpContext, tuple[Card, ...]], tuple[tuple[float, tuple[Card, ...]], ...]] = {}
+_LOW_LEADS_LIMIT = 4096
+"""Suits' low leads remembered (a few MiB at most); past it the oldest is forgotten."""
+
+
+def _low_leads_of(ctx: TrumpContext, cards: list[Card]) -> tuple[tuple[float, tuple[Card, ...]], ...]:
+    """:func:`_low_leads`, worked out."""
     counts = tally(cards)
-    out: list[tuple[float, list[Card]]] = []
+    out: list[tuple[float, tuple[Card, ...]]] = []
     length = len(cards)
     singles = [c for c in counts if not c.points]
     if singles:
         low = min(singles, key=lambda c: (counts[c] >= 2, ctx.order(c)))
-        out.append((20.0 + length - ctx.order(low) / 4, [low]))
+        out.append((20.0 + length - ctx.order(low) / 4, (low,)))
     pairs = [c for c, m in counts.items() if m >= 2 and not c.points and ctx.order(c) <= 9]
     if pairs:
         low = min(pairs, key=ctx.order)
-        out.append((22.0 + length - ctx.order(low) / 4, [low, low]))
+        out.append((22.0 + length - ctx.order(low) / 4, (low, low)))
     if not singles and not pairs:
         low = min(counts, key=lambda c: (c.points, ctx.order(c)))
-        out.append((5.0, [low]))
-    return out
+        out.append((5.0, (low,)))
+    return tuple(out)
 
 
 def _endgame_trump_pull(mem: Memory, trumps: list[Card], hand_size: int,

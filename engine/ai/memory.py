@@ -300,7 +300,7 @@ class Knowledge:
     it gives shares its tables: read it before the next play is told.
     """
 
-    __slots__ = ("ctx", "unseen", "counts", "tops", "voids")
+    __slots__ = ("ctx", "unseen", "counts", "tops", "voids", "_others", "_memories")
 
     def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
                  hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
@@ -324,46 +324,64 @@ class Knowledge:
             self.counts.append(per_group)
         self.tops: list[dict[str, tuple[int, int]]] = [{}, {}, {}, {}]
         """Each seat's :attr:`Memory.tops`, kept while no card of the group is played."""
+        self._link()
 
-    def memory(self, seat: int, hand: tuple[Card, ...], sizes: Sequence[int]) -> Memory:
-        """The seat's memory, holding ``hand``, with ``sizes`` the four hands' sizes."""
+    def _link(self) -> None:
+        tables = list(zip(self.unseen, self.counts, self.tops))
+        self._others = [(tables[1], tables[2], tables[3]), (tables[2], tables[3], tables[0]),
+                        (tables[3], tables[0], tables[1]), (tables[0], tables[1], tables[2])]
+        """For each seat, the other seats' unseen cards, counts and tops: what a card it plays changes."""
+        self._memories = [Memory(self.ctx, s, (), self.unseen[s], (), self.counts[s], self.tops[s]) for s in range(4)]
+        """Each seat's memory, its hand and voids set at each :meth:`memory`."""
+
+    def copy(self) -> Knowledge:
+        """The same knowledge, to be told other plays (its tables copied)."""
+        other = Knowledge.__new__(Knowledge)
+        other.ctx = self.ctx
+        other.voids = list(self.voids)
+        other.unseen = [dict(unseen) for unseen in self.unseen]
+        other.counts = [dict(counts) for counts in self.counts]
+        other.tops = [dict(tops) for tops in self.tops]
+        other._link()
+        return other
+
+    def memory(self, seat: int, hands: Sequence[Sequence[Card]]) -> Memory:
+        """The seat's memory, the four seats holding ``hands`` (the same object at every call for the seat: read it
+        before the next)."""
         voids = tuple(self.voids)
-        if 0 in sizes and any(size == 0 for other, size in enumerate(sizes) if other != seat):
+        if not (hands[0] and hands[1] and hands[2] and hands[3]):
+            sizes = [len(h) for h in hands]
             everything = frozenset(GROUPS)
             voids = tuple(everything if size == 0 and other != seat else v
                           for other, (v, size) in enumerate(zip(voids, sizes)))
-        return Memory(self.ctx, seat, hand, self.unseen[seat], voids, self.counts[seat], self.tops[seat])
+        mem = self._memories[seat]
+        mem.hand = tuple(hands[seat])
+        mem.voids = voids
+        return mem
 
     def played(self, seat: int, cards: Sequence[Card], lead: Sequence[Card] | None) -> None:
         """Tell every seat that ``seat`` played ``cards``, following ``lead`` (None: it led)."""
         group_of = self.ctx.group
-        groups = [group_of(c) for c in cards]
         if len(cards) == 1:  # a single card (most plays)
-            card, group = cards[0], groups[0]
-            for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
-                unseen = self.unseen[other]
+            card = cards[0]
+            group = group_of(card)
+            for unseen, counts, tops in self._others[seat]:
                 n = unseen.get(card)
                 if n is not None:
                     if n == 1:
                         del unseen[card]
                     else:
                         unseen[card] = n - 1
-                    self.counts[other][group] -= 1
-                    self.tops[other].pop(group, None)
-        else:
-            self._take_all(seat, cards, groups)
-        if lead is not None:
-            group = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
-            if group not in self.voids[seat]:
-                for g in groups:
-                    if g != group:
-                        self.voids[seat] = self.voids[seat] | {group}
-                        break
-
-    def _take_all(self, seat: int, cards: Sequence[Card], groups: list[str]) -> None:
-        """:meth:`played`'s count of several cards, off every other seat's unseen cards."""
-        for other in (seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4:
-            unseen, counts, tops = self.unseen[other], self.counts[other], self.tops[other]
+                    counts[group] -= 1
+                    if group in tops:
+                        del tops[group]
+            if lead is not None:
+                led = group_of(lead[0]) if len(lead) == 1 else lead_group(self.ctx, lead)
+                if led != group and led not in self.voids[seat]:
+                    self.voids[seat] = self.voids[seat] | {led}
+            return
+        groups = [group_of(c) for c in cards]
+        for unseen, counts, tops in self._others[seat]:
             for c, group in zip(cards, groups):
                 n = unseen.get(c)
                 if n is None:
@@ -375,3 +393,10 @@ class Knowledge:
                 counts[group] -= 1
                 if group in tops:
                     del tops[group]
+        if lead is not None:
+            led = lead_group(self.ctx, lead)
+            if led not in self.voids[seat]:
+                for g in groups:
+                    if g != led:
+                        self.voids[seat] = self.voids[seat] | {led}
+                        break

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ai.following import every_play, follow_candidates
+from engine.ai.following import every_play, follow_candidates, single_choice
 from engine.ai.leading import lead_candidates
 from engine.ai.memory import Memory
+from engine.ai.pair_follow import pair_choice
 from engine.ai.prices import distinct, power
 from engine.cards import Card
 from engine.errors import IllegalPlayError
@@ -42,6 +43,11 @@ def candidates(mem: Memory, current: Current, dealer_side: int | None, ruleset: 
     ctx = mem.ctx
     if current:
         # Every follow here is built by cheapest_follow (which checks) or checked where it is built.
+        lead = current[0][1]
+        if limit == 1 and len(lead) == 1:
+            return [single_choice(mem, current)]  # a single led (the rollouts' commonest decision)
+        if limit == 1 and len(lead) == 2 and lead[0] is lead[1]:
+            return [pair_choice(mem, current)]  # a pair led (the commonest follow after a single's)
         out = follow_candidates(mem, current, limit)
     else:
         leads = lead_candidates(mem, dealer_side=dealer_side is not None and dealer_side == mem.seat % 2,

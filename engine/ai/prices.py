@@ -26,26 +26,36 @@ def powers(ctx: TrumpContext) -> dict[Card, float]:
 
 def discard_cost(ctx: TrumpContext, hand_counts: Mapping[Card, int]) -> Callable[[Card], float]:
     """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
-    table = powers(ctx)
+    alone, paired = _discard_prices(ctx)
 
     def cost(card: Card) -> float:
-        value = table[card] + 4.0 * card.points
-        if hand_counts[card] >= 2:
-            value += 6.0
-        return value
+        return paired[card] if hand_counts[card] >= 2 else alone[card]
     return cost
+
+
+@lru_cache(maxsize=256)
+def _discard_prices(ctx: TrumpContext) -> tuple[dict[Card, float], dict[Card, float]]:
+    """:func:`discard_cost` of every card, held once and held twice (the follows price a hand at every decision)."""
+    table = powers(ctx)
+    alone = {c: table[c] + 4.0 * c.points for c in ALL_CARDS}
+    return alone, {c: value + 6.0 for c, value in alone.items()}
 
 
 def feed_cost(ctx: TrumpContext, hand_counts: Mapping[Card, int]) -> Callable[[Card], float]:
     """Price for playing to a partner's sure win: point cards are wanted, big trumps are not."""
-    table = powers(ctx)
+    alone, paired = _feed_prices(ctx)
 
     def cost(card: Card) -> float:
-        value = table[card] - 4.5 * card.points
-        if hand_counts[card] >= 2 and not card.points:
-            value += 6.0
-        return value
+        return paired[card] if hand_counts[card] >= 2 else alone[card]
     return cost
+
+
+@lru_cache(maxsize=256)
+def _feed_prices(ctx: TrumpContext) -> tuple[dict[Card, float], dict[Card, float]]:
+    """:func:`feed_cost` of every card, held once and held twice (a pair of pointless cards is kept)."""
+    table = powers(ctx)
+    alone = {c: table[c] - 4.5 * c.points for c in ALL_CARDS}
+    return alone, {c: value + 6.0 if not c.points else value for c, value in alone.items()}
 
 
 def play_cost(ctx: TrumpContext, cards: Sequence[Card]) -> float:

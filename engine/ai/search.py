@@ -8,9 +8,10 @@ its hand or its kitty), and a kitty it buried that was stolen (with the
 seats that took the kitty since, or back in the kitty) — and with how
 players bury: a hidden kitty is drawn mostly from low plain cards, seldom
 from trumps, aces or point cards (:data:`_KITTY_LIKELIHOOD`).  In each world
-every candidate play is applied to a real :class:`engine.hand.Hand` rebuilt
-at the current trick, and the hand is played out by the heuristic player on
-all four seats (each from its own view of that world).  The candidate with the
+every candidate play is applied to the hand rebuilt at the current trick
+(a light :class:`engine.ai.rollout.Rollout`, which plays by the same rules
+without checks or events), and the hand is played out by the heuristic
+player on all four seats (each from its own memory of that world).  The candidate with the
 best mean result for the seat's side wins; all candidates see the same
 worlds, so their difference is not blurred by the luck of the deal.
 
@@ -27,13 +28,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from engine.ai.memory import BIG_TRUMP, GROUPS, Knowledge, Memory, card_rows, card_table
-from engine.ai.playing import candidates
+from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
+from engine.ai.rollout import Rollout, forced_play
 from engine.cards import DECK, Card
-from engine.combos import classify
 from engine.errors import IllegalActionError
 from engine.follow import red_fives_forced
-from engine.frozen import builder
 from engine.hand import Action, Hand, HandSetup
 from engine.ruleset import Ruleset
 from engine.special import HandResult
@@ -325,88 +324,28 @@ def world_hand(view: HandView, ruleset: Ruleset, ctx: TrumpContext, hands: list[
     return hand
 
 
-def forced_play(hand: Hand, seat: int) -> tuple[Card, ...] | None:
-    """The seat's one legal play, where the rules leave no choice (else None).
+def rollout_value(sim: Hand | Rollout, seat: int, policy: Policy | None = None, checked: bool = False) -> float:
+    """Play the hand out; the result for ``seat``'s side.
 
-    A last card led; the last cards of a hand; as many cards of the led
-    suit-group as the lead has (rule F1 asks for all of them); a single
-    followed from both copies of one card and nothing else of the group; a
-    pair followed where pairs must follow (rule F2) from the group's one
-    pair.  About three in ten of a rollout's plays: the rollout plays them
-    without asking its player, who could only give the same cards.
+    A :class:`engine.ai.rollout.Rollout` is played out by the strong
+    player's heuristics on every seat (:meth:`Rollout.play_out`, the search's
+    rollouts); a :class:`Hand` by ``policy`` on every seat, from their views,
+    each play applied unchecked (:meth:`Hand.simulate_play`) unless
+    ``checked``, which tests use to hold the players to the rules.  A play the
+    rules force (:func:`engine.ai.rollout.forced_play`) is made without asking
+    the player.
     """
-    cards = hand.hands[seat]
-    if not hand.current:
-        return (cards[0],) if len(cards) == 1 else None
-    lead = hand.current[0][1]
-    if len(cards) == len(lead):
-        return tuple(cards)
-    ctx = hand.ctx
-    group_of = ctx.group
-    n = len(lead)
-    if n == 1:  # a single led (most tricks): its card's group
-        group = group_of(lead[0])
-        in_group = tuple([c for c in cards if group_of(c) == group])
-        if len(in_group) == 1 or (in_group and in_group.count(in_group[0]) == len(in_group)):
-            return in_group[:1]  # the group's one card, or both copies of one card
-        return None
-    shape = classify(ctx, lead)  # not the first card's group: a 5-10-K of hearts may hold the red five, a trump
-    assert shape is not None
-    group = shape.group
-    in_group = tuple([c for c in cards if group_of(c) == group])
-    if len(in_group) == n:
-        return in_group
-    if len(in_group) > n:
-        if shape.kind == "pair" and ctx.ruleset.pairs_must_follow:
-            pairs = [c for c in set(in_group) if in_group.count(c) == 2]
-            if len(pairs) == 1:  # rule F2: the one pair of the group
-                return (pairs[0], pairs[0])
-    return None
-
-
-_ACTION = builder(Action)
-"""An :class:`Action` from all its fields (built at every play of every rollout)."""
-
-
-def rollout_value(hand: Hand, seat: int, policy: Policy | None = None, checked: bool = False) -> float:
-    """Play the hand out with ``policy`` on every seat; the result for ``seat``'s side.
-
-    Without a policy the strong player's heuristics play
-    (:func:`engine.ai.playing.candidates`), each seat from its memory of
-    the hand, kept up to date play by play (:class:`engine.ai.memory.Knowledge`)
-    rather than worked out of a fresh view: the plays are those of
-    :func:`engine.ai.heuristic_action` given each seat's view.
-    The plays are applied unchecked (:meth:`Hand.simulate_play`) unless
-    ``checked``, which tests use to hold the players to the rules.
-    A play the rules force (:func:`forced_play`) is made without asking the player.
-    """
-    ruleset = hand.ruleset
-    play = hand.apply if checked else hand.simulate_play
-    if policy is not None:
-        while not hand.over:
-            turn = hand.turn
-            assert turn is not None
-            forced = forced_play(hand, turn)
-            play(Action("play", turn, forced) if forced is not None else policy(view_for(hand, turn), ruleset))
-    else:
-        knowledge = Knowledge(hand.ctx, hand.tricks, hand.current, hand.hands, hand.kitty,
-                              hand.burier if hand.buried else None)
-        hands = hand.hands  # the hand replaces a seat's cards in this list as it plays them
-        dealer_side = hand.dealer_side
-        while not hand.over:
-            turn = hand.turn
-            assert turn is not None
-            cards = forced_play(hand, turn)
-            if cards is None:
-                mem = knowledge.memory(turn, tuple(hands[turn]),
-                                       (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])))
-                cards = tuple(candidates(mem, hand.current, dealer_side, ruleset, 1)[0])
-            current = hand.current
-            lead = current[0][1] if current else None
-            play(_ACTION("play", turn, cards, None))
-            # What the table saw: a failed throw plays only part of what was led.
-            knowledge.played(turn, hand.current[-1][1] if hand.current else hand.tricks[-1].plays[-1][1], lead)
-    result = hand.result
+    if isinstance(sim, Rollout):
+        return hand_value(sim.play_out(), seat)
+    assert policy is not None, "a Hand is played out by a policy"
+    ruleset = sim.ruleset
+    play = sim.apply if checked else sim.simulate_play
+    while not sim.over:
+        turn = sim.turn
+        assert turn is not None
+        forced = forced_play(sim, turn)
+        play(Action("play", turn, forced) if forced is not None else policy(view_for(sim, turn), ruleset))
+    result = sim.result
     assert result is not None
     return hand_value(result, seat)
 
@@ -475,13 +414,19 @@ def best_play(view: HandView, ruleset: Ruleset, mem: Memory, candidates: Sequenc
         if world is None:
             continue
         hands, kitty = world
+        start = Rollout(view, ruleset, mem.ctx, hands, kitty) if policy is None else None
         values: list[float] = []
         for i in live:
             if done and _past(clock(), done, deals, deadline, cap):
                 break
-            sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
+            sim: Hand | Rollout
             try:
-                sim.apply(Action("play", seat, tuple(candidates[i])))
+                if start is not None:
+                    sim = start.copy()
+                    sim.play_first(seat, tuple(candidates[i]))
+                else:
+                    sim = world_hand(view, ruleset, mem.ctx, hands, kitty)
+                    sim.apply(Action("play", seat, tuple(candidates[i])))
                 values.append(rollout_value(sim, seat, policy))
             except IllegalActionError:  # pragma: no cover - candidates are legal follows and checked leads
                 values.append(math.nan)

@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
 from bench_same import checksums  # noqa: E402
 
+import engine.ai.rollout as rollout  # noqa: E402
 import engine.ai.search as search  # noqa: E402
 
 
@@ -18,7 +19,7 @@ def test_the_same_code_gives_the_same_checksums_and_the_forced_play_shortcut_cha
         monkeypatch: pytest.MonkeyPatch) -> None:
     first = checksums("yancheng", 1, 4, 101, 2)
     assert checksums("yancheng", 1, 4, 101, 2)[:3] == first[:3]
-    monkeypatch.setattr(search, "forced_play", lambda hand, seat: None)  # ask the player every play
+    monkeypatch.setattr(rollout, "forced_play", lambda hand, seat: None)  # ask the player every play
     assert checksums("yancheng", 1, 4, 101, 2)[:3] == first[:3]
 
 

@@ -6,6 +6,7 @@ import io
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +22,7 @@ from engine.ai import (
     random_action,
 )
 from engine.ai.memory import Knowledge, build_memory, context
+from engine.ai.rollout import Rollout
 from engine.ai.search import deck_is_whole, rollout_value, sample_world, world_hand
 from engine.cards import Card
 from engine.errors import IllegalActionError
@@ -302,11 +304,11 @@ def test_rollouts_played_unchecked_are_legal_and_score_as_checked(preset: str) -
     for _ in range(6):
         world = sample_world(view, mem, rng)
         assert world is not None
-        quick, checked = (world_hand(view, real.ruleset, ctx, *world) for _ in range(2))
+        quick, checked = Rollout(view, real.ruleset, ctx, *world), world_hand(view, real.ruleset, ctx, *world)
         fast = rollout_value(quick, seat)
         assert rollout_value(checked, seat, _rollout_policy, checked=True) == fast
-        assert quick.result == checked.result
-        assert checked.events and not quick.events  # the checked hand went through apply
+        assert checked.result is not None and quick.result == replace(checked.result, notices=(), bids=())
+        assert checked.events  # the checked hand went through apply
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -329,17 +331,17 @@ def test_rollouts_from_kept_memories_play_as_the_heuristic_player_from_views(pre
             turn = sim.turn
             assert turn is not None
             seen = view_for(sim, turn)
-            kept = knowledge.memory(turn, seen.hand, seen.hand_sizes)
+            kept = knowledge.memory(turn, sim.hands)
             built = build_memory(seen, ctx)
             assert (kept.hand, kept.unseen, list(kept.unseen), kept.voids, kept.counts) == (
                 built.hand, built.unseen, list(built.unseen), built.voids, built.counts)
             lead = sim.current[0][1] if sim.current else None
             sim.apply(heuristic_action(seen, real.ruleset))
             knowledge.played(turn, sim.current[-1][1] if sim.current else sim.tricks[-1].plays[-1][1], lead)
-        again = world_hand(view, real.ruleset, ctx, *world)
+        again = Rollout(view, real.ruleset, ctx, *world)
         assert rollout_value(again, seat) == rollout_value(world_hand(view, real.ruleset, ctx, *world), seat,
                                                            _rollout_policy)
-        assert again.result == sim.result
+        assert sim.result is not None and again.result == replace(sim.result, notices=(), bids=())
 
 
 def test_simulate_play_refuses_anything_but_the_turns_play() -> None:

@@ -44,3 +44,16 @@ def test_every_view_of_a_hand_is_a_frozen_handview_equal_to_one_built_by_its_con
             with pytest.raises(dataclasses.FrozenInstanceError):
                 view.viewer = viewer  # type: ignore[misc]
         hand.apply(action)
+
+
+def test_a_splits_components_are_frozen_components_equal_to_ones_built_by_their_constructor() -> None:
+    """decompose builds its components through engine.frozen.builder."""
+    from engine.combos import Component, decompose
+    from tests.engine._util import ctx
+
+    for cards in ("5S", "3S 3S 4S 4S 9S KS KS AS", "2H 2H 5H 5H 6H"):
+        comps = decompose(ctx("yancheng", "2", "S"), parse_cards(cards))
+        for comp in comps:
+            assert type(comp) is Component and comp == Component(comp.kind, comp.cards, comp.top)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                comp.top = 0  # type: ignore[misc]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import IllegalPlayError, format_cards, resolve_throw
-from engine.combos import classify
-from engine.throws import judge_throw, throw_penalty
+from engine.cards import DECK, Card, rank_name
+from engine.combos import classify, decompose
+from engine.throws import beating_cards, beats_component, judge_throw, throw_penalty
 from tests.engine._util import PLAIN_PRESETS, PRESETS, R5_PRESETS, C, R, ctx
 
 
@@ -196,3 +199,20 @@ def test_penalty_basis_is_the_forced_component(name: str, per_card: int) -> None
     assert result.failed and result.penalty_cards == 4
     assert _sorted(format_cards(result.played)) == _sorted("JC JC 10C 10C")
     assert throw_penalty(R(name).throw_penalty, result.penalty_cards, True) == -4 * per_card
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PRESETS), st.integers(2, 14), st.sampled_from(["S", "H", "D", "C", None]),
+       st.lists(st.sampled_from(DECK), min_size=1, max_size=4), st.lists(st.sampled_from(DECK), max_size=14))
+def test_a_component_is_beaten_exactly_where_beating_cards_are_found(name: str, level: int, trump: str | None,
+                                                                      thrown: list[Card], hand: list[Card]) -> None:
+    """beats_component looks for a higher single or pair without choosing the highest: the same answer as
+    beating_cards, for singles, pairs and tractors of any group."""
+    t = ctx(name, rank_name(level), trump)
+    group = t.group(thrown[0])
+    cards = [c for c in thrown if t.group(c) == group]
+    hand = hand + [c for c in hand if t.group(c) == group][:3]  # second copies: pairs to beat pairs
+    for comp in decompose(t, cards + cards):  # pairs and tractors
+        assert beats_component(t, comp, group, hand) == (beating_cards(t, comp, group, hand) is not None)
+    for comp in decompose(t, list(dict.fromkeys(cards))):  # singles
+        assert beats_component(t, comp, group, hand) == (beating_cards(t, comp, group, hand) is not None)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from engine import deal, trick_winner
 from engine.cards import DECK, Card, rank_name
 from engine.combos import decompose
-from engine.tricks import _single_winner, _winner_by_shape
+from engine.tricks import _pair_winner, _single_winner, _winner_by_shape
 from tests.engine._util import PRESETS, R5_PRESETS, R, ctx
 
 
@@ -298,3 +298,18 @@ def test_a_single_led_is_judged_as_its_shape_judges_it(params, cards: list[Card]
     assert _single_winner(t, plays) == _winner_by_shape(t, plays)
     same = [[cards[0]], [cards[0]], [cards[1]], [cards[0]]]  # ties go to the first
     assert _single_winner(t, same) == _winner_by_shape(t, same)
+
+
+@settings(max_examples=300, deadline=None)
+@given(trick_params, st.lists(st.sampled_from(DECK), min_size=4, max_size=4),
+       st.lists(st.booleans(), min_size=3, max_size=3), st.lists(st.sampled_from(DECK), min_size=3, max_size=3))
+def test_a_pair_led_is_judged_as_its_shape_judges_it(params, cards: list[Card], paired: list[bool],
+                                                     others: list[Card]) -> None:
+    """The pairs fast path names the winner the judgement by shape names: pairs of the group, trump pairs (ruffs and
+    over-ruffs), two odd cards, equal pairs (the first wins)."""
+    _seed, name, level, trump = params
+    t = ctx(name, level, trump)
+    plays = [[cards[0], cards[0]]] + [[c, c] if p else [c, o] for c, p, o in zip(cards[1:], paired, others)]
+    assert _pair_winner(t, plays) == _winner_by_shape(t, plays)
+    same = [plays[0], plays[0], [cards[1], cards[1]], [cards[1], cards[1]]]
+    assert _pair_winner(t, same) == _winner_by_shape(t, same)

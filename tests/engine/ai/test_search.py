@@ -12,7 +12,7 @@ from engine.ai import StrongPlayer, _candidates, heuristic_action
 from engine.ai.following import every_play
 from engine.ai.leading import lead_candidates
 from engine.ai.memory import build_memory, context
-from engine.ai.search import forced_play
+from engine.ai.rollout import forced_play
 from engine.cards import Card, format_cards, parse_cards
 from engine.combos import classify
 from engine.follow import is_legal_follow, legal_follows
