@@ -219,19 +219,20 @@ class ChatRateLimiter(BaseRateLimiter[int]):
     second in any chat after a short burst), and one a second in a private
     chat after a short burst (a margin in each: Telegram counts a call when it
     arrives, and calls paced apart may arrive bunched).  Overall, 27 a second
-    once a burst of two is spent, so never more than 29 in any second: the
-    steady pace is what sets how many tables one bot hosts (each play needs
-    the presser's and the next mover's message), and at 24 a second (27 with a
-    burst of three) the next player waited 2 s at 100 tables; 28 a second
-    after one call at once drew 429s at 100 tables (calls paced apart arrive
-    bunched), each a second's wait and a call more.
+    after one call at once, so never more than 28 in any second: the steady
+    pace is what sets how many tables one bot hosts (each play needs the
+    presser's and the next mover's message), and at 24 a second (27 with a
+    burst of three) the next player waited 2 s at 100 tables.  The margin is
+    for calls that leave paced apart and arrive bunched: with 29 in a second
+    (a burst of two), 84 tables drew seven 429s a minute, each a second's wait
+    and a call more.
 
     ``rate_limit_args`` (PTB's per-call argument) overrides ``max_retries``.
     With ``paced`` false nothing is throttled beforehand (a test server without
     flood limits); a 429 is still waited out in its chat only.
     """
 
-    def __init__(self, *, overall: tuple[int, float, int] = (29, 1.0, 2),
+    def __init__(self, *, overall: tuple[int, float, int] = (28, 1.0, 1),
                  group: tuple[int, float, int] = (19, 60.0, 3), private: tuple[int, float, int] = (4, 3.0, 2),
                  max_retries: int = 8, paced: bool = True,
                  clock: Callable[[], float] = time.monotonic, tasks: Supervisor | None = None) -> None:
