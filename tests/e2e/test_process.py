@@ -18,12 +18,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.app import STOP_TIMEOUT
+
 from .botkit import hand_message, table_message
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group
 from .scenario import announced, lobby_button, offered_move, play_what_is_offered
 
 ROOT = Path(__file__).resolve().parents[2]
+STOPPED_WITHIN = 2 * STOP_TIMEOUT + 15
+"""Seconds a Ctrl-C may take to end the bot: by design its tables' last work and then its tasks may each
+take up to STOP_TIMEOUT, plus PTB's own stop (30 s, less than that bound, failed once in CI on two busy
+cores).  A bot that hangs still fails here."""
 
 
 @asynccontextmanager
@@ -42,7 +48,7 @@ async def chaodipi_run(server: FakeTelegram, db_path: Path, log: list[str]) -> A
         if process.returncode is None:
             process.send_signal(signal.SIGINT)
         try:
-            _out, err = await asyncio.wait_for(process.communicate(), 30)
+            _out, err = await asyncio.wait_for(process.communicate(), STOPPED_WITHIN)
         except TimeoutError:
             process.kill()
             raise
