@@ -51,7 +51,9 @@ async def chaodipi_run(server: FakeTelegram, db_path: Path, log: list[str]) -> A
             _out, err = await asyncio.wait_for(process.communicate(), STOPPED_WITHIN)
         except TimeoutError:
             process.kill()
-            raise
+            _out, err = await process.communicate()  # its log says where the stop was held
+            raise AssertionError(f"the bot did not stop within {STOPPED_WITHIN:.0f} s of its Ctrl-C:\n"
+                                 + err.decode()[-3000:]) from None
         log.append(err.decode())
     assert process.returncode == 0, log[-1][-3000:]
     for bad in ("Traceback", "ERROR", "never retrieved", "not initialized"):
