@@ -344,23 +344,20 @@ class Publisher:
                                          for slot in self._slots.values())
 
     @property
-    def _limiter(self) -> ChatRateLimiter | None:
+    def limiter(self) -> ChatRateLimiter | None:
+        """The bot's rate limiter, which admission reads (None for a bot without one: tools, some tests)."""
         limiter = getattr(self.bot, "rate_limiter", None)
         return limiter if isinstance(limiter, ChatRateLimiter) else None
 
     @property
     def behind(self) -> bool:
         """True while the bot sends more than Telegram's overall limit lets through (``ChatRateLimiter.behind``)."""
-        return self._limiter is not None and self._limiter.behind
+        return self.limiter is not None and self.limiter.behind
 
     @property
     def backlog(self) -> float:
         """Seconds the messages waiting for Telegram's overall limit need to go out."""
-        return self._limiter.backlog if self._limiter is not None else 0.0
-
-    def movers_wait(self) -> float:
-        """Seconds the next movers' messages waited lately (:meth:`ChatRateLimiter.movers_wait`)."""
-        return self._limiter.movers_wait() if self._limiter is not None else 0.0
+        return self.limiter.backlog if self.limiter is not None else 0.0
 
     def post(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *,
              thread_id: int | None = None) -> None:

@@ -149,6 +149,29 @@ class Waits:
             self._seen.popleft()
 
 
+class Rate:
+    """How many requests a second were served lately (over the last :data:`WAITS_SPAN` s)."""
+
+    __slots__ = ("_times",)
+
+    def __init__(self) -> None:
+        self._times: deque[float] = deque()
+
+    def add(self, now: float) -> None:
+        """A request was served at ``now``."""
+        self._times.append(now)
+        self._expire(now)
+
+    def per_second(self, now: float) -> float:
+        """Requests served a second, on average over the span."""
+        self._expire(now)
+        return len(self._times) / WAITS_SPAN
+
+    def _expire(self, now: float) -> None:
+        while self._times and self._times[0] < now - WAITS_SPAN:
+            self._times.popleft()
+
+
 class Queue:
     """The overall limit: a :class:`Bucket` whose waiting requests are served by priority, then in order.
 
@@ -164,6 +187,8 @@ class Queue:
         self._server: asyncio.Task[None] | None = None
         self.movers = Waits()
         """How long the next movers' messages (:data:`MOVER`) waited lately: what admission watches."""
+        self.served = Rate()
+        """Messages served lately, a second: what admission forecasts from."""
 
     @property
     def waiting(self) -> int:
@@ -175,6 +200,7 @@ class Queue:
         :data:`HEAD_START`."""
         asked = clock()
         if not self._waiting and not self.bucket.take(asked):
+            self.served.add(asked)
             if priority == MOVER:
                 self.movers.add(asked, 0.0)
             return  # nobody ahead, and a token at hand
@@ -183,8 +209,9 @@ class Queue:
         if self._server is None or self._server.done():
             self._server = self.tasks.start("overall-limit", lambda: self._serve(clock))
         await future
+        now = clock()
+        self.served.add(now)
         if priority == MOVER:
-            now = clock()
             self.movers.add(now, now - asked)
 
     async def _serve(self, clock: Callable[[], float]) -> None:
@@ -257,6 +284,10 @@ class ChatRateLimiter(BaseRateLimiter[int]):
         """Seconds the next movers' messages waited for the overall limit lately (nine in ten waited no
         longer): the first sign that the bot hosts more tables than Telegram's limit carries."""
         return self._overall.movers.high(self._clock())
+
+    def sent_rate(self) -> float:
+        """Messages (sends and edits) a second the bot made lately, over every chat: the overall limit's load."""
+        return self._overall.served.per_second(self._clock())
 
     @property
     def behind(self) -> bool:

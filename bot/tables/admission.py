@@ -6,8 +6,13 @@ already wait for that limit slows every table, the next player's turn
 first.  So a Start pressed while the next movers' messages lately waited
 more than :data:`ADMIT_WAIT` for that limit (nine in ten of them, over the
 last 20 s), or while more than :data:`ADMIT_BACKLOG` seconds of messages
-wait, or while other tables wait their turn, does not start the match: the table joins a queue, and the person is told it starts by
-itself.  One supervised task (``admission``, :func:`run`) starts the
+wait, or while the messages the tables will ask for once the ones started
+lately play like the others, with one more table, are forecast past
+:data:`ADMIT_RATE` a second (:func:`forecast`: a table's deal and bidding
+cost little, so the waits show its play only a minute after its start, by
+when the tables started meanwhile would overshoot), or while other tables
+wait their turn, does not start the match: the table joins a queue, and the
+person is told it starts by itself.  One supervised task (``admission``, :func:`run`) starts the
 waiting tables, oldest first, one a look, as soon as the backlog is under
 the mark again: no table is left to press Start again and again, and none
 jumps the queue.  ``/health`` shows the backlog and the tables waiting
@@ -38,15 +43,46 @@ ADMIT_WAIT: Final = 0.4
 """Seconds the next movers' messages may have waited lately for Telegram's overall limit (nine in ten no
 longer) for a new match to start: the goal is the next player's turn shown within a second, and the wait
 for the limit is most of it, so admission stops before that wait reaches the goal, not after."""
+ADMIT_RATE: Final = 24.0
+"""Messages a second the tables may be forecast to ask for, a new one included, for a new match to start: nine
+tenths of the 27 a second the bot sends at most (:class:`~bot.ratelimit.ChatRateLimiter`), the rest a margin
+for hands' ends and deals, when a table asks for more than at its tricks."""
+YOUNG: Final = 90.0
+"""Seconds after its start when a table's messages show fully in the rate measured: its deal, its 45 s of
+bidding, burying and the steal round cost a few messages, its tricks about :data:`TABLE_RATE` a second."""
+TABLE_RATE: Final = 0.3
+"""Messages a second a table of four people asks for at real time (2.25 a play, a play every 7.5 s): the
+least a table started lately is forecast to cost (more when the tables measured cost more)."""
 LOOK_EVERY: Final = 2.0
 """Seconds between two starts from the queue (a start's messages count in the backlog before the next)."""
 
 
 def crowded(house: House) -> bool:
     """True while a new match would slow the tables playing: the next movers waited more than
-    :data:`ADMIT_WAIT` lately, or more than :data:`ADMIT_BACKLOG` s of messages wait."""
+    :data:`ADMIT_WAIT` lately, more than :data:`ADMIT_BACKLOG` s of messages wait, or the :func:`forecast`
+    is past :data:`ADMIT_RATE`."""
     publisher = house.publisher
-    return publisher is not None and (publisher.backlog > ADMIT_BACKLOG or publisher.movers_wait() > ADMIT_WAIT)
+    limiter = publisher.limiter if publisher is not None else None
+    if publisher is None or limiter is None:
+        return False
+    return publisher.backlog > ADMIT_BACKLOG or limiter.movers_wait() > ADMIT_WAIT or forecast(house) > ADMIT_RATE
+
+
+def forecast(house: House, now: float | None = None) -> float:
+    """Messages a second the bot will send once the tables started in the last :data:`YOUNG` s play as the
+    others do, with one more table: the rate measured lately, and each young table and the new one at what a
+    table measured costs (the rate over the tables started before them), at least :data:`TABLE_RATE`."""
+    now = time.time() if now is None else now
+    limiter = house.publisher.limiter if house.publisher is not None else None
+    if limiter is None:
+        return 0.0
+    while house.started and house.started[0] < now - YOUNG:
+        house.started.popleft()
+    young = len(house.started)
+    rate = limiter.sent_rate()
+    settled = sum(1 for table in house.by_id.values() if table.playing) - young
+    per_table = max(TABLE_RATE, rate / settled) if settled > 0 else TABLE_RATE
+    return rate + (young + 1) * per_table
 
 
 async def start(house: House, table: Table) -> None:
@@ -66,6 +102,7 @@ async def start(house: House, table: Table) -> None:
             n=before)
     house.waiting_starts.pop(table.id, None)
     await lobby.start(house, table)
+    house.started.append(time.time())
 
 
 async def run(house: House) -> None:

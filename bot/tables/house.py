@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -113,6 +113,8 @@ class House:
         self.waiting_starts: dict[int, float] = {}
         """Tables whose Start waits for room under Telegram's limit, oldest first (:mod:`bot.tables.admission`)."""
         self.admission_wake = asyncio.Event()
+        self.started: deque[float] = deque()
+        """When the matches started lately began (:func:`bot.tables.admission.forecast` counts them apart)."""
         self.closing = False
         """Set at shut-down: no AI move or timer starts any more."""
         self.watchers: list[Callable[[Table], None]] = []
@@ -208,14 +210,16 @@ class House:
         """What the bot keeps going, for ``/health`` and the heartbeat (a leak shows as a number that grows):
         tables in memory, turn timers and AI loops running, the strong AI's searches running or queued,
         messages kept current, the seconds of messages waiting for Telegram's overall limit and how long
-        the next movers' messages waited lately (nine in ten), the tables waiting to start, and every
+        the next movers' messages waited lately (nine in ten), the messages a second sent lately, the tables waiting to start, and every
         supervised task by kind."""
         summary = self.tasks.summary()
         running = summary["running"]
+        limiter = self.publisher.limiter if self.publisher is not None else None
         return {"tables": len(self.by_id), "timers": running.get("timer", 0), "ai_loops": running.get("ai", 0),
                 "searches": self.thinking.waiting,
                 "messages": self.publisher.kept if self.publisher is not None else 0,
                 "backlog": round(self.publisher.backlog, 1) if self.publisher is not None else 0.0,
-                "movers_wait": round(self.publisher.movers_wait(), 2) if self.publisher is not None else 0.0,
+                "movers_wait": round(limiter.movers_wait(), 2) if limiter is not None else 0.0,
+                "sent_rate": round(limiter.sent_rate(), 1) if limiter is not None else 0.0,
                 "waiting_tables": len(self.waiting_starts),
                 "background": sum(running.values()), "tasks": running, "task_failures": summary["failed"]}

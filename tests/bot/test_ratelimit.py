@@ -250,7 +250,7 @@ def test_waits_read_the_wait_nine_in_ten_did_not_exceed_over_the_last_twenty_sec
 async def test_the_movers_wait_counts_the_next_movers_messages_alone() -> None:
     """What admission watches: how long the next movers' messages waited for the overall limit lately;
     other messages' waits do not count."""
-    from bot.ratelimit import MOVER, PRIORITY
+    from bot.ratelimit import MOVER, PRIORITY, WAITS_SPAN
 
     limiter, telegram = ChatRateLimiter(overall=(21, 1.0, 1)), Telegram()  # 20 a second once the burst is spent
 
@@ -264,6 +264,7 @@ async def test_the_movers_wait_counts_the_next_movers_messages_alone() -> None:
     assert limiter.movers_wait() == 0.0  # they waited, but they were not next movers
     await asyncio.wait_for(asyncio.gather(*(message(MOVER, PERSON + n) for n in range(10, 18))), 30)
     assert limiter.movers_wait() >= 0.2  # eight at once at twenty a second: the later ones waited
+    assert limiter.sent_rate() == pytest.approx(16 / WAITS_SPAN)  # every message counts in the rate, movers or not
 
 
 def test_retry_after_is_read_from_ptbs_public_attribute_without_a_warning() -> None:

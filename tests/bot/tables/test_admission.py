@@ -4,6 +4,7 @@ and whoever pressed Start is told to press it again in a minute (nothing else ch
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -11,20 +12,28 @@ from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Seat, Table
 from bot.tables import FAR_BEHIND, TableError, Tables
-from bot.tables.admission import ADMIT_BACKLOG, ADMIT_WAIT
+from bot.tables.admission import ADMIT_BACKLOG, ADMIT_RATE, ADMIT_WAIT, TABLE_RATE, YOUNG
 
 
 class Behind:
-    """Stands in for the publisher: only its backlog (seconds of messages waiting) and how long the next
-    movers' messages waited lately are read."""
+    """Stands in for the publisher and its rate limiter: only the backlog (seconds of messages waiting), how
+    long the next movers' messages waited lately and the messages a second sent lately are read."""
 
-    def __init__(self, backlog: float, movers: float = 0.0) -> None:
+    def __init__(self, backlog: float, movers: float = 0.0, rate: float = 0.0) -> None:
         self.backlog = backlog
         self.movers = movers
+        self.rate = rate
         self.kept = 0
+
+    @property
+    def limiter(self) -> Behind:
+        return self
 
     def movers_wait(self) -> float:
         return self.movers
+
+    def sent_rate(self) -> float:
+        return self.rate
 
 
 def lobby() -> Table:
@@ -117,3 +126,64 @@ async def test_waiting_tables_start_in_turn_as_soon_as_there_is_room(monkeypatch
     finally:
         runner.cancel()
         await asyncio.gather(runner, return_exceptions=True)
+
+
+def playing_tables(tables: Tables, n: int) -> None:
+    """``n`` tables with a match under way (only whether they play is read)."""
+    for table_id in range(1000, 1000 + n):
+        table = lobby()
+        table.id, table.status, table.match = table_id, "playing", object()  # type: ignore[assignment]
+        tables.by_id[table_id] = table
+
+
+async def test_tables_started_lately_are_forecast_at_what_a_table_playing_costs() -> None:
+    """A table's deal and bidding cost little, so the rate measured shows its play only a minute or so after
+    its start: the forecast counts each table started lately, and the new one, at what the tables playing
+    longer cost (at least a real-time table's), and refuses a start that would take it past the mark."""
+    from bot.tables.admission import crowded, forecast
+
+    tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
+    tables.publisher = Behind(0.0, rate=20.0)  # type: ignore[assignment]
+    playing_tables(tables, 60)
+    now = 10_000.0
+    assert forecast(tables, now) == pytest.approx(20.0 + 20.0 / 60)  # nobody young: the new table alone
+    assert not crowded(tables)
+    tables.started.extend([now - YOUNG - 1] * 5 + [now - 10.0] * 10)  # five started long ago, ten lately
+    assert forecast(tables, now) == pytest.approx(20.0 + 11 * 20.0 / 50)  # 24.4: ten young and the new one
+    assert len(tables.started) == 10  # the old starts are forgotten
+    tables.started.clear()
+    tables.started.extend([time.time()] * 10)
+    assert crowded(tables)
+    table = lobby()
+    with pytest.raises(TableError):
+        await tables.start(table)
+    assert list(tables.waiting_starts) == [table.id]
+
+
+async def test_with_few_tables_measured_a_new_table_costs_a_real_time_tables_rate() -> None:
+    """At the start (or after quiet hours), the rate says nothing of what a table costs: each table started
+    lately counts at :data:`TABLE_RATE` a second, so the first minute's starts cannot overshoot the mark."""
+    from bot.tables.admission import forecast
+
+    tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
+    tables.publisher = Behind(0.0, rate=0.5)  # type: ignore[assignment]
+    playing_tables(tables, 40)
+    now = 10_000.0
+    tables.started.extend([now - 5.0] * 40)  # every table playing started lately: still dealing and bidding
+    assert forecast(tables, now) == pytest.approx(0.5 + 41 * TABLE_RATE)
+    assert int((ADMIT_RATE - 0.5) / TABLE_RATE) == 78  # so about 78 tables start within a minute and a half, not 150
+
+
+async def test_a_match_started_is_counted_as_started_lately(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tables import admission
+
+    tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
+    tables.publisher = Behind(0.0)  # type: ignore[assignment]
+
+    async def start_now(house: object, table: Table) -> None:
+        table.status = "playing"
+
+    monkeypatch.setattr(admission.lobby, "start", start_now)
+    await tables.start(lobby())
+    assert len(tables.started) == 1 and time.time() - tables.started[0] < 5
+    assert tables.load()["sent_rate"] == 0.0
