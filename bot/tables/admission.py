@@ -71,7 +71,7 @@ def crowded(house: House) -> bool:
 def forecast(house: House, now: float | None = None) -> float:
     """Messages a second the bot will send once the tables started in the last :data:`YOUNG` s play as the
     others do, with one more table: the rate measured lately, and each young table and the new one at what a
-    table measured costs (the rate over the tables started before them), at least :data:`TABLE_RATE`."""
+    table costs (the rate over the tables playing), at least :data:`TABLE_RATE`."""
     now = time.time() if now is None else now
     limiter = house.publisher.limiter if house.publisher is not None else None
     if limiter is None:
@@ -80,8 +80,10 @@ def forecast(house: House, now: float | None = None) -> float:
         house.started.popleft()
     young = len(house.started)
     rate = limiter.sent_rate()
-    settled = sum(1 for table in house.by_id.values() if table.playing) - young
-    per_table = max(TABLE_RATE, rate / settled) if settled > 0 else TABLE_RATE
+    playing = sum(1 for table in house.by_id.values() if table.playing)
+    # Over every table playing, the young ones too: their deals and bidding are in the rate, and a rate over
+    # the few older tables alone would cost each young table several times what it will (a ramp would stall).
+    per_table = max(TABLE_RATE, rate / playing) if playing else TABLE_RATE
     return rate + (young + 1) * per_table
 
 

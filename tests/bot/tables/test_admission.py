@@ -143,13 +143,13 @@ async def test_tables_started_lately_are_forecast_at_what_a_table_playing_costs(
     from bot.tables.admission import crowded, forecast
 
     tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
-    tables.publisher = Behind(0.0, rate=20.0)  # type: ignore[assignment]
+    tables.publisher = Behind(0.0, rate=21.0)  # type: ignore[assignment]
     playing_tables(tables, 60)
     now = 10_000.0
-    assert forecast(tables, now) == pytest.approx(20.0 + 20.0 / 60)  # nobody young: the new table alone
+    assert forecast(tables, now) == pytest.approx(21.0 + 21.0 / 60)  # nobody young: the new table alone
     assert not crowded(tables)
     tables.started.extend([now - YOUNG - 1] * 5 + [now - 10.0] * 10)  # five started long ago, ten lately
-    assert forecast(tables, now) == pytest.approx(20.0 + 11 * 20.0 / 50)  # 24.4: ten young and the new one
+    assert forecast(tables, now) == pytest.approx(21.0 + 11 * 21.0 / 60)  # 24.85: ten young and the new one
     assert len(tables.started) == 10  # the old starts are forgotten
     tables.started.clear()
     tables.started.extend([time.time()] * 10)
@@ -172,6 +172,20 @@ async def test_with_few_tables_measured_a_new_table_costs_a_real_time_tables_rat
     tables.started.extend([now - 5.0] * 40)  # every table playing started lately: still dealing and bidding
     assert forecast(tables, now) == pytest.approx(0.5 + 41 * TABLE_RATE)
     assert int((ADMIT_RATE - 0.5) / TABLE_RATE) == 78  # so about 78 tables start within a minute and a half, not 150
+
+
+async def test_a_ramp_of_young_tables_is_not_charged_their_bidding_as_if_few_tables_made_it() -> None:
+    """Most tables playing started lately: their deals and bidding are in the rate, spread over every table
+    playing, so the few older ones do not make each young table look several times as dear (a ramp that
+    stalled at 67 tables of 100 in 8 minutes, in a first version that divided by the older tables alone)."""
+    from bot.tables.admission import crowded, forecast
+
+    tables = Tables(db=Database(), config=Settings(token="x"))  # type: ignore[arg-type]
+    tables.publisher = Behind(0.0, rate=6.0)  # type: ignore[assignment]
+    playing_tables(tables, 30)
+    tables.started.extend([time.time()] * 25)
+    assert forecast(tables) == pytest.approx(6.0 + 26 * TABLE_RATE)
+    assert not crowded(tables)
 
 
 async def test_a_match_started_is_counted_as_started_lately(monkeypatch: pytest.MonkeyPatch) -> None:
