@@ -1011,8 +1011,29 @@ class Window:
         """An accepted play → the first hand message at that table newly offering a play in the same hand
         (the next mover's turn shown), seconds; inf: not within SHOWN_WAIT though the hand went on.
         The last play of a hand has no next turn and is left out."""
+        return [lag for _, lag in self.turns()]
+
+    def slow_turns(self, over: float = 1.0) -> str:
+        """Where the slow turns (lag over ``over`` s) waited: the messages a second Telegram took from the bot
+        while each waited (near 27: the bot's overall pace was full; well under it: something else held the
+        turn), and the 429s among them."""
+        calls = [r for r in self.crowd.server.calls.records
+                 if r.method.startswith(("send", "edit")) and self.t0 - 1 <= r.at <= self.t1 + SHOWN_WAIT]
+        ok = [r.at for r in calls if r.ok]
+        refused = [r.at for r in calls if r.status == 429]
+        slow = [(at, lag) for at, lag in self.turns() if over < lag < float("inf")]
+        if not slow:
+            return f"slow turns (over {over:g} s): none"
+        rates = sorted((bisect.bisect_right(ok, at + lag) - bisect.bisect_left(ok, at)) / lag for at, lag in slow)
+        hit = sum(1 for at, lag in slow if bisect.bisect_right(refused, at + lag) > bisect.bisect_left(refused, at))
+        return (f"slow turns (over {over:g} s): {len(slow)}; messages a second Telegram took while each waited: "
+                f"min {rates[0]:.1f}, median {rates[len(rates) // 2]:.1f}, max {rates[-1]:.1f}; "
+                f"with a 429 meanwhile: {hit}")
+
+    def turns(self) -> list[tuple[float, float]]:
+        """(the accepted play's time, its turn lag) for :meth:`turn_lags`."""
         state = self.crowd.server.state
-        out = []
+        out: list[tuple[float, float]] = []
         for table in self.crowd.tables:
             turns: list[tuple[float, int]] = []  # (when shown, hand)
             for sitter in table.sitters:
@@ -1034,9 +1055,9 @@ class Window:
                 nxt = next(((t, h) for t, h in turns[bisect.bisect_right(turns, (at, 1 << 30)):] if h >= hand), None)
                 later_play = any(h == hand and a > at for a, h in plays)
                 if nxt is not None and nxt[1] == hand and nxt[0] - at <= SHOWN_WAIT:
-                    out.append(nxt[0] - at)
+                    out.append((at, nxt[0] - at))
                 elif later_play:
-                    out.append(float("inf"))
+                    out.append((at, float("inf")))
         return out
 
     def group_lags(self) -> list[float]:
@@ -1189,6 +1210,7 @@ async def many_tables(n: int, *, window: float, ai_delay: float, think: tuple[fl
                   f"{', '.join(f'{v} {k}' for k, v in before.most_common()) or 'none'}")
             for line in per_play(reasons, int(plays[0][0])):
                 print("  " + line)
+            print("  " + w.slow_turns())
             print(f"  simulator+fake CPU {(me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime):.0f} s in the "
                   f"window; bot warnings {len(bot.problems())}{_kinds(bot.problems())}")
             for line in _examples(bot.problems()):
