@@ -129,8 +129,9 @@ class Thinking:
         finally:
             self.waiting -= 1
 
-    def close(self) -> None:
-        """Stop the workers (a search running finishes first; queued ones are dropped)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    async def close(self) -> None:
+        """Stop the workers (a search running finishes first, waited for in a thread so the event loop
+        goes on meanwhile: the last edits of the shut-down go out; queued searches are dropped)."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -385,4 +385,4 @@ async def close(house: House) -> None:
                      if (task := house.tasks.cancel(f"{kind} {table.id}")) is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*house.tasks.running(of_tables=True), return_exceptions=True)
-    house.thinking.close()
+    await house.thinking.close()

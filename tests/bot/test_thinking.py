@@ -76,7 +76,7 @@ async def test_searches_in_a_worker_play_legal_moves_and_leave_no_one_waiting() 
         assert all(h.can(a) for (_v, h), a in zip(found, moves))
         assert thinking.waiting == 0
     finally:
-        thinking.close()
+        await thinking.close()
 
 
 async def test_past_the_least_budget_the_seat_plays_its_heuristics_at_once() -> None:
@@ -88,7 +88,7 @@ async def test_past_the_least_budget_the_seat_plays_its_heuristics_at_once() -> 
         assert action == heuristic_action(view, hand.ruleset)
         assert thinking._pool is None  # no worker was needed
     finally:
-        thinking.close()
+        await thinking.close()
 
 
 def test_the_health_load_counts_the_searches_running_or_queued() -> None:
