@@ -191,11 +191,11 @@ async def test_unpaced_nothing_waits_but_a_429_still_holds_its_chat_only() -> No
     await asyncio.gather(stuck, return_exceptions=True)
 
 
-@pytest.mark.parametrize("press_at, answer, first", [(32.0, False, "press"), (35.0, False, "group"),
+@pytest.mark.parametrize("press_at, answer, first", [(34.0, False, "press"), (36.0, False, "group"),
                                                       (600.0, True, "press")])
 async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(press_at: float, answer: bool,
                                                                                first: str) -> None:
-    """Served by arrival plus a head start (a press 0 s, a group 33.5 s): a busy bot never starves a group.
+    """Served by arrival plus a head start (a press 0 s, a group 34 s): a busy bot never starves a group.
     A message a button's answer waits for goes first however long the others waited (Telegram takes no
     answer after 15 s)."""
     import time
@@ -220,6 +220,38 @@ async def test_a_group_message_that_waited_long_enough_goes_before_a_new_press(p
     jump[0] = press_at
     press = asyncio.create_task(wait("press", ANSWER if answer else PRESSER))  # arrives press_at seconds later
     await asyncio.wait_for(asyncio.gather(group, press), 30)
+    assert served[0] == first
+
+
+@pytest.mark.parametrize("other, mover_at, first", [("private", 3.5, "mover"), ("private", 4.5, "private"),
+                                                     ("group", 4.5, "mover"), ("group", 5.5, "group")])
+async def test_the_next_mover_goes_before_other_messages_unless_they_waited_seconds(other: str, mover_at: float,
+                                                                                    first: str) -> None:
+    """The next player first: a result, a new hand, a clock or a group line that arrived a few seconds before
+    a next mover's edit still waits behind it (4 s for a private message, 5 s for a group's); longer, it goes
+    first, so nothing starves."""
+    import time
+
+    from bot.ratelimit import GROUP, MOVER, PRIVATE, Bucket, Queue
+
+    start, jump = time.monotonic(), [0.0]
+
+    def clock() -> float:
+        return time.monotonic() - start + jump[0]
+
+    queue = Queue(Bucket(2, 1.0, 1))
+    queue.bucket.tokens, queue.bucket.updated = 0.0, clock()
+    served: list[str] = []
+
+    async def wait(name: str, priority: int) -> None:
+        await queue.acquire(clock, priority)
+        served.append(name)
+
+    earlier = asyncio.create_task(wait(other, PRIVATE if other == "private" else GROUP))
+    await asyncio.sleep(0.05)
+    jump[0] = mover_at
+    mover = asyncio.create_task(wait("mover", MOVER))
+    await asyncio.wait_for(asyncio.gather(earlier, mover), 30)
     assert served[0] == first
 
 
