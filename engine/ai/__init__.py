@@ -254,6 +254,8 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
         else:
             picked = [rng.choice(comps)]
         return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
-    prices = {c: rng.random() for c in dict.fromkeys(hand)}  # not a set: its order follows addresses
+    # A price for each distinct card, drawn in the hand's order (not a set's: its order follows addresses);
+    # zip asks the generator only while cards are left, so the draws are those of a loop over the cards.
+    prices = dict(zip(dict.fromkeys(hand), iter(rng.random, None)))
     play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
     return _ACTION("play", seat, tuple(play), None)
