@@ -24,9 +24,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from bisect import bisect
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import accumulate
 
 from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
 from engine.ai.rollout import Rollout, forced_play
@@ -146,7 +148,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             if not slots:
                 ok = False
                 break
-            pick = rng.choices(slots, weights)[0]
+            pick = weighted_pick(rng, slots, weights)
             if pick == -1:
                 kitty.append(card)
                 kitty_free -= 1
@@ -157,6 +159,13 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             full = [list(mem.hand) if s == seat else hands[s] for s in range(4)]
             return full, list(view.kitty) if kitty_known and view.kitty is not None else kitty
     return None
+
+
+def weighted_pick(rng: random.Random, population: Sequence[int], weights: Sequence[float]) -> int:
+    """``rng.choices(population, weights)[0]`` for positive weights: the same pick from the same one draw,
+    without the checks and the list around it (a sampled deal picks a place for each card)."""
+    cum = list(accumulate(weights))
+    return population[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
 
 _Prepared = tuple[list[int], dict[int, int], bool, int, dict[int, Counter[Card]], tuple[Card, ...], set[str],

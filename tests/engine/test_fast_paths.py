@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ai.search import weighted_pick
 from engine.cards import ALL_CARDS, DECK, Card
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
@@ -42,3 +43,13 @@ def test_a_single_follows_check_is_the_general_checks(ctx: object, rng: random.R
     if play[0] in hand:
         assert _verdict(lambda *a: check_follow(*a, held=True), ctx, lead, hand, play) == \
             _verdict(_check_follow, ctx, lead, hand, play, True)
+
+
+@given(st.lists(st.one_of(st.integers(1, 27), st.floats(0.001, 30.0)), min_size=1, max_size=5),
+       st.integers(0, 2**32))
+def test_a_weighted_pick_is_random_choices_pick(weights: list[float], seed: int) -> None:
+    population = list(range(-1, len(weights) - 1))  # the kitty (-1) and the seats, as a sampled deal has them
+    ours, theirs = random.Random(seed), random.Random(seed)
+    for _ in range(5):
+        assert weighted_pick(ours, population, weights) == theirs.choices(population, weights)[0]
+    assert ours.random() == theirs.random()  # one draw a pick, as choices makes
