@@ -242,7 +242,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             return Action("steal", seat, o.cards, o.choice)
         return Action("pass_steal", seat)
     ctx = context(ruleset, view.level, view.trump)
-    hand = list(view.hand)
+    hand = view.hand
     if not view.current:
         groups: dict[str, list[Card]] = {}
         for c in hand:
