@@ -7,11 +7,18 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.ai import _random_bid, random_action
 from engine.ai.search import weighted_pick
-from engine.cards import ALL_CARDS, DECK, Card
+from engine.bidding import needs_choice, read_step
+from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
+from engine.hand import Hand, HandSetup
+from engine.legal_bids import BidOption, accepted_bid, bid_card_sets, bid_options
+from engine.ruleset import RULESETS, Ruleset
+from engine.selfplay import actions
 from engine.trump import trump_context
+from engine.views import HandView, view_for
 from tests.engine._util import PRESETS, R
 
 contexts = st.builds(
@@ -53,3 +60,40 @@ def test_a_weighted_pick_is_random_choices_pick(weights: list[float], seed: int)
     for _ in range(5):
         assert weighted_pick(ours, population, weights) == theirs.choices(population, weights)[0]
     assert ours.random() == theirs.random()  # one draw a pick, as choices makes
+
+
+def _bid_views(preset: str, seed: int) -> list[HandView]:
+    """Every view a random legal player was asked to bid or steal from in one hand (hidden or open bidding)."""
+    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (seed % 13 + 2,) * 2, seed % 2, seed % 2))
+    views = []
+    for action in actions(hand, [random_action] * 4, random.Random(seed)):
+        if hand.phase in ("bidding", "stealing") and action.seat is not None:
+            views.append(view_for(hand, action.seat))
+        hand.apply(action)
+    return views
+
+
+def _each_option_alone(view: HandView, ruleset: Ruleset, steal: bool) -> list[BidOption]:
+    """bid_options as it was written: every card set and trump choice judged on its own by accepted_bid."""
+    out = []
+    for cards in bid_card_sets(ruleset, view.level, view.hand):
+        step = read_step(ruleset, view.level, cards)
+        choices: tuple[str | None, ...] = (None,)
+        if needs_choice(ruleset, step):
+            choices = SUITS if step == "BJ2" else (*SUITS, None)
+        out += [o for choice in choices if (o := accepted_bid(view, ruleset, cards, choice, steal=steal))]
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(PRESETS), st.integers(0, 2**32))
+def test_bid_options_and_the_random_bid_are_those_judged_one_by_one(preset: str, seed: int) -> None:
+    ruleset = RULESETS[preset]
+    for view in _bid_views(preset, seed):
+        steal = view.phase == "stealing"
+        options = _each_option_alone(view, ruleset, steal)
+        assert bid_options(view, ruleset, steal=steal) == options
+        ours, theirs = random.Random(seed), random.Random(seed)
+        picked = options and theirs.random() < 0.25 and theirs.choice(options) or None
+        assert _random_bid(view, ruleset, ours, steal=steal, odds=0.25) == picked
+        assert ours.random() == theirs.random()  # the same draws
