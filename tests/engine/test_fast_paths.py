@@ -11,13 +11,14 @@ from engine.ai import _random_bid, random_action
 from engine.ai.search import weighted_pick
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
+from engine.combos import _SPLITS, Component, decompose, tractors_in
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
 from engine.hand import Hand, HandSetup
 from engine.legal_bids import BidOption, accepted_bid, bid_card_sets, bid_options
 from engine.ruleset import RULESETS, Ruleset
 from engine.selfplay import actions
-from engine.trump import trump_context
+from engine.trump import TrumpContext, trump_context
 from engine.views import HandView, view_for
 from tests.engine._util import PRESETS, R
 
@@ -97,3 +98,34 @@ def test_bid_options_and_the_random_bid_are_those_judged_one_by_one(preset: str,
         picked = options and theirs.random() < 0.25 and theirs.choice(options) or None
         assert _random_bid(view, ruleset, ours, steal=steal, odds=0.25) == picked
         assert ours.random() == theirs.random()  # the same draws
+
+
+def _split_as_written(ctx: TrumpContext, seq: list[Card]) -> list[Component]:
+    """decompose as it was written: each component built afresh, sorted by the negated order."""
+    if len(seq) == 1:
+        return [Component("single", (seq[0],), ctx.order(seq[0]))]
+    counts: dict[Card, int] = {}
+    for c in seq:
+        counts[c] = counts.get(c, 0) + 1
+    pair_cards = [c for c, n in counts.items() if n >= 2]
+    comps: list[Component] = []
+    for run, top in tractors_in(ctx, pair_cards) if len(pair_cards) >= 2 else ():
+        comps.append(Component("tractor", tuple(c for c in run for _ in (0, 1)), top))
+        for c in run:
+            counts[c] -= 2
+    for card in sorted((c for c, n in counts.items() if n >= 2), key=lambda c: -ctx.order(c)):
+        comps.append(Component("pair", (card, card), ctx.order(card)))
+        counts[card] -= 2
+    singles = sorted((c for c, n in counts.items() for _ in range(n)), key=lambda c: -ctx.order(c))
+    return comps + [Component("single", (c,), ctx.order(c)) for c in singles]
+
+
+@settings(max_examples=300, deadline=None)
+@given(contexts, st.randoms(use_true_random=False), st.integers(1, 16))
+def test_a_split_is_the_split_as_written(ctx: TrumpContext, rng: random.Random, size: int) -> None:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    group = ctx.group(deck[0])
+    cards = [c for c in deck if ctx.group(c) == group][:size]  # one group, in a random order (copies now and then)
+    _SPLITS.clear()
+    assert decompose(ctx, cards) == _split_as_written(ctx, cards)
