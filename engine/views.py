@@ -253,11 +253,28 @@ def _bid_views(bids: list[Bid], hidden: bool, viewer: int | None) -> tuple[tuple
     return views, trump
 
 
+_PASSED_SEEN: dict[int, tuple[list[tuple[int, tuple[Card, ...]]], int, int | None,
+                             tuple[tuple[Card, ...], tuple[int, ...]]]] = {}
+"""Per viewer, the last :func:`_passed_kitty`: the hand's list of buries, how many, the burier, and the answer
+(a hand's buries change only in the bury and steal rounds, and only by a bury appended)."""
+
+
 def _passed_kitty(hand: Hand, viewer: int | None) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     """The cards ``viewer`` last buried and the seats that took the kitty since, if any did."""
     buries = hand.buries
     if viewer is None or not buries or viewer == hand.burier:
         return (), ()
+    seen = _PASSED_SEEN.get(viewer)
+    if seen is not None and seen[0] is buries and seen[1] == len(buries) and seen[2] == hand.burier:
+        return seen[3]
+    found = _passed_kitty_of(hand, viewer)
+    _PASSED_SEEN[viewer] = (buries, len(buries), hand.burier, found)
+    return found
+
+
+def _passed_kitty_of(hand: Hand, viewer: int) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """:func:`_passed_kitty`, worked out."""
+    buries = hand.buries
     mine = [i for i, (seat, _cards) in enumerate(buries) if seat == viewer]
     if not mine:
         return (), ()

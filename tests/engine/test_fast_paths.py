@@ -14,12 +14,12 @@ from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.combos import _SPLITS, Component, decompose, tractors_in
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
-from engine.hand import Hand, HandSetup
+from engine.hand import Action, Hand, HandSetup
 from engine.legal_bids import BidOption, accepted_bid, bid_card_sets, bid_options
 from engine.ruleset import RULESETS, Ruleset
 from engine.selfplay import actions
 from engine.trump import TrumpContext, trump_context
-from engine.views import HandView, view_for
+from engine.views import _BIDS_SEEN, _PASSED_SEEN, HandView, view_for
 from tests.engine._util import PRESETS, R
 
 contexts = st.builds(
@@ -129,3 +129,28 @@ def test_a_split_is_the_split_as_written(ctx: TrumpContext, rng: random.Random, 
     cards = [c for c in deck if ctx.group(c) == group][:size]  # one group, in a random order (copies now and then)
     _SPLITS.clear()
     assert decompose(ctx, cards) == _split_as_written(ctx, cards)
+
+
+def _thief(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
+    """A random legal player who steals the kitty whenever it can (kitties passed on, and on again)."""
+    if view.phase == "stealing" and view.viewer is not None:
+        options = bid_options(view, ruleset, steal=True)
+        if options:
+            option = rng.choice(options)
+            return Action("steal", view.viewer, option.cards, option.choice)
+    return random_action(view, ruleset, rng)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(PRESETS), st.integers(0, 2**32))
+def test_views_built_with_the_bids_and_buries_kept_are_views_built_afresh(preset: str, seed: int) -> None:
+    """Every seat's and the spectator's view at every decision of a random hand (steals and hidden bids among
+    them), the views kept per viewer in play as views/_BIDS_SEEN and _PASSED_SEEN keep them, against the same
+    views with nothing kept."""
+    hand = Hand(HandSetup(RULESETS[preset], seed, 2, (seed % 13 + 2,) * 2, seed % 2, seed % 2))
+    for action in actions(hand, [_thief] * 4, random.Random(seed)):
+        kept = [view_for(hand, viewer) for viewer in (0, 1, 2, 3, None)]  # from what the last decision's views kept
+        _BIDS_SEEN.clear()
+        _PASSED_SEEN.clear()
+        assert kept == [view_for(hand, viewer) for viewer in (0, 1, 2, 3, None)]
+        hand.apply(action)
