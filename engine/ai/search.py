@@ -122,12 +122,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
         for cards, seats in bound:  # the bound copies not drawn into the kitty already
             musts.append((cards - drawn, seats))
             drawn -= cards
-        # Most constrained first: the bound cards, then cards of a group some seats are void in.
-        if musts:
-            order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[table[c][0]]),
-                           reverse=True)
-        else:
-            order = sorted(rest, key=lambda c: (False, void_seats[table[c][0]]), reverse=True)
+        order = dealing_order(rest, musts, void_seats)
         free = dict(room)
         kitty_free = kitty_room - len(kitty)
         hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
@@ -161,6 +156,22 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
     return None
 
 
+def dealing_order(cards: Sequence[Card], musts: Sequence[tuple[Counter[Card], list[int]]],
+                  void_seats: dict[Card, int]) -> list[Card]:
+    """The cards in the order a sampled deal places them, most constrained first: those bound to seats
+    (``musts``), then by how many other seats are void in the card's group, most first, ties in the order given.
+
+    ``sorted(cards, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[c]), reverse=True)``
+    (a stable sort keeps ties in order, reversed or not), without a call of a key a card.
+    """
+    voids_of = void_seats.__getitem__
+    if not musts:
+        return sorted(cards, key=voids_of, reverse=True)
+    held = {c for m, _s in musts for c, n in m.items() if n > 0}
+    return sorted([c for c in cards if c in held], key=voids_of, reverse=True) + \
+        sorted([c for c in cards if c not in held], key=voids_of, reverse=True)
+
+
 def weighted_pick(rng: random.Random, population: Sequence[int], weights: Sequence[float]) -> int:
     """``rng.choices(population, weights)[0]`` for positive weights: the same pick from the same one draw,
     without the checks and the list around it (a sampled deal picks a place for each card)."""
@@ -169,10 +180,10 @@ def weighted_pick(rng: random.Random, population: Sequence[int], weights: Sequen
 
 
 _Prepared = tuple[list[int], dict[int, int], bool, int, dict[int, Counter[Card]], tuple[Card, ...], set[str],
-                  list[tuple[Counter[Card], list[int]]], dict[str, int]]
+                  list[tuple[Counter[Card], list[int]]], dict[Card, int]]
 """What :func:`sample_world` works out of the view before drawing: the other seats, their room, whether the kitty
 is known and the room in it, the cards pinned to seats, the cards to deal (in their first order), the groups no
-other seat can hold, the bound cards and how many other seats lack each group."""
+other seat can hold, the bound cards and how many other seats lack each card's group."""
 
 _LAST_PREPARED: tuple[HandView, Memory, _Prepared | None] | None = None
 """The last view and memory :func:`sample_world` drew from, with what it worked out of them (a search draws every
@@ -203,7 +214,8 @@ def _prepare(view: HandView, mem: Memory) -> _Prepared | None:
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
     bound = _bound(view, mem, played, pinned, pool, kept)
-    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    lacking = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    void_seats = {c: lacking[group] for c, (group, _order) in table.items()}
     return others, room, kitty_known, kitty_room, pinned, tuple(cards_left), homeless, bound, void_seats
 
 

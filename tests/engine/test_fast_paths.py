@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.ai import _random_bid, random_action
-from engine.ai.search import weighted_pick
+from engine.ai.search import dealing_order, weighted_pick
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.combos import _SPLITS, Component, decompose, tractors_in
@@ -154,3 +155,12 @@ def test_views_built_with_the_bids_and_buries_kept_are_views_built_afresh(preset
         _PASSED_SEEN.clear()
         assert kept == [view_for(hand, viewer) for viewer in (0, 1, 2, 3, None)]
         hand.apply(action)
+
+
+@given(st.randoms(use_true_random=False), st.integers(0, 40), st.integers(0, 3))
+def test_a_deals_order_is_the_sort_by_bound_and_voids(rng: random.Random, size: int, bound: int) -> None:
+    cards = rng.sample(list(DECK), size)
+    void_seats = {c: rng.randint(0, 3) for c in ALL_CARDS}
+    musts = [(Counter({c: rng.randint(0, 2) for c in rng.sample(list(ALL_CARDS), 5)}), [1, 2]) for _ in range(bound)]
+    written = sorted(cards, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[c]), reverse=True)
+    assert dealing_order(cards, musts, void_seats) == written
