@@ -59,5 +59,5 @@ def test_a_class_kept_elsewhere_by_the_other_checkout_is_found() -> None:
 
     adjustment = Adjustment("throw", 1, -10)
     moved = pickle.dumps(adjustment, protocol=0).replace(b"engine.scoring\nAdjustment", b"engine.cards\nAdjustment")
-    assert b"engine.cards\nAdjustment" in moved  # as the checkout of 5 December names it (its engine.hand's)
+    assert b"engine.cards\nAdjustment" in moved  # a module without it (5 December's checkout kept it in engine.hand)
     assert _Unpickler(io.BytesIO(moved)).load() == adjustment
