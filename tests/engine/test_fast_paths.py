@@ -164,3 +164,11 @@ def test_a_deals_order_is_the_sort_by_bound_and_voids(rng: random.Random, size: 
     musts = [(Counter({c: rng.randint(0, 2) for c in rng.sample(list(ALL_CARDS), 5)}), [1, 2]) for _ in range(bound)]
     written = sorted(cards, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[c]), reverse=True)
     assert dealing_order(cards, musts, void_seats) == written
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), max_size=27), st.integers(0, 2**32))
+def test_the_random_players_prices_are_drawn_as_a_loop_draws_them(hand: list[Card], seed: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    prices = dict(zip(dict.fromkeys(hand), iter(ours.random, None)))  # as random_action draws them
+    assert list(prices.items()) == [(c, theirs.random()) for c in dict.fromkeys(hand)]
+    assert ours.random() == theirs.random()  # no draw beyond the cards
