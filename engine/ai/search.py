@@ -24,12 +24,11 @@ from __future__ import annotations
 import math
 import random
 import time
-from bisect import bisect
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import accumulate
 
+from engine.ai.drawing import dealing_order, weighted_pick
 from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
 from engine.ai.rollout import Rollout, forced_play
 from engine.cards import DECK, Card
@@ -154,29 +153,6 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             full = [list(mem.hand) if s == seat else hands[s] for s in range(4)]
             return full, list(view.kitty) if kitty_known and view.kitty is not None else kitty
     return None
-
-
-def dealing_order(cards: Sequence[Card], musts: Sequence[tuple[Counter[Card], list[int]]],
-                  void_seats: dict[Card, int]) -> list[Card]:
-    """The cards in the order a sampled deal places them, most constrained first: those bound to seats
-    (``musts``), then by how many other seats are void in the card's group, most first, ties in the order given.
-
-    ``sorted(cards, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[c]), reverse=True)``
-    (a stable sort keeps ties in order, reversed or not), without a call of a key a card.
-    """
-    voids_of = void_seats.__getitem__
-    if not musts:
-        return sorted(cards, key=voids_of, reverse=True)
-    held = {c for m, _s in musts for c, n in m.items() if n > 0}
-    return sorted([c for c in cards if c in held], key=voids_of, reverse=True) + \
-        sorted([c for c in cards if c not in held], key=voids_of, reverse=True)
-
-
-def weighted_pick(rng: random.Random, population: Sequence[int], weights: Sequence[float]) -> int:
-    """``rng.choices(population, weights)[0]`` for positive weights: the same pick from the same one draw,
-    without the checks and the list around it (a sampled deal picks a place for each card)."""
-    cum = list(accumulate(weights))
-    return population[bisect(cum, rng.random() * (cum[-1] + 0.0), 0, len(cum) - 1)]
 
 
 _Prepared = tuple[list[int], dict[int, int], bool, int, dict[int, Counter[Card]], tuple[Card, ...], set[str],

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.ai import _random_bid, random_action
-from engine.ai.search import dealing_order, weighted_pick
+from engine.ai.drawing import dealing_order, weighted_pick
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.combos import _SPLITS, Component, decompose, tractors_in
