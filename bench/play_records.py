@@ -2,7 +2,7 @@
 
     python bench/play_records.py DIR [--player strong|casual|heuristic] [--engine ROOT]
                                  [--preset NAME ...] [--pieces K] [--hands N] [--seed S]
-                                 [--budget SECONDS] [--clock cpu|wall]
+                                 [--budget SECONDS] [--clock cpu|wall] [--deals D] [--cap SECONDS]
 
 Each piece is ``N`` hands of four-seat self-play of one preset
 (``engine.selfplay.self_play``: whole matches, levels rising, flag hands
@@ -24,7 +24,12 @@ player, frozen for comparisons without copying its code into the product):
 
 The strong player's budget is measured in this process's CPU time by
 default (``--clock cpu``), so that a loaded machine does not cut its
-searches short.  ``bench/bench_blunders.py DIR`` judges the hands.
+searches short.  ``--deals`` and ``--cap`` set its deals a play and the
+most seconds a play takes: with ``--budget``, the share a search gets from
+the bot when others wait (``bot.thinking.search_work``: with eight tables
+searching at once on one worker, 2 deals, a budget of 0.05 s and a cap of
+0.15 s, counted on the wall clock).  ``bench/bench_blunders.py DIR`` judges
+the hands.
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--budget", type=float, default=None, help="the strong player's seconds a play")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
+    parser.add_argument("--deals", type=int, default=None, help="the strong player's deals a play (default 16)")
+    parser.add_argument("--cap", type=float, default=None, help="the strong player's most seconds a play")
     args = parser.parse_args()
     sys.path.insert(0, os.path.abspath(args.engine))
     from engine.ai import DEFAULT_BUDGET, casual_action, heuristic_action, strong_player
@@ -63,7 +70,12 @@ def main() -> None:
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     budget = DEFAULT_BUDGET if args.budget is None else args.budget
     if args.player == "strong":
-        strong = strong_player(budget=budget, clock=clock)
+        settings: dict[str, Any] = {"budget": budget, "clock": clock}
+        if args.deals is not None:  # given only when asked: an older engine (--engine) may not take them
+            settings["deals"] = args.deals
+        if args.cap is not None:
+            settings["cap"] = args.cap
+        strong = strong_player(**settings)
 
         def player(view: Any, ruleset: Any, rng: Any) -> Any:
             started = time.process_time()

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from engine.cards import Card
+from engine.cards import ALL_CARDS, Card
 from engine.frozen import builder
 from engine.trump import TRUMP, TrumpContext
 
@@ -198,8 +198,7 @@ def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     """
     seq = cards if isinstance(cards, (list, tuple)) else list(cards)
     if len(seq) == 1:  # the commonest play by far: a single
-        card = seq[0]
-        return [_COMPONENT("single", (card,), ctx.order(card))]
+        return [_singles(ctx)[seq[0]]]
     # A seat's cards of a group stay the same over many decisions (those of the groups not played to),
     # and the split is a pure function of the context and the card sequence; Components are immutable.
     key = (ctx, tuple(seq))
@@ -216,6 +215,20 @@ _SPLITS_LIMIT = 4096
 """Splits remembered (a few MiB at most); past it the oldest is forgotten."""
 
 
+_SINGLES: dict[TrumpContext, dict[Card, Component]] = {}
+"""Per trump context, each card's single component (immutable: one object serves every split)."""
+
+
+def _singles(ctx: TrumpContext) -> dict[Card, Component]:
+    """Each card's single component under ``ctx``."""
+    found = _SINGLES.get(ctx)
+    if found is None:
+        if len(_SINGLES) >= 512:  # as many as trump_context keeps
+            _SINGLES.clear()
+        found = _SINGLES[ctx] = {c: _COMPONENT("single", (c,), ctx.order(c)) for c in ALL_CARDS}
+    return found
+
+
 def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
     """:func:`decompose` of two cards or more, worked out."""
     counts: dict[Card, int] = {}
@@ -227,11 +240,13 @@ def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
         comps.append(_COMPONENT("tractor", tuple(c for c in run for _ in (0, 1)), top))
         for c in run:
             counts[c] -= 2
-    for card in sorted((c for c, n in counts.items() if n >= 2), key=lambda c: -ctx.order(c)):
-        comps.append(_COMPONENT("pair", (card, card), ctx.order(card)))
+    # Highest first; reverse=True keeps equal orders in the order found, as a key of -order does.
+    order = ctx.order
+    for card in sorted([c for c, n in counts.items() if n >= 2], key=order, reverse=True):
+        comps.append(_COMPONENT("pair", (card, card), order(card)))
         counts[card] -= 2
-    singles = sorted((c for c, n in counts.items() for _ in range(n)), key=lambda c: -ctx.order(c))
-    comps.extend([_COMPONENT("single", (c,), ctx.order(c)) for c in singles])
+    single = _singles(ctx)
+    comps.extend([single[c] for c in sorted([c for c, n in counts.items() for _ in range(n)], key=order, reverse=True)])
     return comps
 
 

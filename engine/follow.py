@@ -80,6 +80,21 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
     ``hand`` is the follower's hand before playing and includes ``play``;
     ``held`` says the caller built ``play`` from ``hand`` (it is not counted again).
     """
+    if len(lead) == 1 and len(play) == 1:  # a single led and followed (most follows): F1 alone
+        card = play[0]
+        if not held and card not in hand:  # cards are interned: `in` asks identity
+            raise CardsNotHeldError(format_cards(play))
+        group_of = ctx.group
+        group = group_of(lead[0])
+        if group_of(card) != group and any(group_of(c) == group for c in hand):
+            raise _must_follow(group, 1)
+        return
+    _check_follow(ctx, lead, hand, play, held)
+
+
+def _check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card],
+                  held: bool) -> None:
+    """:func:`check_follow` by the lead's shape, for any lead (a single's too: the fast path's reference)."""
     shape = classify(ctx, lead)
     if shape is None:
         raise IllegalPlayError("The lead is not a valid play.", code="bad_lead")

@@ -347,19 +347,19 @@ class Hand:
             raise IllegalActionError("There is no such seat.", code="bad_seat")
         if self.over:
             raise IllegalActionError("This hand is over.", code="hand_over")
-        match kind:
-            case "bid":
-                self._check_bid(seat, action)
+        match kind:  # the commonest first
+            case "play":
+                self._check_play(seat, action)
             case "pass":
                 self._check_pass(seat, action)
+            case "bid":
+                self._check_bid(seat, action)
             case "bury":
                 self._check_bury(seat, action)
             case "steal":
                 self._check_steal(seat, action)
             case "pass_steal":
                 self._check_pass_steal(seat, action)
-            case "play":
-                self._check_play(seat, action)
             case "escape":
                 pass  # a seated player may always leave
             case _:  # a kind from outside the log (the type says it cannot be, the input may)
@@ -378,19 +378,22 @@ class Hand:
     def apply(self, action: Action) -> Event:
         """Check and apply an action; return its event (also appended to :attr:`events`)."""
         self.check(action)
-        told = len(self.notices)
+        notices = self.notices
+        told = len(notices)
         info = self._do(action)
-        event = _EVENT(len(self.events) + 1, action, info, tuple(self.notices[told:]))
+        event = _EVENT(len(self.events) + 1, action, info, tuple(notices[told:]) if len(notices) > told else ())
         self.events.append(event)
         return event
 
     def _do(self, action: Action) -> EventInfo:
         """Apply a checked action; return its consequences."""
-        match action.kind:
-            case "bid":
-                return self._do_bid(action)
+        match action.kind:  # the commonest first
+            case "play":
+                return self._do_play(action)
             case "pass":
                 return self._do_pass(action)
+            case "bid":
+                return self._do_bid(action)
             case "close":
                 return self._do_close(action)
             case "bury":
@@ -399,8 +402,6 @@ class Hand:
                 return self._do_steal(action)
             case "pass_steal":
                 return self._do_pass_steal(action)
-            case "play":
-                return self._do_play(action)
             case "escape":
                 return self._do_escape(action)
 
@@ -731,12 +732,14 @@ class Hand:
     def _check_play(self, seat: int, action: Action) -> None:
         if self.phase != "playing":
             raise IllegalActionError("It is not time to play cards.", code="wrong_phase")
-        if seat != self.turn:
+        current = self.current
+        assert self.leader is not None
+        if seat != (self.leader + len(current)) % 4:  # self.turn in play
             raise IllegalActionError("It is not your turn.", code="not_your_turn")
-        if not self.current:
+        if not current:
             check_lead(self.ctx, self.hands[seat], action.cards)
         else:
-            check_follow(self.ctx, self.current[0][1], self.hands[seat], action.cards)
+            check_follow(self.ctx, current[0][1], self.hands[seat], action.cards)
 
     def _do_play(self, action: Action) -> EventInfo:
         seat = action.seat

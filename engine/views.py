@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.bidding import BidRecord
+from engine.bidding import Bid, BidRecord
 from engine.cards import Card, format_cards
 from engine.frozen import builder
 from engine.hand import KITTY_SIZE, Hand, Phase, Trick, side_of
@@ -171,13 +171,7 @@ def _public_kind(kind: str, order: int) -> str:
 def view_for(hand: Hand, viewer: int | None) -> HandView:
     """The view of ``viewer`` (a seat), or of a spectator when ``viewer`` is None."""
     hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
-    bids = tuple(
-        _BID_VIEW(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
-        if hidden and b.seat != viewer else
-        _BID_VIEW(b.seat, b.kind, b.cards, b.step, b.trump, False)
-        for b in hand.bids
-    ) if hand.bids else ()
-    own = [b for b in hand.bids if b.seat == viewer] if bids else []
+    bids, my_bid_trump = _bid_views(hand.bids, hidden, viewer)
     over = hand.over
     phase = hand.phase
     turn = hand.turn
@@ -204,7 +198,7 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         hand.dealer_side,  # dealer_side
         hand.trump if hand.trump_decided else None,  # trump
         hand.trump_decided,  # trump_known
-        own[-1].trump if own else None,  # my_bid_trump
+        my_bid_trump,  # my_bid_trump
         tuple(hands[viewer]) if viewer is not None else (),  # hand
         (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),  # hand_sizes
         bids,  # bids
@@ -233,11 +227,54 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
     )
 
 
+_BIDS_SEEN: dict[int | None, tuple[list[Bid], int, bool, tuple[BidView, ...], str | None]] = {}
+"""Per viewer, the last bids shown: the hand's list of bids, how many, whether hidden, their views and the viewer's
+last bid's trump (a hand's bids change only in the bidding and steal rounds; a view is built at every decision)."""
+
+
+def _bid_views(bids: list[Bid], hidden: bool, viewer: int | None) -> tuple[tuple[BidView, ...], str | None]:
+    """The bids as ``viewer`` may see them, and the trump of the viewer's last bid (None if it made none)."""
+    if not bids:
+        return (), None
+    seen = _BIDS_SEEN.get(viewer)
+    # The list itself is held in the entry, so its identity cannot pass to another hand's list while listed;
+    # a hand's bids are only ever appended to (immutable records).
+    if seen is not None and seen[0] is bids and seen[1] == len(bids) and seen[2] == hidden:
+        return seen[3], seen[4]
+    views = tuple(
+        _BID_VIEW(b.seat, _public_kind(b.kind, b.order), None, None, None, True)
+        if hidden and b.seat != viewer else
+        _BID_VIEW(b.seat, b.kind, b.cards, b.step, b.trump, False)
+        for b in bids
+    )
+    own = [b for b in bids if b.seat == viewer]
+    trump = own[-1].trump if own else None
+    _BIDS_SEEN[viewer] = (bids, len(bids), hidden, views, trump)
+    return views, trump
+
+
+_PASSED_SEEN: dict[int, tuple[list[tuple[int, tuple[Card, ...]]], int, int | None,
+                             tuple[tuple[Card, ...], tuple[int, ...]]]] = {}
+"""Per viewer, the last :func:`_passed_kitty`: the hand's list of buries, how many, the burier, and the answer
+(a hand's buries change only in the bury and steal rounds, and only by a bury appended)."""
+
+
 def _passed_kitty(hand: Hand, viewer: int | None) -> tuple[tuple[Card, ...], tuple[int, ...]]:
     """The cards ``viewer`` last buried and the seats that took the kitty since, if any did."""
     buries = hand.buries
     if viewer is None or not buries or viewer == hand.burier:
         return (), ()
+    seen = _PASSED_SEEN.get(viewer)
+    if seen is not None and seen[0] is buries and seen[1] == len(buries) and seen[2] == hand.burier:
+        return seen[3]
+    found = _passed_kitty_of(hand, viewer)
+    _PASSED_SEEN[viewer] = (buries, len(buries), hand.burier, found)
+    return found
+
+
+def _passed_kitty_of(hand: Hand, viewer: int) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """:func:`_passed_kitty`, worked out."""
+    buries = hand.buries
     mine = [i for i, (seat, _cards) in enumerate(buries) if seat == viewer]
     if not mine:
         return (), ()

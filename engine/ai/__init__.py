@@ -42,7 +42,7 @@ from engine.errors import IllegalActionError
 from engine.frozen import builder
 from engine.hand import Action
 from engine.hints import cheapest_follow
-from engine.legal_bids import bid_options
+from engine.legal_bids import BidOption, each_bid_option
 from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
 from engine.views import HandView
@@ -217,6 +217,17 @@ _ACTION = builder(Action)
 """An :class:`Action` from all its fields (the random player builds one at every decision)."""
 
 
+def _random_bid(view: HandView, ruleset: Ruleset, rng: random.Random, *, steal: bool, odds: float) -> BidOption | None:
+    """With these odds, if the engine would accept any bid, one of them at random: the draws of
+    ``options = bid_options(...); if options and rng.random() < odds: rng.choice(options)``, the options beyond
+    the first worked out only for a bid."""
+    found = each_bid_option(view, ruleset, steal=steal)
+    first = next(found, None)
+    if first is None or rng.random() >= odds:
+        return None
+    return rng.choice([first, *found])
+
+
 def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
     """A random legal action for the viewing seat (the yardstick the AI is measured against).
 
@@ -228,21 +239,15 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
     seat = _acting_seat(view)
     phase = view.phase
     if phase == "bidding":
-        options = bid_options(view, ruleset, steal=False)
-        if options and rng.random() < 0.25:
-            o = rng.choice(options)
-            return Action("bid", seat, o.cards, o.choice)
-        return Action("pass", seat)
+        o = _random_bid(view, ruleset, rng, steal=False, odds=0.25)
+        return Action("pass", seat) if o is None else Action("bid", seat, o.cards, o.choice)
     if phase == "burying":
         return Action("bury", seat, tuple(rng.sample(list(view.hand), 8)))
     if phase == "stealing":
-        options = bid_options(view, ruleset, steal=True)
-        if options and rng.random() < 0.1:
-            o = rng.choice(options)
-            return Action("steal", seat, o.cards, o.choice)
-        return Action("pass_steal", seat)
+        o = _random_bid(view, ruleset, rng, steal=True, odds=0.1)
+        return Action("pass_steal", seat) if o is None else Action("steal", seat, o.cards, o.choice)
     ctx = context(ruleset, view.level, view.trump)
-    hand = list(view.hand)
+    hand = view.hand
     if not view.current:
         groups: dict[str, list[Card]] = {}
         for c in hand:
@@ -254,6 +259,8 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
         else:
             picked = [rng.choice(comps)]
         return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
-    prices = {c: rng.random() for c in dict.fromkeys(hand)}  # not a set: its order follows addresses
+    # A price for each distinct card, drawn in the hand's order (not a set's: its order follows addresses);
+    # zip asks the generator only while cards are left, so the draws are those of a loop over the cards.
+    prices = dict(zip(dict.fromkeys(hand), iter(rng.random, None)))
     play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
     return _ACTION("play", seat, tuple(play), None)

@@ -87,9 +87,11 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
     return distinct([choice or discard, discard, feed, *winners])[:limit]
 
 
-def single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> list[Card]:
+def single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
+                  mine: list[Card] | None = None) -> list[Card]:
     """:func:`follow_candidates`' choice (``limit`` 1) when a single was led, the rollouts' commonest decision
-    (a test compares them on random positions).
+    (a test compares them on random positions).  ``mine``: the hand's cards of the led group, if the caller
+    has them (in the hand's order).
 
     The same choice, made with the same tests in the same order, worked out on
     single cards without building the plays and shapes the general case needs.
@@ -100,7 +102,8 @@ def single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) ->
     seat = mem.seat
     card = current[0][1][0]
     group = group_of(card)
-    mine = [c for c in hand if group_of(c) == group]
+    if mine is None:
+        mine = [c for c in hand if group_of(c) == group]
     # The winner so far (tricks._single_winner) and the points on the table.
     best, best_group, best_order, table_points = 0, group, order_of(card), card.points
     for index in range(1, len(current)):

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from engine.ai.following import single_choice
 from engine.ai.memory import Knowledge
 from engine.ai.playing import candidates
 from engine.cards import RED_FIVE, Card
@@ -236,12 +237,23 @@ class Rollout:
         hands = self.hands
         ruleset = self.ruleset
         dealer_side = self.dealer_side
+        group_of = self.ctx.group
         while self.result is None:
             current = self.current
             turn = (self.leader + len(current)) % 4
-            cards = forced_play(self, turn)
-            if cards is None:
-                mem = memory(turn, hands)
-                cards = tuple(candidates(mem, current, dealer_side, ruleset, 1)[0])
+            hand = hands[turn]
+            if current and len(current[0][1]) == 1 and len(hand) > 1:
+                # A single led (most plays): forced_play and single_choice on the group's cards, found once.
+                group = group_of(current[0][1][0])
+                mine = [c for c in hand if group_of(c) == group]
+                if mine and mine.count(mine[0]) == len(mine):
+                    cards: tuple[Card, ...] = (mine[0],)  # the group's one card, or both copies of it
+                else:
+                    cards = tuple(single_choice(memory(turn, hands), current, mine))
+            else:
+                forced = forced_play(self, turn)
+                if forced is None:
+                    forced = tuple(candidates(memory(turn, hands), current, dealer_side, ruleset, 1)[0])
+                cards = forced
             play(turn, cards, knowledge)
         return self.result

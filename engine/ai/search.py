@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from engine.ai.drawing import dealing_order, weighted_pick
 from engine.ai.memory import BIG_TRUMP, GROUPS, Memory, card_rows, card_table
 from engine.ai.rollout import Rollout, forced_play
 from engine.cards import DECK, Card
@@ -120,12 +121,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
         for cards, seats in bound:  # the bound copies not drawn into the kitty already
             musts.append((cards - drawn, seats))
             drawn -= cards
-        # Most constrained first: the bound cards, then cards of a group some seats are void in.
-        if musts:
-            order = sorted(rest, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[table[c][0]]),
-                           reverse=True)
-        else:
-            order = sorted(rest, key=lambda c: (False, void_seats[table[c][0]]), reverse=True)
+        order = dealing_order(rest, musts, void_seats)
         free = dict(room)
         kitty_free = kitty_room - len(kitty)
         hands: dict[int, list[Card]] = {s: list(pinned.get(s, Counter()).elements()) for s in others}
@@ -146,7 +142,7 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
             if not slots:
                 ok = False
                 break
-            pick = rng.choices(slots, weights)[0]
+            pick = weighted_pick(rng, slots, weights)
             if pick == -1:
                 kitty.append(card)
                 kitty_free -= 1
@@ -160,10 +156,10 @@ def sample_world(view: HandView, mem: Memory, rng: random.Random) -> tuple[list[
 
 
 _Prepared = tuple[list[int], dict[int, int], bool, int, dict[int, Counter[Card]], tuple[Card, ...], set[str],
-                  list[tuple[Counter[Card], list[int]]], dict[str, int]]
+                  list[tuple[Counter[Card], list[int]]], dict[Card, int]]
 """What :func:`sample_world` works out of the view before drawing: the other seats, their room, whether the kitty
 is known and the room in it, the cards pinned to seats, the cards to deal (in their first order), the groups no
-other seat can hold, the bound cards and how many other seats lack each group."""
+other seat can hold, the bound cards and how many other seats lack each card's group."""
 
 _LAST_PREPARED: tuple[HandView, Memory, _Prepared | None] | None = None
 """The last view and memory :func:`sample_world` drew from, with what it worked out of them (a search draws every
@@ -194,7 +190,8 @@ def _prepare(view: HandView, mem: Memory) -> _Prepared | None:
     homeless = {g for g in {table[c][0] for c in cards_left}
                 if all(g in mem.voids[s] or room[s] <= 0 for s in others)}
     bound = _bound(view, mem, played, pinned, pool, kept)
-    void_seats = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    lacking = {g: sum(g in mem.voids[s] for s in others) for g in GROUPS}  # how many other seats lack each group
+    void_seats = {c: lacking[group] for c, (group, _order) in table.items()}
     return others, room, kitty_known, kitty_room, pinned, tuple(cards_left), homeless, bound, void_seats
 
 

@@ -47,3 +47,17 @@ def test_a_deal_against_another_checkout_is_played_and_reported() -> None:
     assert same["won"] == record["won"] and same["score"] == record["score"]  # the child played as casual_action
     lines = report([record, same])
     assert lines[0].startswith("2 deals, 8 hands") and any(line.strip().startswith("xin") for line in lines)
+
+
+def test_a_class_kept_elsewhere_by_the_other_checkout_is_found() -> None:
+    import io
+    import pickle
+
+    from remote_player import _Unpickler
+
+    from engine.scoring import Adjustment
+
+    adjustment = Adjustment("throw", 1, -10)
+    moved = pickle.dumps(adjustment, protocol=0).replace(b"engine.scoring\nAdjustment", b"engine.cards\nAdjustment")
+    assert b"engine.cards\nAdjustment" in moved  # a module without it (5 December's checkout kept it in engine.hand)
+    assert _Unpickler(io.BytesIO(moved)).load() == adjustment
