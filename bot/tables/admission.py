@@ -43,10 +43,11 @@ ADMIT_WAIT: Final = 0.4
 """Seconds the next movers' messages may have waited lately for Telegram's overall limit (nine in ten no
 longer) for a new match to start: the goal is the next player's turn shown within a second, and the wait
 for the limit is most of it, so admission stops before that wait reaches the goal, not after."""
-ADMIT_RATE: Final = 24.0
-"""Messages a second the tables may be forecast to ask for, a new one included, for a new match to start: nine
-tenths of the 27 a second the bot sends at most (:class:`~bot.ratelimit.ChatRateLimiter`), the rest a margin
-for hands' ends and deals, when a table asks for more than at its tricks."""
+ADMIT_RATE: Final = 22.0
+"""Messages a second the tables may be forecast to ask for, a new one included, for a new match to start: four
+fifths of the 27 a second the bot sends at most (:class:`~bot.ratelimit.ChatRateLimiter`).  Plays come in
+bursts, and a burst that fills the limit makes the next players wait: with a mark of 24, some 70 tables of four
+sent 25 a second and one turn in a hundred took 1.1-1.3 s to show."""
 YOUNG: Final = 90.0
 """Seconds after its start when a table's messages show fully in the rate measured: its deal, its 45 s of
 bidding, burying and the steal round cost a few messages, its tricks about :data:`TABLE_RATE` a second."""

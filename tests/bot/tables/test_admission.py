@@ -171,7 +171,7 @@ async def test_with_few_tables_measured_a_new_table_costs_a_real_time_tables_rat
     now = 10_000.0
     tables.started.extend([now - 5.0] * 40)  # every table playing started lately: still dealing and bidding
     assert forecast(tables, now) == pytest.approx(0.5 + 41 * TABLE_RATE)
-    assert int((ADMIT_RATE - 0.5) / TABLE_RATE) == 78  # so about 78 tables start within a minute and a half, not 150
+    assert int((ADMIT_RATE - 0.5) / TABLE_RATE) == 71  # so about 71 tables start within a minute and a half, not 150
 
 
 async def test_a_ramp_of_young_tables_is_not_charged_their_bidding_as_if_few_tables_made_it() -> None:
