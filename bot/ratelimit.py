@@ -127,7 +127,8 @@ WAITS_SPAN = 20.0
 
 
 class Waits:
-    """How long the requests of one priority waited for the overall limit lately (the last :data:`WAITS_SPAN` s)."""
+    """How long requests waited for the overall limit lately, and how many were served (the last
+    :data:`WAITS_SPAN` s)."""
 
     __slots__ = ("_seen",)
 
@@ -147,32 +148,14 @@ class Waits:
         waits = sorted(waited for _, waited in self._seen)
         return waits[min(len(waits) - 1, int(share * len(waits)))]
 
-    def _expire(self, now: float) -> None:
-        while self._seen and self._seen[0][0] < now - WAITS_SPAN:
-            self._seen.popleft()
-
-
-class Rate:
-    """How many requests a second were served lately (over the last :data:`WAITS_SPAN` s)."""
-
-    __slots__ = ("_times",)
-
-    def __init__(self) -> None:
-        self._times: deque[float] = deque()
-
-    def add(self, now: float) -> None:
-        """A request was served at ``now``."""
-        self._times.append(now)
-        self._expire(now)
-
     def per_second(self, now: float) -> float:
         """Requests served a second, on average over the span."""
         self._expire(now)
-        return len(self._times) / WAITS_SPAN
+        return len(self._seen) / WAITS_SPAN
 
     def _expire(self, now: float) -> None:
-        while self._times and self._times[0] < now - WAITS_SPAN:
-            self._times.popleft()
+        while self._seen and self._seen[0][0] < now - WAITS_SPAN:
+            self._seen.popleft()
 
 
 class Queue:
@@ -190,8 +173,8 @@ class Queue:
         self._server: asyncio.Task[None] | None = None
         self.movers = Waits()
         """How long the next movers' messages (:data:`MOVER`) waited lately: what admission watches."""
-        self.served = Rate()
-        """Messages served lately, a second: what admission forecasts from."""
+        self.served = Waits()
+        """Every message served lately: its rate is what admission forecasts from."""
 
     @property
     def waiting(self) -> int:
@@ -203,7 +186,7 @@ class Queue:
         :data:`HEAD_START`."""
         asked = clock()
         if not self._waiting and not self.bucket.take(asked):
-            self.served.add(asked)
+            self.served.add(asked, 0.0)
             if priority == MOVER:
                 self.movers.add(asked, 0.0)
             return  # nobody ahead, and a token at hand
@@ -213,7 +196,7 @@ class Queue:
             self._server = self.tasks.start("overall-limit", lambda: self._serve(clock))
         await future
         now = clock()
-        self.served.add(now)
+        self.served.add(now, now - asked)
         if priority == MOVER:
             self.movers.add(now, now - asked)
 
