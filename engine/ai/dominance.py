@@ -19,16 +19,22 @@ whatever the rest of the hand brings:
   hand, a trump that takes the trick from the partner where another follow
   would not.
 
-Where neither side is sure of the trick, points put at risk for nothing
-are dominated too (the expert's kinds of issue 56, ``bench/blunders.py``):
+Where neither side is sure of the trick, or the opponents take it unless
+this seat wins it, points put at risk for nothing are dominated too (the
+expert's kinds of issue 56, ``bench/blunders.py``):
 
 * a follow with 10 points or more that wins the trick as it stands but not
   for sure, where a cheap follow with 10 points fewer wins it as well (a 10
-  second to a lead where a 7 wins as well); a losing follow with points is
-  left to the search here, since the partner may still win the trick (a
-  feed the sampled worlds weigh);
+  second to a lead where a 7 wins as well);
 * a follow with the red five that does not win the trick as it stands (so
-  it can neither win nor save points), where a follow holds fewer.
+  it can neither win nor save points), where a follow holds fewer;
+* a losing follow with 10 points more than the cheap follow, fed onto the
+  partner's winning play where a later opponent may simply follow higher
+  (an unseen higher card, pair or tractor of the led group), or thrown
+  second onto the opponents' lead (the partner, last, would have to beat
+  both opponents).  A feed that only a ruff could beat is left to the
+  search: whether the last opponent is void is what the sampled worlds
+  weigh.
 
 And a lead of 10 points or more into a plain group an opponent has shown
 void in (and may ruff), where the search has other leads or a pointless card
@@ -43,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.ai.following import beatable, winning_follows
+from engine.ai.following import beatable, follow_beats, winning_follows
 from engine.ai.memory import BIG_TRUMP, Memory, lead_group, points_of, same_side
 from engine.ai.prices import distinct, power
 from engine.cards import ACE, Card
@@ -91,11 +97,23 @@ def prune_follows(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
 
     if same_side(seats[winner], mem.seat):
         if beatable(mem, shape, plays, winner, opponents):
-            return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins)
+            # A feed: worth its points only if the partner's play holds; not where a later opponent may simply
+            # follow higher (a ruff the seat cannot foresee is left to the search).
+            feed_at_risk = _outranked(mem, shape, plays[winner], winner, opponents)
+            return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins, feed_at_risk)
         return _partners_trick(mem, lead, hand, candidates, wins)
     if beatable(mem, shape, plays, winner, partner):
-        return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins)
+        # Second to the opponents' lead, the partner last: points thrown on are theirs unless the partner beats
+        # both opponents.
+        return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins, True)
     return _lost_unless_won(mem, shape, lead, hand, plays, opponents, candidates, wins)
+
+
+def _outranked(mem: Memory, shape: Shape, win: list[Card], winner: int, opponents: Sequence[int]) -> bool:
+    """Could a later opponent beat the winning play by following the lead's group (an unseen higher card, pair
+    or tractor of it), not only by a ruff?"""
+    ruffed = winner != 0 and any(mem.ctx.group(c) != shape.group for c in win)
+    return not ruffed and any(mem.may_hold(s, shape.group) for s in opponents) and follow_beats(mem, shape, win)
 
 
 def prune_leads(mem: Memory, candidates: list[list[Card]]) -> list[list[Card]]:
@@ -117,31 +135,65 @@ def prune_leads(mem: Memory, candidates: list[list[Card]]) -> list[list[Card]]:
 
 
 def _at_risk(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card], plays: list[list[Card]],
-             opponents: list[int], candidates: list[list[Card]], wins: _Wins) -> list[list[Card]]:
-    """Neither side is sure of the trick: drop a win put at risk with points where a lighter one wins as well, and
-    the red five spent for nothing."""
-    ctx = mem.ctx
-    winners: list[list[Card]] | None = None
+             opponents: list[int], candidates: list[list[Card]], wins: _Wins, feed_at_risk: bool) -> list[list[Card]]:
+    """Neither side is sure of the trick: drop a win put at risk with points where a lighter one wins as well, the
+    red five spent for nothing, and (``feed_at_risk``: the trick's points are likely enough the opponents') a losing
+    follow with points where a cheap one gives fewer."""
+    lighter = _Lighter(mem, shape, lead, hand, plays, opponents, wins)
     kept: list[list[Card]] = []
     extra: list[list[Card]] = []
     for play in candidates:
+        alt = lighter.instead(play)
+        if alt is None and feed_at_risk and not wins(play):
+            alt = lighter.cheap_loss(play)
+        if alt is not None:
+            extra.append(alt)
+        else:
+            kept.append(play)
+    return distinct(kept + extra)
+
+
+class _Lighter:
+    """The lighter follow doing a play's job, where the play puts points or the red five at risk for nothing."""
+
+    def __init__(self, mem: Memory, shape: Shape, lead: list[Card], hand: list[Card], plays: list[list[Card]],
+                 opponents: list[int], wins: _Wins) -> None:
+        self.mem, self.shape, self.lead, self.hand, self.plays = mem, shape, lead, hand, plays
+        self.opponents, self.wins = opponents, wins
+        self._winners: list[list[Card]] | None = None
+        self._cheap: list[Card] | None = None
+
+    def instead(self, play: list[Card]) -> list[Card] | None:
+        """A win put at risk with :data:`AT_RISK` points or more (a later opponent may beat it) where a cheap
+        follow with that many fewer wins the trick as it stands too; or the red five spent where it does not win,
+        where a follow holds fewer: the follow to play instead (else None)."""
+        mem, ctx = self.mem, self.mem.ctx
         points = points_of(play)
-        won = wins(play)
-        if points >= AT_RISK and won and beatable(mem, shape, plays + [play], len(plays), opponents):
-            if winners is None:  # the same job: a cheap follow that wins the trick as it stands too
-                winners = winning_follows(mem, shape, lead, hand, plays)
-            alt = next((w for w in winners if points - points_of(w) >= AT_RISK and cheap_instead(mem, w, play)), None)
+        won = self.wins(play)
+        if points >= AT_RISK and won and beatable(mem, self.shape, self.plays + [play], len(self.plays),
+                                                  self.opponents):
+            if self._winners is None:  # the same job: a cheap follow that wins the trick as it stands too
+                self._winners = winning_follows(mem, self.shape, self.lead, self.hand, self.plays)
+            alt = next((w for w in self._winners if points - points_of(w) >= AT_RISK and cheap_instead(mem, w, play)),
+                       None)
             if alt is not None:
-                extra.append(alt)
-                continue
+                return alt
         fives = _red_fives(ctx, play)
         if fives and not won:
-            sparing = cheapest_follow(ctx, lead, hand, lambda c: power(ctx, c) + (1000.0 if ctx.is_red_five(c) else 0.0))
+            sparing = cheapest_follow(ctx, self.lead, self.hand,
+                                      lambda c: power(ctx, c) + (1000.0 if ctx.is_red_five(c) else 0.0))
             if _red_fives(ctx, sparing) < fives:
-                extra.append(sparing)
-                continue
-        kept.append(play)
-    return distinct(kept + extra)
+                return sparing
+        return None
+
+    def cheap_loss(self, play: list[Card]) -> list[Card] | None:
+        """The cheap follow (dearest cards kept) if it gives :data:`AT_RISK` points fewer than ``play``, else None."""
+        if self._cheap is None:
+            self._cheap = cheapest_follow(self.mem.ctx, self.lead, self.hand, lambda c: _dearness(self.mem, c))
+        cheap = self._cheap
+        if points_of(play) - points_of(cheap) >= AT_RISK and cheap_instead(self.mem, cheap, play):
+            return cheap
+        return None
 
 
 def _red_fives(ctx: TrumpContext, cards: Sequence[Card]) -> int:
@@ -170,21 +222,31 @@ def _partners_trick(mem: Memory, lead: list[Card], hand: list[Card], candidates:
 
 def _lost_unless_won(mem: Memory, shape: Shape, lead: list[Card], hand: list[Card], plays: list[list[Card]],
                      opponents: list[int], candidates: list[list[Card]], wins: _Wins) -> list[list[Card]]:
+    """The opponents take the trick unless this seat wins it: drop a sure win of worth let go, points given where a
+    cheap follow gives fewer, a win put at risk with points where a lighter one wins as well, and the red five spent
+    on a trick it does not win."""
     ctx = mem.ctx
     table = sum(points_of(p) for p in plays)
     cheap = cheapest_follow(ctx, lead, hand, lambda c: _dearness(mem, c))
     sure = [w for w in winning_follows(mem, shape, lead, hand, plays)
             if not beatable(mem, shape, plays + [w], len(plays), opponents) and not any(_kept(mem, c) for c in w)]
+    lighter = _Lighter(mem, shape, lead, hand, plays, opponents, wins)
     kept: list[list[Card]] = []
     extra: list[list[Card]] = []
     for play in candidates:
         points = points_of(play)
         if wins(play):
-            kept.append(play)
+            instead = lighter.instead(play)  # a win put at risk with points where a lighter one wins as well
+            if instead is not None:
+                extra.append(instead)
+            else:
+                kept.append(play)
         elif sure and table + points >= WORTH_WINNING:
             extra.append(sure[0])  # a sure win of 10 points or more let go: take it
         elif points - points_of(cheap) >= GIFT and cheap_instead(mem, cheap, play):
             extra.append(cheap)  # points given where a cheap follow gives fewer
+        elif (instead := lighter.instead(play)) is not None:
+            extra.append(instead)  # the red five spent on a trick it does not win
         else:
             kept.append(play)
     return distinct(kept + extra)

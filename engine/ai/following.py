@@ -375,7 +375,7 @@ def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, la
     ruffed = winner != 0 and any(ctx.group(c) != group for c in win)
     for seat in later:
         can_follow = mem.may_hold(seat, group) and group not in mem.voids[seat]
-        if not ruffed and can_follow and _follow_beats(mem, shape, win):
+        if not ruffed and can_follow and follow_beats(mem, shape, win):
             return True
         if group != TRUMP and mem.may_be_void(seat, group, n) and mem.may_hold(seat, TRUMP):
             if _ruff_could_beat(mem, shape, win if ruffed else None):
@@ -383,7 +383,7 @@ def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, la
     return False
 
 
-def _follow_beats(mem: Memory, shape: Shape, win: list[Card]) -> bool:
+def follow_beats(mem: Memory, shape: Shape, win: list[Card]) -> bool:
     """Could unseen cards of the lead's group beat ``win`` by following with the lead's shape?"""
     ctx = mem.ctx
     group = shape.group

@@ -182,11 +182,41 @@ def _pruned(hand: Hand, candidates: list[str]) -> list[Counter[Card]]:
 
 def test_a_win_put_at_risk_with_points_where_a_lighter_one_wins_as_well_is_dropped() -> None:
     """Second to an opponent's ♣3, the partner last: ♣10 and ♣J both win the trick as it stands, ♣J without points.
-    Void in clubs, ♥10 thrown onto the opponents' ♣3 stays for the search: the partner, last, may still win it."""
+    Third after the opponent's ♣9 took the partner's ♣3 (nobody of the seat's side to come, an opponent last): the
+    same (issue 56: the expert's ``points_early``, where the trick was the opponents' unless this seat won it)."""
     hands = ["3C 3D 7D 8D 9H", "10C JC 6D 6H 7H", "4C 6C QD KD AD", "5C 3H 10D JD 8H"]
     assert _pruned(_rigged(hands, [["3C"]]), ["10C", "JC"]) == [Counter(parse_cards("JC"))]
+    third = ["3C 3D 7D 8D 9H", "9C 6D 6H 7H 3H", "10C JC QD KD AD", "5C 4H 10D JD 8H"]
+    assert _pruned(_rigged(third, [["3C", "9C"]]), ["10C", "JC"]) == [Counter(parse_cards("JC"))]
+
+
+def test_points_thrown_second_onto_the_opponents_lead_are_dropped_for_a_cheap_discard() -> None:
+    """Void in clubs, second to the opponents' ♣3, the partner last: ♥10 thrown on is the opponents' unless the
+    partner beats both of them; ♥3 goes instead, and the ruff ♠Q stays for the search (the expert's
+    ``discard_points``)."""
     void = ["3C 3D 7D 8D 9H", "10H 3H QS 6D 7H", "4C 6C QD KD AD", "5C 4H 10D JD 8H"]
-    assert _pruned(_rigged(void, [["3C"]]), ["10H", "QS"]) == [Counter(parse_cards("10H")), Counter(parse_cards("QS"))]
+    kept = _pruned(_rigged(void, [["3C"]]), ["10H", "QS"])
+    assert Counter(parse_cards("10H")) not in kept and Counter(parse_cards("QS")) in kept
+    assert all(not any(c.points for c in play) for play in kept)
+
+
+def test_a_feed_to_the_partner_is_dropped_where_the_last_opponent_may_follow_higher() -> None:
+    """Third to the partner's ♣Q (the opponent under it played ♣4): ♣K and ♣A are unseen, so the last opponent
+    may simply follow higher; ♣10 fed on it goes, ♣3 instead.  On the partner's ♣A, which only a ruff beats (the
+    last opponent showed a void in clubs), the feed stays for the search to weigh."""
+    hands = ["QC 3D 7D 8D 9H", "4C 6D 6H 7H 3H", "10C 3C QD KD AD", "5C 4H 10D JD 8H"]
+    assert _pruned(_rigged(hands, [["QC", "4C"]]), ["10C", "3C"]) == [Counter(parse_cards("3C"))]
+    ruff_only = ["3C 10C 9C 7D 8D", "8H 6D 6H 7H 3H", "KC AC QD KD AD", "4C 5C 10D JD 4H"]
+    hand = _rigged(ruff_only, [["3C", "8H", "KC", "4C"], ["AC", "5C"]])
+    assert hand.turn == 0
+    assert Counter(parse_cards("10C")) in _pruned(hand, ["10C", "9C"])
+
+
+def test_the_red_five_spent_on_a_trick_it_cannot_win_is_dropped_where_nothing_else_would_drop_it() -> None:
+    """Second to the opponents' ♥5 (the red five, first played wins a tie): the other ♥5 cannot win it and is worth
+    no more points than ♠5, which goes instead (盐城 keeps a red five for 50)."""
+    hand = _rigged(["5H 3D 7D 8D 9H", "5H 5S 6D 7H 3H", "4C 6C QD KD AD", "5C 4H 10D JD 8H"], [["5H"]])
+    assert _pruned(hand, ["5H", "5S"]) == [Counter(parse_cards("5S"))]
 
 
 def test_the_red_five_spent_for_nothing_is_dropped() -> None:
