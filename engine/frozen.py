@@ -9,6 +9,10 @@ changes the object's class to the frozen one (Python allows it between
 classes of the same layout; not for a class with a weak-reference slot,
 whose layout Python does not see as the same).  The result is an instance of the
 frozen class like any other: equal, hashable, picklable, and as immutable.
+
+A class compiled by mypyc (the optional build, ``setup.py``) has a
+native layout no Python class shares, and its own constructor is already
+fast: for it :func:`builder` returns the class itself.
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ def builder(cls: type[T]) -> Callable[..., T]:
     """
     twin: Any = make_dataclass(f"_{cls.__name__}Built", [f.name for f in fields(cls)],  # type: ignore[arg-type]
                                slots=True, eq=False, repr=False)
+    try:
+        object.__new__(twin).__class__ = cls
+    except TypeError:  # not the same layout: a compiled class
+        return cls
 
     def build(*args: Any) -> T:
         obj = twin(*args)

@@ -57,3 +57,12 @@ def test_a_splits_components_are_frozen_components_equal_to_ones_built_by_their_
             assert type(comp) is Component and comp == Component(comp.kind, comp.cards, comp.top)
             with pytest.raises(dataclasses.FrozenInstanceError):
                 comp.top = 0  # type: ignore[misc]
+
+
+def test_a_class_python_will_not_change_to_is_built_by_its_own_constructor() -> None:
+    """Where the twin cannot become the class (a weak-reference slot here; a class compiled by mypyc, in the optional
+    build, has a layout of its own), the builder is the class itself."""
+    from engine.hand import Trick
+
+    assert builder(Trick) is Trick
+    assert builder(Event) is not Event
