@@ -302,6 +302,11 @@ class Knowledge:
 
     __slots__ = ("ctx", "unseen", "counts", "tops", "voids", "_others", "_memories")
 
+    def __new__(cls, *_args: object) -> Knowledge:
+        """An instance not yet initialised: :meth:`copy` fills one in without :meth:`__init__` (a class compiled
+        by mypyc runs ``__init__`` in its allocator unless it has a ``__new__`` of its own)."""
+        return object.__new__(cls)
+
     def __init__(self, ctx: TrumpContext, tricks: Sequence[Trick], current: Sequence[tuple[int, Sequence[Card]]],
                  hands: Sequence[Sequence[Card]], kitty: Sequence[Card], holder: int | None) -> None:
         """What each seat knows after ``tricks`` and the ``current`` trick, holding ``hands``; ``holder``

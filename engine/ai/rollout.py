@@ -99,6 +99,11 @@ class Rollout:
     __slots__ = ("ctx", "ruleset", "hands", "kitty", "holder", "tricks", "current", "leader", "dealer_side",
                  "trick_points", "adjustments", "pending", "threshold", "levels", "flag", "knowledge", "result")
 
+    def __new__(cls, *_args: object) -> Rollout:
+        """An instance not yet initialised: :meth:`copy` fills one in without :meth:`__init__` (a class compiled
+        by mypyc runs ``__init__`` in its allocator unless it has a ``__new__`` of its own)."""
+        return object.__new__(cls)
+
     def __init__(self, view: HandView, ruleset: Ruleset, ctx: TrumpContext, hands: Sequence[Sequence[Card]],
                  kitty: Sequence[Card]) -> None:
         """The hand at the view's point of play, holding a sampled world's ``hands`` and ``kitty``."""
