@@ -1,0 +1,49 @@
+"""The optional compiled engine: with ``CHAODIPI_MYPYC=1`` the engine's hot modules are compiled by mypyc.
+
+Everything else about the package is in pyproject.toml.  Without the
+variable this is a plain ``setup()``: the pure-Python package that CI, the
+README and the Docker image install.  With it (mypy, which ships mypyc, and a C
+compiler needed)::
+
+    CHAODIPI_MYPYC=1 python setup.py build_ext --inplace
+
+writes a compiled module beside each source file of :data:`COMPILED` (and the
+runtime they share at the top of the tree); Python imports a compiled module
+before the source of the same name, and the source serves wherever none was
+built.  Delete the ``*.so`` files (git ignores them) to go back to pure Python.
+``CHAODIPI_MYPYC=1 pip wheel --no-build-isolation .`` builds the same as a
+wheel for this Python and platform only.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "engine/combos.py", "engine/follow.py", "engine/tricks.py", "engine/trump.py", "engine/throws.py",
+    "engine/settle.py", "engine/legal_bids.py", "engine/hints.py", "engine/frozen.py",
+    "engine/ai/bidding.py", "engine/ai/burying.py", "engine/ai/dominance.py",
+    "engine/ai/drawing.py", "engine/ai/following.py", "engine/ai/leading.py", "engine/ai/memory.py",
+    "engine/ai/pair_follow.py", "engine/ai/playing.py", "engine/ai/prices.py", "engine/ai/rollout.py",
+    "engine/ai/baseline/__init__.py", "engine/ai/baseline/bidding.py", "engine/ai/baseline/burying.py",
+    "engine/ai/baseline/memory.py", "engine/ai/baseline/playing.py",
+]
+"""The modules mypyc compiles: the rules' hot paths and the AI.  Left as Python, where compiling would change
+what they do (README, "Performance"): the cards (``Card`` orders by ``<``, so a compiled one needs a written
+``__hash__``, which costs the pure code a fifth of its speed); the records a hand keeps and the bot pickles to its
+search workers (``hand``, ``views``, ``ruleset``, ``bidding``, ``levels``, ``scoring``, ``special``,
+``notices``: a compiled frozen dataclass does not unpickle, and a compiled ``Trick`` takes no weak reference);
+``errors`` (a compiled exception loses the ``code`` it sets); ``match`` (mypyc fails on it); ``selfplay``
+(a compiled module has no docstring, which its command line prints); ``engine.ai`` and ``engine.ai.search``
+(the tests and the speed bench wrap their functions to pin and count the search's work, and a compiled caller
+calls past the wrapper)."""
+
+if __name__ == "__main__":
+    if os.environ.get("CHAODIPI_MYPYC") == "1":
+        from mypyc.build import mypycify
+
+        setup(ext_modules=mypycify(COMPILED))
+    else:
+        setup()
