@@ -26,6 +26,12 @@ with ``--repeat`` (the fastest run is printed); CPU time (this process's own) ba
 work shares the cores, wall-clock time does.  ``--profile`` runs one of the
 three under :mod:`cProfile` instead and prints its top entries by own time.
 It prints figures and asserts nothing.
+
+A tree whose engine was compiled in place (``CHAODIPI_MYPYC=1 python
+setup.py build_ext --inplace``, README "How many tables one bot hosts") is
+measured compiled: the first line counts the engine's compiled modules.
+The engine's sources alone are measured from a checkout without them (delete
+the ``*.so`` files, or measure a pure checkout with ``--tree``).
 """
 
 from __future__ import annotations
@@ -128,8 +134,10 @@ def main(argv: list[str] | None = None) -> None:
     from engine.ai import casual_action, random_action
     from engine.ruleset import RULESETS
     presets = args.preset or sorted(RULESETS)
-    print(f"engine from {os.path.dirname(os.path.abspath(engine.__file__))}; python {platform.python_version()}; "
-          f"{len(presets)} presets, seed {args.seed}", flush=True)
+    compiled = sum(not module.__file__.endswith(".py") for name, module in list(sys.modules.items())
+                   if name.startswith("engine.") and module.__file__ is not None)
+    print(f"engine from {os.path.dirname(os.path.abspath(engine.__file__))} ({compiled} modules loaded compiled); "
+          f"python {platform.python_version()}; {len(presets)} presets, seed {args.seed}", flush=True)
     jobs = {
         "random": lambda: selfplay_rate(presets, args.random_hands, args.seed, random_action),
         "casual": lambda: selfplay_rate(presets, args.casual_hands, args.seed, casual_action),
