@@ -280,6 +280,7 @@ def _run(*, verbose: bool = False) -> int:
     from bot.app import run
     from bot.config import ConfigError, Settings
     from bot.logs import hide_secret, mask_secrets
+    from engine.compiled import stale_builds, stale_message
 
     def fail(message: str, status: int) -> int:
         print(f"chaodipi run: {mask_secrets(message)}", file=sys.stderr)  # the token is never printed
@@ -289,6 +290,9 @@ def _run(*, verbose: bool = False) -> int:
         settings = Settings.from_env()
     except ConfigError as exc:
         return fail(str(exc), 2)
+    stale = stale_builds()
+    if stale:  # a compiled module would play the code it was built from, not the source beside it
+        return fail(stale_message(stale), 2)
     hide_secret(settings.token)
     if hasattr(signal, "SIGUSR1"):  # `kill -USR1 <pid>`: every thread's stack to the log, the bot running on
         faulthandler.register(signal.SIGUSR1, all_threads=True)

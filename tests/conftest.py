@@ -26,12 +26,17 @@ from typing import Any
 
 import pytest
 
+from engine.compiled import stale_builds, stale_message
+
 _report_fd: int | None = None
 """A copy of standard error taken before any test captures it (as pytest's faulthandler does)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     global _report_fd
+    stale = stale_builds()
+    if stale:  # the tests would test the code a compiled module was built from, not the source
+        raise pytest.UsageError(stale_message(stale))
     config.addinivalue_line("markers", "long: takes ten seconds or more of wall clock; scheduled first")
     config.addinivalue_line("markers", "slow: left out of the quick tier (pytest -m 'not slow'): every end-to-end "
                                        "and bench test, and every long one; set here, not by hand")

@@ -128,3 +128,18 @@ def test_version_is_the_installed_packages() -> None:
     declared = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
     done = chaodipi("--version")
     assert done.returncode == 0 and done.stdout.strip() == f"chaodipi {declared['version']}"
+
+
+def test_run_refuses_a_compiled_engine_older_than_its_source(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A compiled module left from before an edit or a pull would play the old code: the bot does not start."""
+    import engine.compiled
+    from bot.cli import main
+
+    for name in [k for k in os.environ if k.startswith(("TELEGRAM_", "CHAODIPI_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "987654321:AAHdkq3Zx9vTqLwPmN4rS7uYbC2eF5gJ8hK")
+    monkeypatch.setattr(engine.compiled, "stale_builds", lambda: ["engine/combos.py"])
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "engine/combos.py" in err and "build_ext --inplace" in err and "AAHdkq3Zx9" not in err

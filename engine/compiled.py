@@ -1,0 +1,40 @@
+"""The optional compiled engine (``setup.py``, ``CHAODIPI_MYPYC=1``): which modules are built, and which are stale.
+
+Python imports a compiled module (``combos.cpython-311-x86_64-linux-gnu.so``)
+before the source of the same name, so a module built before its source last
+changed plays the old code, silently.  :func:`stale_builds` finds them by
+modification time (a ``git pull`` or an edit makes the source newer); the bot
+refuses to start and the tests refuse to run while any is left, saying which.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+"""The engine package's directory."""
+
+
+def built_modules(root: Path = ROOT) -> dict[Path, Path]:
+    """Each compiled module under ``root`` (the engine's directory), by the source file it was built from."""
+    out: dict[Path, Path] = {}
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        for built in root.rglob("*" + suffix):
+            source = built.with_name(built.name[: -len(suffix)] + ".py")
+            if source.exists():
+                out[source] = built
+    return out
+
+
+def stale_builds(root: Path = ROOT) -> list[str]:
+    """The sources (relative to ``root``'s parent) changed since their compiled module was built, sorted."""
+    return sorted(str(source.relative_to(root.parent)) for source, built in built_modules(root).items()
+                  if source.stat().st_mtime > built.stat().st_mtime)
+
+
+def stale_message(stale: list[str]) -> str:
+    """What to do about stale compiled modules (for the bot's and the tests' refusal)."""
+    return (f"the compiled engine is older than its source for {', '.join(stale)}: build it again with "
+            "`CHAODIPI_MYPYC=1 .venv/bin/python setup.py build_ext --inplace`, or delete the engine's *.so files "
+            "to run the pure Python code")
