@@ -92,8 +92,8 @@ def search_work(budget: float) -> tuple[int, float]:
     """The deals a search with this share of the budget samples a play, and the seconds it may take at most.
 
     Both in proportion to the share: :data:`engine.ai.DEFAULT_DEALS` deals and
-    :data:`engine.ai.DEFAULT_CAP` seconds for the full budget, two deals at
-    :data:`LEAST_BUDGET`.
+    :data:`engine.ai.DEFAULT_CAP` seconds for the full budget, an eighth at
+    :data:`LEAST_BUDGET` (two deals of the pure engine's 16, five of the compiled one's 40).
     """
     share = budget / DEFAULT_BUDGET
     return max(1, round(DEFAULT_DEALS * share)), DEFAULT_CAP * share

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.machinery
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent
 """The engine package's directory."""
@@ -38,3 +39,9 @@ def stale_message(stale: list[str]) -> str:
     return (f"the compiled engine is older than its source for {', '.join(stale)}: build it again with "
             "`CHAODIPI_MYPYC=1 .venv/bin/python setup.py build_ext --inplace`, or delete the engine's *.so files "
             "to run the pure Python code")
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """Was ``module`` loaded from a compiled module rather than its source?"""
+    path = getattr(module, "__file__", None) or ""
+    return path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))

@@ -46,7 +46,7 @@ if mode == "pure":  # the copy's sources only, as if no compiled module had been
     sys.path_importer_cache.clear()
 sys.path.insert(0, root)
 
-from engine.ai import StrongPlayer, casual_action, random_action
+from engine.ai import DEFAULT_DEALS, StrongPlayer, casual_action, random_action
 from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import duel, self_play
@@ -83,7 +83,7 @@ player = pickle.loads(pickle.dumps(StrongPlayer(deals=3, budget=1.0)))
 print(json.dumps({
     "files": files, "random": tallies(random_action, 6), "casual": tallies(casual_action, 1),
     "strong": plays.hexdigest()[:16], "pickled": pickle.loads(pickle.dumps(things)) == things,
-    "player": [player.deals, player.budget],
+    "player": [player.deals, player.budget], "default_deals": DEFAULT_DEALS,
 }))
 """
 
@@ -120,4 +120,6 @@ def test_the_compiled_engine_imports_and_plays_the_pure_engines_hands(tmp_path: 
         assert path.endswith(".py") is (name not in names), (name, path)
     assert all(path.endswith(".py") for path in pure["files"].values())
     assert compiled.pop("files") != pure.pop("files")
+    # Compiled, a search samples 40 deals a play by default (the CPU 16 cost the tag strong-2026-12-05); pure, 16.
+    assert (compiled.pop("default_deals"), pure.pop("default_deals")) == (40, 16)
     assert compiled == pure and compiled["pickled"] is True and compiled["player"] == [3, 1.0]

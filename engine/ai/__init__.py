@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
-from engine.ai import playing
+from engine.ai import playing, rollout
 from engine.ai.baseline import choose_action as casual_action
 from engine.ai.bidding import choose_bid, choose_steal
 from engine.ai.burying import choose_bury
@@ -38,6 +38,7 @@ from engine.ai.playing import CANDIDATES
 from engine.ai.search import best_play
 from engine.cards import Card, format_cards
 from engine.combos import decompose
+from engine.compiled import is_compiled
 from engine.errors import IllegalActionError
 from engine.frozen import builder
 from engine.hand import Action
@@ -57,8 +58,14 @@ Strength = Literal["casual", "strong"]
 STRENGTHS: tuple[Strength, ...] = ("casual", "strong")
 """The strengths a table may choose, weakest first."""
 
-DEFAULT_DEALS = 16
-"""Sampled deals per searched play: the strong player's default."""
+COMPILED_SEARCH = is_compiled(rollout)
+"""Whether the search's rollouts run compiled (the optional build of ``setup.py``)."""
+
+DEFAULT_DEALS = 40 if COMPILED_SEARCH else 16
+"""Sampled deals per searched play: the strong player's default.  Compiled, a deal costs about half the CPU:
+40 deals spend what 2026-12-05's 高手 (the tag ``strong-2026-12-05``) spent on its 16, and win 55 % of hands
+against it (``bench/bench_sprt.py --deals 42``, docs/ai-history); pure Python keeps 16, about three quarters
+of that CPU."""
 
 DEFAULT_BUDGET = 0.4
 """Seconds after which a searched play that has sampled its deals samples no more for a close call."""
