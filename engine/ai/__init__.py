@@ -63,9 +63,9 @@ COMPILED_SEARCH = is_compiled(rollout)
 
 DEFAULT_DEALS = 40 if COMPILED_SEARCH else 16
 """Sampled deals per searched play: the strong player's default.  Compiled, a deal costs about half the CPU:
-40 deals spend what 2026-12-05's 高手 (the tag ``strong-2026-12-05``) spent on its 16, and win 55 % of hands
-against it (``bench/bench_sprt.py --deals 42``, docs/ai-history); pure Python keeps 16, about three quarters
-of that CPU."""
+40 deals spend what the 高手 before issue 47 (the tag ``strong-2026-12-05``) spent on its 16, and win 55 % of
+hands against it (``bench/bench_sprt.py --deals 42``, docs/ai-history); pure Python keeps 16, about three
+quarters of that CPU."""
 
 DEFAULT_BUDGET = 0.4
 """Seconds after which a searched play that has sampled its deals samples no more for a close call."""
