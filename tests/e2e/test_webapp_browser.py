@@ -285,7 +285,11 @@ async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: 
                                    "the next trick in the page", timeout=60)  # the strong AI on a busy machine
         # The table closes: the page shows why, and nothing of the seat.
         await alice.command(group, "stop")
-        await browser.wait_for("document.querySelector('#info').textContent === '牌桌已关闭。'", "the closed table")
+        # Two steps, so that a failure says which side was slow (it failed once in CI at 20 s for the page alone,
+        # six workers on two cores): the bot stops the table, then the stream tells the page within its checks.
+        await server.wait_for(lambda: table.status == "stopped", timeout=30, what="the bot to stop the table")
+        await browser.wait_for("document.querySelector('#info').textContent === '牌桌已关闭。'", "the closed table",
+                               timeout=30)
         assert await browser.evaluate("document.querySelectorAll('#hand .card').length") == 0
         assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console
 
