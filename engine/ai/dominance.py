@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.ai.following import beatable, follow_beats, winning_follows
+from engine.ai.following import beatable, outranked, winning_follows
 from engine.ai.memory import BIG_TRUMP, Memory, lead_group, points_of, same_side
 from engine.ai.prices import distinct, power
 from engine.cards import ACE, Card
@@ -99,7 +99,7 @@ def prune_follows(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
         if beatable(mem, shape, plays, winner, opponents):
             # A feed: worth its points only if the partner's play holds; not where a later opponent may simply
             # follow higher (a ruff the seat cannot foresee is left to the search).
-            feed_at_risk = _outranked(mem, shape, plays[winner], winner, opponents)
+            feed_at_risk = outranked(mem, shape, plays[winner], winner, opponents)
             return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins, feed_at_risk)
         return _partners_trick(mem, lead, hand, candidates, wins)
     if beatable(mem, shape, plays, winner, partner):
@@ -107,13 +107,6 @@ def prune_follows(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
         # both opponents.
         return _at_risk(mem, shape, lead, hand, plays, opponents, candidates, wins, True)
     return _lost_unless_won(mem, shape, lead, hand, plays, opponents, candidates, wins)
-
-
-def _outranked(mem: Memory, shape: Shape, win: list[Card], winner: int, opponents: Sequence[int]) -> bool:
-    """Could a later opponent beat the winning play by following the lead's group (an unseen higher card, pair
-    or tractor of it), not only by a ruff?"""
-    ruffed = winner != 0 and any(mem.ctx.group(c) != shape.group for c in win)
-    return not ruffed and any(mem.may_hold(s, shape.group) for s in opponents) and follow_beats(mem, shape, win)
 
 
 def prune_leads(mem: Memory, candidates: list[list[Card]]) -> list[list[Card]]:

@@ -366,24 +366,37 @@ def beatable(mem: Memory, shape: Shape, plays: list[list[Card]], winner: int, la
     """Could one of the later opponents beat the winning play, given the unseen cards?"""
     if not later:
         return False
-    ctx = mem.ctx
-    if shape.group == TRUMP and shape.kind in ("ftk", "ftk2"):
+    group = shape.group
+    if group == TRUMP and shape.kind in ("ftk", "ftk2"):
         return False
     win = plays[winner]
-    group = shape.group
+    ruffed = _ruffed(mem.ctx, group, win, winner)
+    if not ruffed and _followed_higher(mem, shape, win, later):
+        return True
+    if group == TRUMP:
+        return False
     n = len(shape.cards)
-    ruffed = winner != 0 and any(ctx.group(c) != group for c in win)
-    for seat in later:
-        can_follow = mem.may_hold(seat, group) and group not in mem.voids[seat]
-        if not ruffed and can_follow and follow_beats(mem, shape, win):
-            return True
-        if group != TRUMP and mem.may_be_void(seat, group, n) and mem.may_hold(seat, TRUMP):
-            if _ruff_could_beat(mem, shape, win if ruffed else None):
-                return True
-    return False
+    return any(mem.may_be_void(seat, group, n) and mem.may_hold(seat, TRUMP) for seat in later) \
+        and _ruff_could_beat(mem, shape, win if ruffed else None)
 
 
-def follow_beats(mem: Memory, shape: Shape, win: list[Card]) -> bool:
+def outranked(mem: Memory, shape: Shape, win: list[Card], winner: int, later: Sequence[int]) -> bool:
+    """Could one of the ``later`` seats beat the winning play ``win`` by following the lead's group (an unseen
+    higher card, pair or tractor of it), not only by a ruff?"""
+    return not _ruffed(mem.ctx, shape.group, win, winner) and _followed_higher(mem, shape, win, later)
+
+
+def _ruffed(ctx: TrumpContext, group: str, win: list[Card], winner: int) -> bool:
+    """Is the winning play a follower's ruff (cards outside the led group)?"""
+    return winner != 0 and any(ctx.group(c) != group for c in win)
+
+
+def _followed_higher(mem: Memory, shape: Shape, win: list[Card], later: Sequence[int]) -> bool:
+    """May one of the ``later`` seats hold the lead's group, and could its unseen cards beat ``win`` following?"""
+    return any(mem.may_hold(seat, shape.group) for seat in later) and _follow_beats(mem, shape, win)
+
+
+def _follow_beats(mem: Memory, shape: Shape, win: list[Card]) -> bool:
     """Could unseen cards of the lead's group beat ``win`` by following with the lead's shape?"""
     ctx = mem.ctx
     group = shape.group
