@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.untrusted import MAX_ID, parse_int
+from engine.cards import Card
+from engine.errors import NotationError
 
 MAX_BYTES: Final = 64
 
 LOBBY_OPS: Final = frozenset({"sit", "leave", "ai", "rmai", "start", "set", "preset", "hidden", "pace", "returns",
                               "timeout", "strength", "back", "cancel", "return", "esc", "stay"})
 HAND_OPS: Final = frozenset({"sel", "bid", "pass", "bury", "clear", "steal", "nosteal", "play", "go", "hint",
-                             "trump", "peek", "next"})
+                             "trump", "tap", "peek", "next"})
 
 LEAGUE_OPS: Final = frozenset({"lb", "hist"})
 
@@ -68,6 +70,27 @@ def lobby(table: int, op: str, arg: str = "") -> str:
 def hand(table: int, version: str, op: str, arg: str = "") -> str:
     """``callback_data`` of a hand-keyboard button."""
     return Callback("H", table, op, arg, version).encode()
+
+
+def tap_arg(act: str, cards: tuple[Card, ...]) -> str:
+    """The argument of a one-tap bid or steal button (op ``tap``): ``bid-2D`` (a card), ``steal-BJBJ`` (a pair)."""
+    return f"{act}-{''.join(str(card) for card in cards)}"
+
+
+def parse_tap(arg: str) -> tuple[str, tuple[Card, ...]] | None:
+    """A one-tap button's move (``"bid"`` or ``"steal"``) and cards (one card, or two copies of one), or None
+    for an argument :func:`tap_arg` never writes."""
+    act, _, text = arg.partition("-")
+    if act not in ("bid", "steal"):
+        return None
+    half = len(text) // 2
+    pair = len(text) % 2 == 0 and text[:half] == text[half:]
+    try:
+        card = Card.parse(text[:half] if pair else text)
+    except NotationError:
+        return None
+    cards = (card, card) if pair else (card,)
+    return (act, cards) if tap_arg(act, cards) == arg else None
 
 
 def refresh(table: int) -> str:

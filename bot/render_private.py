@@ -31,6 +31,7 @@ from engine.bidding import needs_choice, read_step
 from engine.cards import Card
 from engine.combos import sort_cards
 from engine.follow import legal_follows
+from engine.legal_bids import each_bid_option
 from engine.trump import TRUMP, trump_context
 from engine.views import HandView, view_for
 
@@ -110,9 +111,16 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
                 [button(tr("Pass") if act == "bid" else tr("Don't steal"), skip), clear],
             ]
         main = tr("Bid {cards}", cards=label) if act == "bid" else tr("Steal {cards}", cards=label)
+        taps: list[list[InlineKeyboardButton]] = []
         if not sel:
             main = tr("Bid (select cards)") if act == "bid" else tr("Steal (select cards)")
-        return [[button(main, act), button(tr("Pass") if act == "bid" else tr("Don't steal"), skip)], [clear]]
+            # One tap bids (or steals) with any set of cards the engine would accept now: the clock runs.
+            offered = [button("▶ " + tr("Bid {cards}" if act == "bid" else "Steal {cards}",
+                                        cards=cards_label(cards, tr.lang)), "tap", callbacks.tap_arg(act, cards))
+                       for cards in one_tap_bids(table, view)]
+            taps = [offered[i:i + 2] for i in range(0, len(offered), 2)]
+        return taps + [[button(main, act), button(tr("Pass") if act == "bid" else tr("Don't steal"), skip)],
+                       [clear]]
     if view.phase == "burying" and view.kitty_holder == seat:
         return [[button(tr("Bury ({n}/8)", n=len(sel)), "bury")], [clear, button(tr("Hint"), "hint")]]
     if view.phase == "playing" and view.turn == seat:
@@ -131,6 +139,15 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
 
 ONE_TAP = 4
 """The most one-tap plays a follower is offered (the hint's first); with more, the hint's alone."""
+
+
+def one_tap_bids(table: Table, view: HandView) -> list[tuple[Card, ...]]:
+    """The sets of cards (a card, or a pair) the ▶ buttons of the bidding or the viewer's steal turn offer: each
+    the engine would accept as a bid or steal now (with some trump, where the cards leave it to choose), in
+    the hand's order, at most :data:`ONE_TAP`."""
+    steal = view.phase == "stealing"
+    found = dict.fromkeys(option.cards for option in each_bid_option(view, table.settings.ruleset(), steal=steal))
+    return list(found)[:ONE_TAP]
 
 
 def one_tap_plays(table: Table, seat: int) -> list[tuple[Card, ...]]:

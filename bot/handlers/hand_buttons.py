@@ -75,6 +75,9 @@ def request_of(data: callbacks.Callback) -> Request | None:
     if op == "go":  # a one-tap play: the cards its button showed (worked out again the same way)
         index = parse_int(arg or "0", 0, ONE_TAP)  # a button from before the choices: the hint's
         return OneTap(index if index is not None else ONE_TAP, version)
+    if op == "tap":  # 「▶ 亮主 ♦2」: a bid or steal of the cards the button names
+        tap = callbacks.parse_tap(arg)
+        return None if tap is None else Move(MOVES[tap[0]], tap[1], version, None, "tap")
     trump: str | None = None
     button = op
     if op == "trump":  # 「亮主 ♠5♠5 → ♥」: a bid or a steal with its trump named

@@ -153,6 +153,8 @@ async def _carry_out(house: House, person: Person, table: Table, seat: int, requ
     if request.kind in ("bid", "steal") and request.trump is None:
         choices = trump_choices(table, cards)
         if choices is not None:
+            if request.cards is not None and person.front == "keyboard":  # a ▶ bid: its keyboard names the trumps
+                presses.replace(seat, cards)
             return Choose(choices, back=back)
     return await _move(house, table, seat, replace(request, cards=cards), back)
 

@@ -201,8 +201,8 @@ def _steal_options(hand: Hand, seat: int) -> list[tuple[Card, ...]]:
             if n == 2 and hand.can(Action("steal", seat, (c, c)))]
 
 
-def stolen(preset: str = "yancheng") -> tuple[Table, int, tuple[Card, ...]]:
-    """Seat 0 bid a single; after the bury the next seat stole the kitty with a pair and is burying."""
+def steal_turn(preset: str = "yancheng") -> tuple[Table, int]:
+    """Seat 0 bid a single and buried; the seat asked first may steal the kitty with a pair (and the seat)."""
     seed = _steal_seed(preset)
     table = make_table(preset, seed)
     hand = hand_of(table)
@@ -210,7 +210,15 @@ def stolen(preset: str = "yancheng") -> tuple[Table, int, tuple[Card, ...]]:
     table.match.apply(Action("bid", 0, level_bids(hand, 0, pair=False)[0]))
     pass_all(table)
     step(table)
-    thief = hand.steal_queue[0]
+    assert hand.phase == "stealing" and hand.turn == hand.steal_queue[0]
+    return table, hand.steal_queue[0]
+
+
+def stolen(preset: str = "yancheng") -> tuple[Table, int, tuple[Card, ...]]:
+    """Seat 0 bid a single; after the bury the next seat stole the kitty with a pair and is burying."""
+    table, thief = steal_turn(preset)
+    hand = hand_of(table)
+    assert table.match is not None
     cards = _steal_options(hand, thief)[0]
     table.match.apply(Action("steal", thief, cards))
     assert hand.phase == "burying" and hand.burier == thief

@@ -14,6 +14,7 @@ import pytest
 from telegram import InlineKeyboardMarkup
 
 from bot import callbacks
+from bot.callbacks import parse_tap
 from bot.i18n import Translator, translator
 from bot.labels import card_label, cards_label
 from bot.model import Table
@@ -203,9 +204,47 @@ def test_bidding_keyboard_for_every_seat(preset: str, lang: str) -> None:
         _raw, plain, markup, decoded = private(table, seat, lang)
         assert plain.split("\n")[1] == ("打 2 · 主未定" if lang == "zh" else "level 2 · trump not known yet")
         assert len(card_rows(markup)) >= 4
-        assert actions(decoded) == ["bid", "pass", "clear"]
-        assert action_texts(markup) == (["亮主（先选牌）", "不亮", "清除"] if lang == "zh"
-                                        else ["Bid (select cards)", "Pass", "Clear"])
+        taps = tap_sets(table, seat, steal=False)
+        assert actions(decoded) == ["tap"] * len(taps) + ["bid", "pass", "clear"]
+        assert [parse_tap(c.arg) for c in decoded if c.op == "tap"] == [("bid", cards) for cards in taps]
+        verb = "亮主" if lang == "zh" else "Bid"
+        assert action_texts(markup) == [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps] + (
+            ["亮主（先选牌）", "不亮", "清除"] if lang == "zh" else ["Bid (select cards)", "Pass", "Clear"])
+
+
+def tap_sets(table: Table, seat: int, *, steal: bool) -> list[tuple[Card, ...]]:
+    """The card sets (at most four) of every bid or steal the engine takes from the seat now, in the hand's order."""
+    hand = T.hand_of(table)
+    kind = "steal" if steal else "bid"
+    out: list[tuple[Card, ...]] = []
+    for card, n in Counter(hand.hands[seat]).items():
+        for cards in [(card,), (card, card)][:n]:
+            trumps = [None, "S", "H", "D", "C"]
+            if cards not in out and any(hand.can(Action(kind, seat, cards, t)) for t in trumps):
+                out.append(cards)
+    return out[:4]
+
+
+def test_a_bidding_seat_is_offered_each_bid_it_may_make_as_one_tap_and_a_seat_with_none_no_tap() -> None:
+    seen = Counter[int]()
+    for seed in range(12):
+        table = T.bidding_fresh("yancheng", seed)
+        for seat in range(4):
+            _raw, _plain, _markup, decoded = private(table, seat, "en")
+            taps = [parse_tap(c.arg) for c in decoded if c.op == "tap"]
+            assert taps == [("bid", cards) for cards in tap_sets(table, seat, steal=False)]
+            seen[min(len(taps), 2)] += 1
+    assert seen[0] and seen[1] and seen[2], seen  # seats with no bid, one, and several
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+def test_no_tap_while_cards_are_selected(lang: str) -> None:
+    table = T.bidding_fresh("yancheng", 14)
+    hand = T.hand_of(table)
+    seat = next(s for s in range(4) if tap_sets(table, s, steal=False))
+    table.presses.replace(seat, [hand.hands[seat][0]])
+    _raw, _plain, _markup, decoded = private(table, seat, lang)
+    assert actions(decoded) == ["bid", "pass", "clear"]
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
@@ -361,13 +400,28 @@ def test_stealing_keyboard_and_the_buriers_kitty(preset: str, lang: str) -> None
     for seat in range(4):
         _raw, plain, markup, decoded = private(table, seat, lang)
         if seat == hand.turn:
-            assert actions(decoded) == ["steal", "nosteal", "clear"]
-            assert action_texts(markup) == (["抄底（先选牌）", "不抄", "清除"] if lang == "zh"
-                                            else ["Steal (select cards)", "Don't steal", "Clear"])
+            taps = tap_sets(table, seat, steal=True)
+            assert actions(decoded) == ["tap"] * len(taps) + ["steal", "nosteal", "clear"]
+            assert [parse_tap(c.arg) for c in decoded if c.op == "tap"] == [("steal", cards) for cards in taps]
+            verb = "抄底" if lang == "zh" else "Steal"
+            assert action_texts(markup) == [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps] + (
+                ["抄底（先选牌）", "不抄", "清除"] if lang == "zh" else ["Steal (select cards)", "Don't steal", "Clear"])
         else:
             assert actions(decoded) == []
         assert (YOUR_KITTY[lang] in plain) == (seat == hand.burier)
         assert STOLEN_KITTY[lang] not in plain  # nobody has stolen yet
+
+
+@pytest.mark.parametrize("lang", T.LANGS)
+@pytest.mark.parametrize("preset", ["yancheng", "anhui"])
+def test_a_seat_that_may_steal_is_offered_each_steal_as_one_tap(preset: str, lang: str) -> None:
+    table, thief = T.steal_turn(preset)
+    _raw, _plain, markup, decoded = private(table, thief, lang)
+    taps = tap_sets(table, thief, steal=True)
+    assert taps and all(len(cards) == 2 for cards in taps)
+    assert [parse_tap(c.arg) for c in decoded if c.op == "tap"] == [("steal", cards) for cards in taps]
+    verb = "抄底" if lang == "zh" else "Steal"
+    assert action_texts(markup)[:len(taps)] == [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps]
 
 
 @pytest.mark.parametrize("lang", T.LANGS)

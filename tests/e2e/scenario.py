@@ -39,6 +39,7 @@ ANSWER_TIMEOUT = 5.0
 """How long a person waits for the bot to answer a press (Telegram gives up after some seconds)."""
 
 OUT_OF_DATE = frozenset(translator(lang)("That button is out of date; your hand is shown again.") for lang in ("zh", "en"))
+CHOOSE = frozenset(translator(lang)("Choose the trump suit for this bid.") for lang in ("zh", "en"))
 """The answer to a press made for a question the table no longer asks."""
 
 
@@ -183,13 +184,25 @@ async def move_landed(server: FakeTelegram, table: Table, hand: Hand, events: in
 
 
 async def make_move(server: FakeTelegram, person: Person, table: Table, seat: int, move: Move | None,
-                    kind: str, settle: Settle | None = None) -> None:
-    """Bid or steal with the move's cards (``kind`` "bid" or "steal"), or pass (``move`` None)."""
+                    kind: str, settle: Settle | None = None, *, one_tap: bool = False) -> None:
+    """Bid or steal with the move's cards (``kind`` "bid" or "steal"), or pass (``move`` None); with ``one_tap``,
+    by the ▶ button that names the cards (and then the trump, where they name none)."""
     assert table.match is not None
     hand = table.match.hand
     events = len(hand.events)
     if move is None:
         op, arg = ("pass" if kind == "bid" else "nosteal"), ""
+    elif one_tap:
+        for _ in range(5):  # someone else's bid a moment earlier: press the keyboard shown now (as below)
+            answer = await press_hand(server, person, table, seat, "tap", callbacks.tap_arg(kind, move.cards))
+            if not (answer.show_alert and answer.text in OUT_OF_DATE):
+                break
+        if move.trump is None:
+            assert not answer.show_alert, f"{person.name}: {answer.text}"
+            await move_landed(server, table, hand, events)
+            return
+        assert answer.show_alert and answer.text in CHOOSE, f"{person.name}: {answer.text}"
+        op, arg = "trump", f"{kind}-{move.trump}"
     else:
         await select_cards(server, person, table, seat, move.cards, settle)
         op, arg = (("trump", f"{kind}-{move.trump}") if move.trump is not None else (kind, ""))
@@ -297,13 +310,13 @@ async def play_hand(server: FakeTelegram, table: Table, people: Mapping[int, Per
                 move = pending_bids.pop(0)
                 actor = move.seat
                 log.bids.append(move)
-            await make_move(server, people[actor], table, actor, move, "bid", settle)
+            await make_move(server, people[actor], table, actor, move, "bid", settle, one_tap=one_tap)
         elif hand.phase == "stealing":
             person = people[actor]
             move = steal if steal is not None and steal.seat == actor and not log.steals else None
             if move is not None:
                 log.steals.append(move)
-            await make_move(server, person, table, actor, move, "steal", settle)
+            await make_move(server, person, table, actor, move, "steal", settle, one_tap=one_tap)
         elif one_tap:
             await tap_and_play(server, people[actor], table, actor, settle)
         else:

@@ -4,8 +4,8 @@ Telegram allows about 20 messages (edits count) a minute in a group and one a
 second in a private chat; a bot's 30 a second overall decide how many tables
 it hosts.  Four people play one seeded 盐城 hand at human pace (each press made
 only once the bot showed everything: the most calls a hand can cost) against
-the fake Bot API with Telegram's limits.  They bid and steal by selecting
-cards, bury with Hint then Bury, and play with the one-tap ▶ button.
+the fake Bot API with Telegram's limits.  They bid and steal with the one-tap
+▶ buttons that name the cards, bury with Hint then Bury, and play with the one-tap ▶ button.
 """
 
 from __future__ import annotations

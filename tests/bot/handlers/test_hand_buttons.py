@@ -22,6 +22,7 @@ from bot.i18n import translator
 from bot.model import Table
 from bot.render_private import ONE_TAP
 from bot.tables import Clear, Hint, Move, NextHand, OneTap, Peek, Select, Tables
+from engine.cards import Card
 from tests.bot import builders as T
 
 
@@ -150,6 +151,11 @@ def test_each_button_is_read_as_its_request() -> None:
     assert read("nosteal") == Move("pass_steal", None, "1.25.p", None, "nosteal")
     assert read("trump", "bid-NT") == Move("bid", None, "1.25.p", "NT", "trump")
     assert read("next") == NextHand("1.25.p") and read("peek") == Peek()
-    for op, arg in (("trump", "play-S"), ("trump", "bid-X"), ("sel", "ZZ0"), ("drop", "")):
+    assert read("tap", "bid-2D") == Move("bid", (Card.parse("2D"),), "1.25.p", None, "tap")
+    assert read("tap", "steal-10H10H") == Move("steal", (Card.parse("10H"),) * 2, "1.25.p", None, "tap")
+    assert read("tap", "bid-BJBJ") == Move("bid", (Card.parse("BJ"),) * 2, "1.25.p", None, "tap")
+    for op, arg in (("trump", "play-S"), ("trump", "bid-X"), ("sel", "ZZ0"), ("drop", ""), ("tap", ""),
+                    ("tap", "play-2D"), ("tap", "bid-"), ("tap", "bid-2D2D2D"), ("tap", "bid-2d"), ("tap", "bid-ZZ"),
+                    ("tap", "bid-2D3D"), ("tap", "pass-2D")):
         assert read(op, arg) is None, (op, arg)
     assert read("go", "x") == OneTap(ONE_TAP, "1.25.p"), "an index the keyboard never drew: out of range, so stale"

@@ -31,9 +31,10 @@ from bot.i18n import translator
 from bot.messages import refusal, storage_refusal
 from bot.model import Seat, Table
 from bot.presses import Presses
-from bot.render_private import one_tap_plays, peek_text
+from bot.render_private import one_tap_bids, one_tap_plays, peek_text
 from bot.tables import TableError, Tables
 from bot.tables import perform as perform_room
+from bot.tables.perform import trump_choices
 from bot.tables.requests import SELECTING
 from bot.tables.turns import turn_key
 from engine.cards import Card
@@ -331,6 +332,51 @@ async def test_a_red_five_pair_bid_asks_for_its_trump_then_its_button_names_it(r
     assert room.refreshed == [table] and table.selected(seat)[five] == 2, "the keyboard is redrawn, still selected"
     answers = await _press(room, seat, "trump", "bid-NT")
     assert answers == [(None, False)] and room.moves == [(seat, "bid", (five, five), None)]
+
+
+async def test_a_one_tap_bid_sends_the_cards_its_button_named(room: _Room) -> None:
+    """「▶ 亮主 ♦2」: one press bids those cards, whatever is selected; pressed again, it is already done."""
+    table = room.sit(T.bidding_fresh("yancheng", 14))
+    seat, cards = next((s, taps[0]) for s in range(4) if not table.seats[s].is_ai  # type: ignore[union-attr]
+                       and (taps := one_tap_bids(table, table.view(s))) and not trump_choices(table, taps[0]))
+    version = table.version(seat)
+    answers = await _press(room, seat, "tap", callbacks.tap_arg("bid", cards))
+    assert answers == [(None, False)] and room.moves == [(seat, "bid", cards, None)]
+    assert table.presses.already(seat, version, "tap", table.version(seat))
+    answers = await _press(room, seat, "tap", callbacks.tap_arg("bid", cards), version=version)
+    assert answers == [("You have already done that.", True)] and len(room.moves) == 1
+
+
+async def test_a_one_tap_bid_whose_cards_name_no_trump_asks_for_it_with_those_cards_selected(room: _Room) -> None:
+    table, seat = T.pair_selected("yancheng", "5H")
+    room.sit(table)
+    table.presses.clear(seat)
+    five = Card.parse("5H")
+    assert (five, five) in one_tap_bids(table, table.view(seat))
+    answers = await _press(room, seat, "tap", callbacks.tap_arg("bid", (five, five)))
+    assert answers == [("Choose the trump suit for this bid.", True)] and room.moves == []
+    assert table.selected(seat)[five] == 2 and room.refreshed == [table], "the keyboard shows the trumps"
+    answers = await _press(room, seat, "trump", "bid-H")
+    assert answers == [(None, False)] and room.moves == [(seat, "bid", (five, five), "H")]
+
+
+async def test_a_one_tap_steal_sends_its_pair(room: _Room) -> None:
+    table, thief = T.steal_turn("anhui")  # a pair of level cards: it names its trump
+    table.seats[thief] = Seat(100 + thief, "Thief", lang="en")  # a person holds the seat asked to steal
+    room.sit(table)
+    pair = one_tap_bids(table, table.view(thief))[0]
+    answers = await _press(room, thief, "tap", callbacks.tap_arg("steal", pair))
+    assert answers == [(None, False)] and room.moves == [(thief, "steal", pair, None)]
+
+
+async def test_a_one_tap_bid_drawn_before_another_bid_is_out_of_date(room: _Room) -> None:
+    table = room.sit(T.bidding_fresh("yancheng", 14))
+    seat, cards = next((s, taps[0]) for s in range(4) if not table.seats[s].is_ai  # type: ignore[union-attr]
+                       and (taps := one_tap_bids(table, table.view(s))))
+    version = table.version(seat)
+    T.hand_of(table).apply(Action("pass", (seat + 1) % 4))  # the table moved on after the keyboard was drawn
+    answers = await _press(room, seat, "tap", callbacks.tap_arg("bid", cards), version=version)
+    assert answers[0][1] and room.moves == []
 
 
 @pytest.mark.parametrize(("op", "kind"), [("pass", "pass"), ("nosteal", "pass_steal")])
