@@ -16,7 +16,7 @@ from bot.i18n import Translator
 from bot.labels import seat_label
 from bot.model import Table
 from bot.render_group import render_result, seat_name
-from bot.render_private import render_hand, sorted_hand
+from bot.render_private import one_tap_bids, render_hand, sorted_hand
 from bot.untrusted import shown
 from engine.trump import trump_context
 from engine.views import HandView
@@ -63,7 +63,7 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
         "table": table.id, "chat": table.chat_id, "seat": seat, "lang": tr.lang, "status": table.status,
         "title": shown(group_title), "seats": seats, "words": words(tr), "deadline": table.deadline,
         "last_hand_id": last_hand_id, "view": None, "hand": [], "groups": [], "mode": None,
-        "version": table.version(seat), "info": "", "last_result": None, "seq": 0, "away": False,
+        "version": table.version(seat), "info": "", "last_result": None, "seq": 0, "away": False, "taps": [],
     }
     info = table.seats[seat]
     if info is not None and info.timed_out and table.playing:
@@ -79,9 +79,12 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
     trump = view.trump if view.trump_known else view.my_bid_trump
     ctx = trump_context(table.settings.ruleset(), view.level, trump if view.level is not None else None)
     text, _keyboard = render_hand(tr, table, seat, group_title)
+    now = mode(view, seat) if table.status == "playing" else None
     state.update(
+        # The bids (or steals) the rules would take now, each one tap, as on the keyboard.
+        taps=[[str(c) for c in cards] for cards in one_tap_bids(table, view)] if now in ("bid", "steal") else [],
         view=view.to_dict(), hand=[str(c) for c in cards], groups=[ctx.group(c) for c in cards],
-        mode=mode(view, seat) if table.status == "playing" else None, info=text, seq=len(table.match.hand.events),
+        mode=now, info=text, seq=len(table.match.hand.events),
         last_result=render_result(tr, table, table.last_result) if table.last_result is not None else None,
     )
     return state

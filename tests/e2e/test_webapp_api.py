@@ -17,9 +17,10 @@ import pytest
 
 from bot.labels import card_label
 from bot.model import Table, TableSettings
+from bot.render_private import one_tap_bids
 from bot.webapp.initdata import sign
 from engine.cards import RED_FIVE, Card
-from engine.hand import Hand
+from engine.hand import Action, Hand
 from engine.match import Match
 
 from .appkit import PUBLIC_URL, AppClient, app_base, init_data_for, play_through_app, stream, webapp_running
@@ -262,6 +263,22 @@ async def test_a_bid_needing_a_trump_choice_offers_it(four: Table4) -> None:
     status, answer = await four.clients[seat].act(table.id, "bid", ["5H", "5H"], "NT")
     assert status == 200 and answer["ok"], answer
     assert hand.bids[-1].seat == seat and hand.bids[-1].trump is None
+
+
+@pytest.mark.deal(red_five_pair_deal())
+async def test_the_app_offers_each_bid_the_rules_take_now_as_one_tap_as_the_keyboard_does(four: Table4) -> None:
+    table, hand = four.table, four.hand
+    seat = next(s for s in range(4) if Counter(hand.hands[s])[RED_FIVE] == 2)
+    state = await four.clients[seat].state(table.id)
+    assert state["mode"] == "bid" and ["5H", "5H"] in state["taps"], state["taps"]
+    offered = [tuple(Card.parse(c) for c in tap) for tap in state["taps"]]
+    assert offered == one_tap_bids(table, table.view(seat))
+    for cards in offered:  # each one a bid the engine takes (with some trump where the cards name none)
+        assert any(hand.can(Action("bid", seat, cards, t)) for t in (None, "S", "H", "D", "C"))
+    others = [await four.clients[s].state(table.id) for s in range(4) if s != seat]
+    assert all(all(tuple(Card.parse(c) for c in tap) == cards for tap, cards in
+                   zip(other["taps"], one_tap_bids(table, table.view(s)), strict=True))
+               for other, s in zip(others, [s for s in range(4) if s != seat], strict=True))
 
 
 async def test_keyboard_and_app_agree(four: Table4) -> None:

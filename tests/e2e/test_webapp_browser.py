@@ -14,6 +14,7 @@ table is closed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -100,6 +101,7 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             await start_match(server, app, alice, group)
             hand = None
             mid_trick = False
+            tapped: list[str] = []
             for _ in range(600):
                 assert table.match is not None
                 if table.match.hand is not hand:
@@ -114,7 +116,19 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 offered = await browser.wait_for(OFFER, "Alice's buttons")
                 events, phase = len(hand.events), hand.phase
                 skip = next((t for t in offered if t.startswith(("不亮", "不抄"))), None)
-                if skip is not None:
+                tap = next((t for t in offered if t.startswith("▶ 亮主")), None)
+                tapping = tap is not None and not tapped
+                if tapping:  # Alice bids once, with the one-tap button
+                    assert tap is not None and await browser.evaluate(click(tap))
+                    for _ in range(100):  # a pair that names no trump: the page then offers the trumps
+                        if len(hand.events) > events or table.match.hand is not hand:
+                            break
+                        if await browser.evaluate("!document.querySelector('#choices').hidden"):
+                            assert await browser.evaluate("(() => { const b = document.querySelector("
+                                                          "'#choices button'); if (b) b.click(); return !!b; })()")
+                            break
+                        await asyncio.sleep(0.1)
+                elif skip is not None:
                     assert await browser.evaluate(click(skip))
                 else:
                     if hand.phase == "playing" and not mid_trick and len(hand.tricks) >= 3 and hand.current:
@@ -134,9 +148,12 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 # press: the bot refuses the press as made for a state no longer current, the page shows the
                 # new state, and she presses again (the loop goes round).  Any other refusal is a failure.
                 assert not toast or toast == OUT_OF_DATE, toast
+                if tapping and any(b.seat == 0 for b in hand.bids):
+                    tapped.append(str(tap))
             else:
                 raise AssertionError("the hand did not end")
             assert mid_trick, "a trick in progress was seen"
+            assert tapped, "Alice never bid with a ▶ button"
             assert hand is not None and hand.result is not None
             await browser.wait_for("document.querySelector('#info').textContent.includes('局结束')", "the result")
             await browser.screenshot(SHOTS / "3-result.png")

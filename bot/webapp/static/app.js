@@ -157,6 +157,12 @@
     const shown = cards.map(label).join("");
     const mode = state.mode;
     if (mode === "bid" || mode === "steal") {
+      if (!cards.length) {  // each bid the rules would take now, in one tap (the keyboard's ▶ buttons)
+        for (const tap of state.taps || []) {
+          bar.appendChild(button("▶ " + w(mode === "bid" ? "Bid {cards}" : "Steal {cards}", { cards: tap.map(label).join("") }),
+            () => act(mode, tap, null)));
+        }
+      }
       const main = cards.length ? w(mode === "bid" ? "Bid {cards}" : "Steal {cards}", { cards: shown })
         : w(mode === "bid" ? "Bid (select cards)" : "Steal (select cards)");
       bar.appendChild(button(main, () => act(mode, cards, null)));
