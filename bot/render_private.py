@@ -143,11 +143,11 @@ ONE_TAP = 4
 
 def one_tap_bids(table: Table, view: HandView) -> list[tuple[Card, ...]]:
     """The sets of cards (a card, or a pair) the ▶ buttons of the bidding or the viewer's steal turn offer: each
-    the engine would accept as a bid or steal now (with some trump, where the cards leave it to choose), in
-    the hand's order, at most :data:`ONE_TAP`."""
+    the engine would accept as a bid or steal now (with some trump, where the cards leave it to choose), the
+    pairs first (the bids that are hard to override), each kind in the hand's order, at most :data:`ONE_TAP`."""
     steal = view.phase == "stealing"
     found = dict.fromkeys(option.cards for option in each_bid_option(view, table.settings.ruleset(), steal=steal))
-    return list(found)[:ONE_TAP]
+    return sorted(found, key=len, reverse=True)[:ONE_TAP]
 
 
 def one_tap_plays(table: Table, seat: int) -> list[tuple[Card, ...]]:

@@ -213,7 +213,8 @@ def test_bidding_keyboard_for_every_seat(preset: str, lang: str) -> None:
 
 
 def tap_sets(table: Table, seat: int, *, steal: bool) -> list[tuple[Card, ...]]:
-    """The card sets (at most four) of every bid or steal the engine takes from the seat now, in the hand's order."""
+    """The card sets (at most four) of every bid or steal the engine takes from the seat now: the pairs, then the
+    single cards, each in the hand's order."""
     hand = T.hand_of(table)
     kind = "steal" if steal else "bid"
     out: list[tuple[Card, ...]] = []
@@ -222,7 +223,7 @@ def tap_sets(table: Table, seat: int, *, steal: bool) -> list[tuple[Card, ...]]:
             trumps = [None, "S", "H", "D", "C"]
             if cards not in out and any(hand.can(Action(kind, seat, cards, t)) for t in trumps):
                 out.append(cards)
-    return out[:4]
+    return ([cards for cards in out if len(cards) == 2] + [cards for cards in out if len(cards) == 1])[:4]
 
 
 def test_a_bidding_seat_is_offered_each_bid_it_may_make_as_one_tap_and_a_seat_with_none_no_tap() -> None:
@@ -234,7 +235,8 @@ def test_a_bidding_seat_is_offered_each_bid_it_may_make_as_one_tap_and_a_seat_wi
             taps = [parse_tap(c.arg) for c in decoded if c.op == "tap"]
             assert taps == [("bid", cards) for cards in tap_sets(table, seat, steal=False)]
             seen[min(len(taps), 2)] += 1
-    assert seen[0] and seen[1] and seen[2], seen  # seats with no bid, one, and several
+            seen[-1] += {len(cards) for _act, cards in taps} == {1, 2}  # pairs offered before singles
+    assert seen[0] and seen[1] and seen[2] and seen[-1], seen  # seats with no bid, one, several, both kinds
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
