@@ -46,7 +46,8 @@ def help_text(tr: Translator) -> str:
         "<b>" + tr("Chao Di Pi (炒地皮) for Telegram") + "</b>",
         tr("1. Add me to a group and send /newgame (or /newgame nantong, /newgame 安徽 …)."),
         tr("2. Take a seat with the buttons; partners sit across. Fill empty seats with the AI."),
-        tr("3. Your cards come to our private chat: tap cards to select them, then bid, bury or play."),
+        tr("3. Your cards come to our private chat: a ▶ button bids or plays in one tap; or tap cards to select "
+           "them, then bid, bury or play."),
         tr("Commands: /join /leave /hand /rules /stats /leaderboard /history /season /lang /stop"),
         tr("The league runs in monthly seasons (or seasons your admins name with /season new): /leaderboard shows "
            "the season's table and chart, /stats your own figures."),
