@@ -14,18 +14,25 @@ table is closed.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
+from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from bot.labels import cards_label
+from bot.model import TableSettings
+from bot.render_private import one_tap_bids
+from bot.tables.perform import trump_choices
+from engine.match import Match
 
 from .appkit import PUBLIC_URL, app_base, init_data_for, webapp_running
 from .botkit import tables
 from .chromium import Browser, chromium_path
 from .fake_telegram import FakeTelegram, FloodLimits
+from .plans import rng_for
 from .scenario import fill_with_ai, play_hand, start_match, wait_seated
 from .seat_changes import force_timeout
 
@@ -65,6 +72,17 @@ OUT_OF_DATE = "按钮已过期，已重新显示你的手牌。"
 """The bot's answer to a press made for a state that is no longer the table's."""
 
 
+def level_pair_deal() -> int:
+    """A ``Tables.rng`` seed whose first deal gives Alice (seat 0) a pair of level cards: a bid that names its
+    trump, which she makes with its ▶ button."""
+    ruleset = TableSettings("yancheng").ruleset()
+    for n in range(500):
+        held = Counter(Match(ruleset, rng_for(n).getrandbits(62)).hand.hands[0])
+        if any(card.rank == 2 and not card.is_joker and copies == 2 for card, copies in held.items()):
+            return n
+    raise AssertionError("no deal with a level pair for seat 0")
+
+
 def click(prefix: str) -> str:
     """JavaScript clicking the first action button whose text starts with ``prefix``."""
     return (f"(() => {{ const b = [...document.querySelectorAll('#actions button, #choices button')]"
@@ -98,7 +116,7 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             await browser.wait_for("document.querySelector('#info').textContent.includes('等待开局')", "the lobby")
             await browser.screenshot(SHOTS / "1-lobby.png")
 
-            await start_match(server, app, alice, group)
+            await start_match(server, app, alice, group, level_pair_deal())
             hand = None
             mid_trick = False
             tapped: list[str] = []
@@ -116,18 +134,12 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 offered = await browser.wait_for(OFFER, "Alice's buttons")
                 events, phase = len(hand.events), hand.phase
                 skip = next((t for t in offered if t.startswith(("不亮", "不抄"))), None)
-                tap = next((t for t in offered if t.startswith("▶ 亮主")), None)
-                tapping = tap is not None and not tapped
-                if tapping:  # Alice bids once, with the one-tap button
-                    assert tap is not None and await browser.evaluate(click(tap))
-                    for _ in range(100):  # a pair that names no trump: the page then offers the trumps
-                        if len(hand.events) > events or table.match.hand is not hand:
-                            break
-                        if await browser.evaluate("!document.querySelector('#choices').hidden"):
-                            assert await browser.evaluate("(() => { const b = document.querySelector("
-                                                          "'#choices button'); if (b) b.click(); return !!b; })()")
-                            break
-                        await asyncio.sleep(0.1)
+                # Alice bids once, with the one-tap button of her pair of level cards (it names its trump).
+                pair = next((cards for cards in one_tap_bids(table, table.view(0)) if len(cards) == 2
+                             and not trump_choices(table, cards)), None) if not tapped else None
+                tap = "▶ 亮主 " + cards_label(pair, "zh") if pair is not None else None
+                if tap is not None and tap in offered:
+                    assert await browser.evaluate(click(tap))
                 elif skip is not None:
                     assert await browser.evaluate(click(skip))
                 else:
@@ -148,8 +160,8 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 # press: the bot refuses the press as made for a state no longer current, the page shows the
                 # new state, and she presses again (the loop goes round).  Any other refusal is a failure.
                 assert not toast or toast == OUT_OF_DATE, toast
-                if tapping and any(b.seat == 0 for b in hand.bids):
-                    tapped.append(str(tap))
+                if tap is not None and any(b.seat == 0 and b.cards == pair for b in hand.bids):
+                    tapped.append(tap)
             else:
                 raise AssertionError("the hand did not end")
             assert mid_trick, "a trick in progress was seen"
