@@ -88,7 +88,7 @@ async def test_the_table_message_is_pinned_at_every_hands_start_for_one_call_a_m
                     break
                 if not await play_my_turn(server, alice, table):
                     await server.wait_for(lambda d=deal: table.match.deals != d or _alice_to_move(table, alice.id),
-                                          timeout=10, what="Alice's move")
+                                          timeout=30, what="Alice's move")
         pins = [r for r in server.calls.since(mark) if r.method == "pinChatMessage"]
         assert len(pins) == 1, pins
         await alice.command(group, "stop")
@@ -130,7 +130,7 @@ async def test_where_the_bot_may_not_pin_the_table_message_is_the_groups_latest_
             # Hand 1's table message is the lobby's, under which nothing came; every later one is sent anew.
             latest = await server.wait_for(
                 lambda n=number: (m := group.messages()[-1]).message_id == table.message_id
-                and f"hand {n}" in (m.text or "") and m or None, timeout=15,
+                and f"hand {n}" in (m.text or "") and m or None, timeout=30,
                 what=f"the table message the group's latest at hand {number}'s start")
             seen.append(latest.message_id)
             copies = [m for m in group.bot_messages() if any(b.callback_data and ":peek" in b.callback_data
@@ -141,7 +141,7 @@ async def test_where_the_bot_may_not_pin_the_table_message_is_the_groups_latest_
                     break
                 if not await play_my_turn(server, alice, table):
                     await server.wait_for(lambda n=number: table.match.hands_played >= n
-                                          or _alice_to_move(table, alice.id), timeout=10, what="Alice's move")
+                                          or _alice_to_move(table, alice.id), timeout=30, what="Alice's move")
         assert len(set(seen)) == hands, seen  # a new message at every hand's start after the first
         assert not server.state.pinned.get(group.id)
         assert all(server.state.messages[group.id][old].deleted for old in seen[:-1])
