@@ -14,6 +14,7 @@ from bot.tables import turns as service
 
 from .botkit import bot_running, hand_message, play_my_turn, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
+from .scenario import announced
 
 
 @pytest.fixture(autouse=True)
@@ -125,7 +126,10 @@ async def test_where_the_bot_may_not_pin_the_table_message_is_the_groups_latest_
         assert table.match is not None
         hands, seen = 4, []
         for number in range(1, hands + 1):
+            # The hand's start: dealt, the last hand's result announced and the pause over (the match deals the
+            # next hand the moment a hand ends, before the bot has stored the result and begun the pause).
             await server.wait_for(lambda n=number: table.match is not None and table.match.hand.setup.number >= n
+                                  and (n == 1 or announced(group, f"Hand {n - 1} is over"))
                                   and table.between_hands is None, timeout=30, what=f"hand {number}'s start")
             # Hand 1's table message is the lobby's, under which nothing came; every later one is sent anew.
             latest = await server.wait_for(

@@ -14,6 +14,7 @@ table is closed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -26,6 +27,8 @@ from bot.labels import cards_label
 from bot.model import TableSettings
 from bot.render_private import one_tap_bids
 from bot.tables.perform import trump_choices
+from engine.cards import Card
+from engine.hand import Hand
 from engine.match import Match
 
 from .appkit import PUBLIC_URL, app_base, init_data_for, webapp_running
@@ -69,6 +72,9 @@ OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].f
 
 
 OUT_OF_DATE = "按钮已过期，已重新显示你的手牌。"
+REFUSED = (f"!document.querySelector('#toast').hidden"
+           f" && document.querySelector('#toast').textContent === {json.dumps(OUT_OF_DATE)}")
+"""JavaScript: true while the page shows that refusal."""
 """The bot's answer to a press made for a state that is no longer the table's."""
 
 
@@ -119,7 +125,7 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
             await start_match(server, app, alice, group, level_pair_deal())
             hand = None
             mid_trick = False
-            tapped: list[str] = []
+            tapped: list[tuple[Hand, tuple[Card, ...] | None]] = []  # where Alice pressed a ▶ bid, and its cards
             for _ in range(600):
                 assert table.match is not None
                 if table.match.hand is not hand:
@@ -134,13 +140,20 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 offered = await browser.wait_for(OFFER, "Alice's buttons")
                 events, phase = len(hand.events), hand.phase
                 skip = next((t for t in offered if t.startswith(("不亮", "不抄"))), None)
-                # Alice bids once, with the one-tap button of her pair of level cards (it names its trump).
+                # Alice bids, with the one-tap button of her pair of level cards (it names its trump).
                 pair = next((cards for cards in one_tap_bids(table, table.view(0)) if len(cards) == 2
-                             and not trump_choices(table, cards)), None) if not tapped else None
+                             and not trump_choices(table, cards)), None)
                 tap = "▶ 亮主 " + cards_label(pair, "zh") if pair is not None else None
-                if tap is not None and tap in offered:
+                if tap is not None and tap in offered and not any(b.seat == 0 for b in hand.bids):
                     assert await browser.evaluate(click(tap))
-                elif skip is not None:
+                    tapped.append((hand, pair))
+                    for _ in range(100):  # it lands, or an AI's bid came first (refused): the loop goes round
+                        if any(b.seat == 0 for b in hand.bids) or table.match.hand is not hand \
+                                or hand.phase != "bidding" or await browser.evaluate(REFUSED):
+                            break
+                        await asyncio.sleep(0.1)
+                    continue
+                if skip is not None:
                     assert await browser.evaluate(click(skip))
                 else:
                     if hand.phase == "playing" and not mid_trick and len(hand.tricks) >= 3 and hand.current:
@@ -160,12 +173,11 @@ async def test_a_whole_hand_in_the_browser(fake_telegram: FakeTelegram, tmp_path
                 # press: the bot refuses the press as made for a state no longer current, the page shows the
                 # new state, and she presses again (the loop goes round).  Any other refusal is a failure.
                 assert not toast or toast == OUT_OF_DATE, toast
-                if tap is not None and any(b.seat == 0 and b.cards == pair for b in hand.bids):
-                    tapped.append(tap)
             else:
                 raise AssertionError("the hand did not end")
             assert mid_trick, "a trick in progress was seen"
-            assert tapped, "Alice never bid with a ▶ button"
+            assert any(b.seat == 0 and b.cards == pair for tapped_in, pair in tapped for b in tapped_in.bids), \
+                "Alice never bid with a ▶ button"
             assert hand is not None and hand.result is not None
             await browser.wait_for("document.querySelector('#info').textContent.includes('局结束')", "the result")
             await browser.screenshot(SHOTS / "3-result.png")
