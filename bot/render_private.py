@@ -110,14 +110,14 @@ def action_rows(tr: Translator, table: Table, seat: int, view: HandView, version
                 [button(f"{verb} {label} → {trump_label(tr, c)}", "trump", f"{act}-{c or 'NT'}") for c in choices[3:]],
                 [button(tr("Pass") if act == "bid" else tr("Don't steal"), skip), clear],
             ]
-        main = tr("Bid {cards}", cards=label) if act == "bid" else tr("Steal {cards}", cards=label)
+        named = "Bid {cards}" if act == "bid" else "Steal {cards}"
+        main = tr(named, cards=label)
         taps: list[list[InlineKeyboardButton]] = []
         if not sel:
             main = tr("Bid (select cards)") if act == "bid" else tr("Steal (select cards)")
             # One tap bids (or steals) with any set of cards the engine would accept now: the clock runs.
-            offered = [button("▶ " + tr("Bid {cards}" if act == "bid" else "Steal {cards}",
-                                        cards=cards_label(cards, tr.lang)), "tap", callbacks.tap_arg(act, cards))
-                       for cards in one_tap_bids(table, view)]
+            offered = [button("▶ " + tr(named, cards=cards_label(cards, tr.lang)), "tap",
+                              callbacks.tap_arg(act, cards)) for cards in one_tap_bids(table, view)]
             taps = [offered[i:i + 2] for i in range(0, len(offered), 2)]
         return taps + [[button(main, act), button(tr("Pass") if act == "bid" else tr("Don't steal"), skip)],
                        [clear]]

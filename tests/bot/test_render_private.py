@@ -206,9 +206,8 @@ def test_bidding_keyboard_for_every_seat(preset: str, lang: str) -> None:
         assert len(card_rows(markup)) >= 4
         taps = tap_sets(table, seat, steal=False)
         assert actions(decoded) == ["tap"] * len(taps) + ["bid", "pass", "clear"]
-        assert [parse_tap(c.arg) for c in decoded if c.op == "tap"] == [("bid", cards) for cards in taps]
-        verb = "亮主" if lang == "zh" else "Bid"
-        assert action_texts(markup) == [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps] + (
+        assert offered_taps(decoded) == [("bid", cards) for cards in taps]
+        assert action_texts(markup) == tap_texts("bid", taps, lang) + (
             ["亮主（先选牌）", "不亮", "清除"] if lang == "zh" else ["Bid (select cards)", "Pass", "Clear"])
 
 
@@ -226,13 +225,24 @@ def tap_sets(table: Table, seat: int, *, steal: bool) -> list[tuple[Card, ...]]:
     return ([cards for cards in out if len(cards) == 2] + [cards for cards in out if len(cards) == 1])[:4]
 
 
+def offered_taps(decoded: list[callbacks.Callback]) -> list[tuple[str, tuple[Card, ...]] | None]:
+    """The move and cards of each ▶ bid or steal button, in the keyboard's order."""
+    return [parse_tap(c.arg) for c in decoded if c.op == "tap"]
+
+
+def tap_texts(act: str, taps: list[tuple[Card, ...]], lang: str) -> list[str]:
+    """What the ▶ buttons of these card sets read (``act`` "bid" or "steal")."""
+    verb = {"bid": {"zh": "亮主", "en": "Bid"}, "steal": {"zh": "抄底", "en": "Steal"}}[act][lang]
+    return [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps]
+
+
 def test_a_bidding_seat_is_offered_each_bid_it_may_make_as_one_tap_and_a_seat_with_none_no_tap() -> None:
     seen = Counter[int]()
     for seed in range(12):
         table = T.bidding_fresh("yancheng", seed)
         for seat in range(4):
             _raw, _plain, _markup, decoded = private(table, seat, "en")
-            taps = [parse_tap(c.arg) for c in decoded if c.op == "tap"]
+            taps = offered_taps(decoded)
             assert taps == [("bid", cards) for cards in tap_sets(table, seat, steal=False)]
             seen[min(len(taps), 2)] += 1
             seen[-1] += {len(cards) for _act, cards in taps} == {1, 2}  # pairs offered before singles
@@ -404,9 +414,8 @@ def test_stealing_keyboard_and_the_buriers_kitty(preset: str, lang: str) -> None
         if seat == hand.turn:
             taps = tap_sets(table, seat, steal=True)
             assert actions(decoded) == ["tap"] * len(taps) + ["steal", "nosteal", "clear"]
-            assert [parse_tap(c.arg) for c in decoded if c.op == "tap"] == [("steal", cards) for cards in taps]
-            verb = "抄底" if lang == "zh" else "Steal"
-            assert action_texts(markup) == [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps] + (
+            assert offered_taps(decoded) == [("steal", cards) for cards in taps]
+            assert action_texts(markup) == tap_texts("steal", taps, lang) + (
                 ["抄底（先选牌）", "不抄", "清除"] if lang == "zh" else ["Steal (select cards)", "Don't steal", "Clear"])
         else:
             assert actions(decoded) == []
@@ -421,9 +430,8 @@ def test_a_seat_that_may_steal_is_offered_each_steal_as_one_tap(preset: str, lan
     _raw, _plain, markup, decoded = private(table, thief, lang)
     taps = tap_sets(table, thief, steal=True)
     assert taps and all(len(cards) == 2 for cards in taps)
-    assert [parse_tap(c.arg) for c in decoded if c.op == "tap"] == [("steal", cards) for cards in taps]
-    verb = "抄底" if lang == "zh" else "Steal"
-    assert action_texts(markup)[:len(taps)] == [f"▶ {verb} {cards_label(cards, lang)}" for cards in taps]
+    assert offered_taps(decoded) == [("steal", cards) for cards in taps]
+    assert action_texts(markup)[:len(taps)] == tap_texts("steal", taps, lang)
 
 
 @pytest.mark.parametrize("lang", T.LANGS)
