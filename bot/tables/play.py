@@ -109,6 +109,11 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
     if leaver is not None:
         announcement += "\n" + tr("{who} can take the seat back from the AI with /join.", who=name_html(leaver.name))
     news = [("result", announcement)]
+    # Before anything awaits: the match has dealt the next hand already, and nothing may show it (the group's
+    # table message, a hand message) before this hand's result is stored and announced.
+    table.last_result = record
+    if not match.over:
+        table.between_hands = time.time() + pause_seconds(house, table)
     if match.over:
         news.append(("match_over", render_match_over(tr, table)))
     async with house.db.transaction():
@@ -151,7 +156,6 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
         who = name_html(table.left[seat].name)
         sat_again(table, seat)
         house.announce(table, tr("{who} is back in their seat.", who=who))
-    table.last_result = record
     if house.outbox is not None:
         house.outbox.wake(table.chat_id)
     house.spawn("tell", lambda: tell_players(house, table, record, players, ender), table, restart=False)
@@ -206,16 +210,18 @@ async def new_hand_messages(house: House, table: Table, number: int) -> None:
             await storage.set_seat_messages(house.db, table.id, seat, hand_message_id=None)
 
 
-def pause(house: House, table: Table) -> None:
-    """Let the table read the last trick and the result before the next hand: ``table.between_hands``.
-
-    At the real-time pace a few seconds; at the relaxed and daily paces the
-    next hand waits for a 「下一局」 press, or for a turn's time.
-    """
+def pause_seconds(house: House, table: Table) -> float:
+    """How long the table reads a hand's result before the next hand: at the real-time pace a few seconds; at
+    the relaxed and daily paces the next hand waits for a 「下一局」 press, or for a turn's time."""
     pace = table.settings.pace
-    seconds = house.config.hand_pause if pace == "realtime" else PACES[pace].turn
-    if seconds > 0:
-        table.between_hands = time.time() + seconds
+    return house.config.hand_pause if pace == "realtime" else PACES[pace].turn
+
+
+def pause(house: House, table: Table) -> None:
+    """Let the table read the last trick and the result before the next hand: ``table.between_hands``, counted
+    from now, when the result is stored (with no pause, the next hand is shown at once)."""
+    seconds = pause_seconds(house, table)
+    table.between_hands = time.time() + seconds if seconds > 0 else None
 
 
 async def escape(house: House, table: Table, seat: int) -> None:

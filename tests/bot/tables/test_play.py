@@ -1,0 +1,62 @@
+"""A hand's end (``bot/tables/play.py``): the match deals the next hand the moment a hand ends, while the bot
+still stores the result; nothing may show the next hand in that window.  A real table service over a real
+database; no Telegram."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import storage
+from bot.config import Settings
+from bot.i18n import translator
+from bot.render_group import render_table
+from bot.tables import Tables
+from bot.tables.shown import waiting_humans
+
+
+@pytest.mark.parametrize("hand_pause", [0.0, 4.0])
+async def test_while_a_result_is_stored_the_table_shows_the_pause_not_the_next_hand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hand_pause: float) -> None:
+    db = await storage.open_database(tmp_path / "end.db")
+    tables = Tables(db, Settings(token="1:end", hand_pause=hand_pause))
+    try:
+        await storage.upsert_chat(db, -5, "End")
+        for user in range(1, 5):
+            await storage.upsert_user(db, user, f"P{user}")
+        table = await tables.new_table(-5, "End", 1, "en", "yancheng")
+        for seat in range(4):  # four people: three are still asked to bid in the next hand
+            await tables.sit(table, seat + 1, f"P{seat + 1}", "en", seat)
+        await tables.start(table)
+        assert table.match is not None and table.match.hand.phase == "bidding"
+        seen: list[tuple[int, Any, str, list[int]]] = []
+        record_hand_result = storage.record_hand_result
+
+        async def storing(*args: Any, **kwargs: Any) -> None:
+            # The moment the result is being stored: what would a render (the group's message, a hand
+            # message, a nudge) make of the table now?
+            assert table.match is not None
+            text, _markup = render_table(translator("en"), table)
+            seen.append((table.match.hand.setup.number, table.last_result, text, waiting_humans(table)))
+            await record_hand_result(*args, **kwargs)
+
+        monkeypatch.setattr(storage, "record_hand_result", storing)
+        async with table.lock:
+            await tables.escape(table, 0)  # before any card: the hand ends at once, and the next is dealt
+        assert len(seen) == 1
+        number, last_result, text, waiting = seen[0]
+        assert number == 2, "the next hand was dealt before the result was stored"
+        assert last_result is not None and last_result.number == 1
+        assert "The next hand starts in a moment." in text and "Bidding is open" not in text, text
+        assert waiting == [], "a player was asked to move in the next hand before the last one's result"
+        if hand_pause:
+            assert table.between_hands is not None and table.between_hands > time.time() + hand_pause / 2
+        else:
+            assert table.between_hands is None, "with no pause the next hand is shown at once"
+    finally:
+        await tables.close()
+        await tables.tasks.close(timeout=5)
+        await db.close()
