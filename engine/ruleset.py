@@ -73,7 +73,8 @@ class Ruleset:
     kitty_steal: bool = True
     """抄底: steal rounds follow the bury."""
     steal_with_any_trump_pair: bool = False
-    """安徽: any level pair or joker pair steals, the latest steal setting trump."""
+    """安徽: any level pair or joker pair steals, the latest steal setting trump; on exactly where there is no
+    bid ladder (the ladder orders steals where there is one)."""
     first_hand_no_bid: Literal["redeal", "flip_in_turn"] = "redeal"
     """Hand 1 with no bid: redeal, or flip kitty cards in turn (安徽)."""
     later_no_bid: Literal["first_level_card", "first_card", "flip_in_turn"] = "first_level_card"
@@ -200,6 +201,10 @@ def _problems(r: Ruleset) -> list[str]:
         out.append("Failed steals are scored only under hidden bidding.")
     if r.steal_with_any_trump_pair and not r.kitty_steal:
         out.append("steal_with_any_trump_pair needs kitty_steal.")
+    # The engine steals by the ladder where there is one, and with any trump pair (the latest standing) where
+    # there is none (bidding.step_allowed, ranks_above): the flag says which, for the rules players read.
+    if r.kitty_steal and r.steal_with_any_trump_pair != (r.bid_ladder is None):
+        out.append("Any trump pair steals (steal_with_any_trump_pair) exactly where there is no bid ladder.")
     if r.red5_bonus and not r.red5_trump:
         out.append("The red-five bonus needs the red five.")
     if r.laps < 1:

@@ -158,6 +158,8 @@ INCONSISTENT = [
     ("yancheng", {"threshold": 0}),
     ("yancheng", {"bid_ladder": ("single", "C2", "X2")}),
     ("anhui", {"look_back": True}),
+    ("anhui", {"steal_with_any_trump_pair": False}),   # no ladder: any trump pair steals
+    ("yancheng", {"steal_with_any_trump_pair": True}),  # the ladder orders steals
     ("xin", {"bid_ladder": ("single", "C2", "R52")}),   # red-five pair without the red five
     ("yancheng", {"laps": 1}),                           # next_lap without laps
     ("yancheng", {"throw_penalty": -10}),
