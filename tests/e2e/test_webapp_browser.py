@@ -305,7 +305,10 @@ async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: 
         await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
         await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "Alice's cards")
         await force_timeout(app, group)  # the AI plays for her
-        await browser.wait_for("document.querySelector('#info').textContent.includes('AI 替你出牌')", "the away line")
+        # The page hears of the timeout through its event stream, after the steal round's events (20 s ran out once
+        # with three copies of this file and two busy loops on two cores: a wait is only an upper bound).
+        await browser.wait_for("document.querySelector('#info').textContent.includes('AI 替你出牌')", "the away line",
+                               timeout=45)
         assert await browser.evaluate("document.querySelectorAll('#hand .card').length") == 0
         await browser.screenshot(SHOTS / "6-away.png")
         assert await browser.evaluate(click("我回来了"))
