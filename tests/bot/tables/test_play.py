@@ -51,11 +51,16 @@ async def test_while_a_result_is_stored_the_table_shows_the_pause_not_the_next_h
         assert number == 2, "the next hand was dealt before the result was stored"
         assert last_result is not None and last_result.number == 1
         assert "The next hand starts in a moment." in text and "Bidding is open" not in text, text
+        assert "hand 1</b>" in text.split("\n")[0], "while the result is read the header names the hand that ended"
         assert waiting == [], "a player was asked to move in the next hand before the last one's result"
         if hand_pause:
             assert table.between_hands is not None and table.between_hands > time.time() + hand_pause / 2
+            assert "hand 1</b>" in render_table(translator("en"), table)[0].split("\n")[0]
+            tables.next_hand(table)
         else:
             assert table.between_hands is None, "with no pause the next hand is shown at once"
+        text, _markup = render_table(translator("en"), table)
+        assert "hand 2</b>" in text.split("\n")[0] and "Bidding is open" in text, text
     finally:
         await tables.close()
         await tables.tasks.close(timeout=5)
