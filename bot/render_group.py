@@ -327,7 +327,7 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
     if table.between_hands is not None:
-        return "\n".join(lines + [_pause_line(tr, table, now)]), _next_hand_markup(tr, table)
+        return "\n".join(lines + [pause_line(tr, table, now)]), _next_hand_markup(tr, table)
     lines += phase_lines(tr, table, view, now)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
@@ -335,7 +335,7 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     return "\n".join(lines), markup
 
 
-def _pause_line(tr: Translator, table: Table, now: float | None) -> str:
+def pause_line(tr: Translator, table: Table, now: float | None = None) -> str:
     """Between hands: the next hand starts soon, or when someone presses 「下一局」.
 
     The real-time pause is a few seconds (``CHAODIPI_HAND_PAUSE``), shorter than a countdown in steps of ten

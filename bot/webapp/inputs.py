@@ -35,6 +35,7 @@ OPS: Final = ("bid", "pass", "bury", "steal", "nosteal", "play")
 TRUMPS: Final = ("S", "H", "D", "C", "NT")
 _NONCE: Final = re.compile(r"[A-Za-z0-9_-]{8,64}")
 _VERSION: Final = re.compile(r"[0-9A-Za-z.]{1,40}")
+_DEAL: Final = re.compile(r"[0-9]{1,9}")
 
 
 def refuse(status: type[web.HTTPException], reason: str, **extra: Any) -> NoReturn:
@@ -165,3 +166,11 @@ def move_of(body: dict[str, Any]) -> Move:
     if version is not None and (not isinstance(version, str) or _VERSION.fullmatch(version) is None):
         refuse(web.HTTPBadRequest, "not a move: version")
     return Move(op, parsed, trump, version, nonce_of(body))
+
+
+def deal_of(body: dict[str, Any]) -> str:
+    """The deal number a 「下一局」 press was drawn at: 1 to 9 ASCII digits, else 400."""
+    deal = body.get("deal")
+    if not isinstance(deal, str) or _DEAL.fullmatch(deal) is None:
+        refuse(web.HTTPBadRequest, "not a deal")
+    return deal

@@ -7,6 +7,7 @@
 ``POST /app/api/tables/{id}/act``                     a move: ``{op, cards, trump, version, nonce}``
 ``POST /app/api/tables/{id}/hint``                    the suggested cards (selects nothing on the server)
 ``POST /app/api/tables/{id}/back``                    「我回来了」: someone away plays their seat again ``{nonce}``
+``POST /app/api/tables/{id}/next``                    「下一局」 between hands (relaxed, daily) ``{deal, nonce}``
 ``POST /app/api/tables/{id}/ticket``                  a ticket for the stream (:mod:`bot.webapp.streams`)
 ``GET  /app/api/tables/{id}/events?ticket=<ticket>``  server-sent events (:mod:`bot.webapp.events`)
 ``GET  /app/api/hands/{hand_id}``                     a finished hand, trick by trick, for the replay
@@ -45,12 +46,25 @@ from telegram.ext import Application
 
 from bot.i18n import Translator
 from bot.model import Table
-from bot.tables import MOVES, Choose, ComeBack, Done, Hint, Move, Outcome, Person, Refused, StorageFault, Tables
+from bot.tables import (
+    MOVES,
+    Choose,
+    ComeBack,
+    Done,
+    Hint,
+    Move,
+    NextHand,
+    Outcome,
+    Person,
+    Refused,
+    StorageFault,
+    Tables,
+)
 from bot.untrusted import shown
 from bot.webapp import headers
 from bot.webapp.events import SeatStream
 from bot.webapp.initdata import InitDataError, WebAppUser
-from bot.webapp.inputs import MOVE_FIELDS, move_of, nonce_of, parse_id, read_object, refuse
+from bot.webapp.inputs import MOVE_FIELDS, deal_of, move_of, nonce_of, parse_id, read_object, refuse
 from bot.webapp.live import Live
 from bot.webapp.replay import replay_json
 from bot.webapp.signin import who_asks
@@ -86,6 +100,7 @@ class WebAppRoutes:
         web_app.router.add_post(PREFIX + "/api/tables/{table}/act", self._act)
         web_app.router.add_post(PREFIX + "/api/tables/{table}/hint", self._hint)
         web_app.router.add_post(PREFIX + "/api/tables/{table}/back", self._back)
+        web_app.router.add_post(PREFIX + "/api/tables/{table}/next", self._next)
         web_app.router.add_post(PREFIX + "/api/tables/{table}/ticket", self._ticket)
         web_app.router.add_get(PREFIX + "/api/tables/{table}/events", self._events)
         web_app.router.add_get(PREFIX + "/api/hands/{hand}", self._replay)
@@ -236,6 +251,22 @@ class WebAppRoutes:
         self._check_nonce(user, body, table)
         tr = await self._translator(user.id, user.language_code)
         outcome = await self.tables.perform(Person(user.id, "app"), table, ComeBack())
+        state = self._after(tr, table, user, outcome)
+        if isinstance(outcome, Refused):
+            return _json({"ok": False, "refusal": outcome.text(tr, table.settings.ruleset()), "state": state},
+                         status=409)
+        return _json({"ok": True, "state": state})
+
+    async def _next(self, request: web.Request) -> web.Response:
+        """「下一局」 in the page, between hands at the relaxed and daily paces (as under the table message):
+        ``deal`` is the deal the page was drawn at, so a press from before the last pause is out of date."""
+        user = self._user(request)
+        table, _seat = self._seat(request, user)
+        body = await read_object(request, frozenset({"deal", "nonce"}))
+        deal = deal_of(body)
+        self._check_nonce(user, body, table)
+        tr = await self._translator(user.id, user.language_code)
+        outcome = await self.tables.perform(Person(user.id, "app"), table, NextHand(deal))
         state = self._after(tr, table, user, outcome)
         if isinstance(outcome, Refused):
             return _json({"ok": False, "refusal": outcome.text(tr, table.settings.ruleset()), "state": state},

@@ -15,7 +15,7 @@ from typing import Any, Final
 from bot.i18n import Translator
 from bot.labels import seat_label
 from bot.model import Table
-from bot.render_group import render_result, seat_name
+from bot.render_group import pause_line, render_result, seat_name
 from bot.render_private import one_tap_bids, render_hand, sorted_hand
 from bot.untrusted import shown
 from engine.trump import trump_context
@@ -31,7 +31,7 @@ WORDS: Final = (
     "You have no seat at a table now. In a group, send /newgame to open a table or /join to take a seat; "
     "it then opens here.",
     "This table is not yours: you hold no seat at it.", "Open the table in {title}",
-    "Something went wrong; try again.",
+    "Something went wrong; try again.", "▶️ Next hand",
 )
 """The page's words, sent translated (templates keep their ``{placeholders}`` for the page to fill)."""
 
@@ -64,6 +64,7 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
         "title": shown(group_title), "seats": seats, "words": words(tr), "deadline": table.deadline,
         "last_hand_id": last_hand_id, "view": None, "hand": [], "groups": [], "mode": None,
         "version": table.version(seat), "info": "", "last_result": None, "seq": 0, "away": False, "taps": [],
+        "next_deal": None,
     }
     info = table.seats[seat]
     if info is not None and info.timed_out and table.playing:
@@ -73,6 +74,12 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
         return state
     if table.match is None:
         state["info"] = tr("Waiting for the match to start.") if table.status == "open" else tr("The table is closed.")
+        return state
+    if table.playing and table.between_hands is not None:
+        # The table reads the last hand's result: nothing of the next deal yet (the hand messages show it when
+        # the pause ends too); at the relaxed and daily paces 「下一局」 starts it, as under the table message.
+        state.update(info=pause_line(tr, table), seq=len(table.match.hand.events), last_result=last_result(tr, table),
+                     next_deal=str(table.match.deals) if table.settings.pace != "realtime" else None)
         return state
     view = table.view(seat)
     cards = sorted_hand(table, view)
@@ -85,6 +92,17 @@ def seat_state(tr: Translator, table: Table, seat: int, group_title: str,
         taps=[[str(c) for c in cards] for cards in one_tap_bids(table, view)] if now in ("bid", "steal") else [],
         view=view.to_dict(), hand=[str(c) for c in cards], groups=[ctx.group(c) for c in cards],
         mode=now, info=text, seq=len(table.match.hand.events),
-        last_result=render_result(tr, table, table.last_result) if table.last_result is not None else None,
+        last_result=last_result(tr, table),
     )
     return state
+
+
+def last_result(tr: Translator, table: Table) -> str | None:
+    """The last hand's result as the group was told it: someone who left is named (their seat is the AI's by
+    now, and the seat's name would say the AI left)."""
+    record = table.last_result
+    if record is None:
+        return None
+    escaped = record.result.escaped if record.result is not None else None
+    leaver = table.left.get(escaped) if escaped is not None else None
+    return render_result(tr, table, record, leaver=leaver.name if leaver is not None else None)

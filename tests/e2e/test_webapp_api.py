@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -279,6 +280,40 @@ async def test_the_app_offers_each_bid_the_rules_take_now_as_one_tap_as_the_keyb
     assert all(all(tuple(Card.parse(c) for c in tap) == cards for tap, cards in
                    zip(other["taps"], one_tap_bids(table, table.view(s)), strict=True))
                for other, s in zip(others, [s for s in range(4) if s != seat], strict=True))
+
+
+async def test_between_hands_the_app_shows_the_result_and_next_hand_not_the_next_deal(four: Table4) -> None:
+    """At the relaxed pace the next hand waits for 「下一局」: the app shows the result and the button, as the
+    group's table message does, and nothing of the next deal (which no move may touch yet) until it starts."""
+    table, server, group = four.table, four.server, four.group
+    table.settings = replace(table.settings, pace="relaxed")
+    alice_app, bob_app = four.clients[0], four.clients[1]
+    await four.people[3].command(group, "leave")  # before any card: a free leave, and the hand is over
+    await server.wait_for(lambda: table.between_hands is not None, what="the pause after the hand")
+    assert table.match is not None
+    deal = str(table.match.deals)
+    state = await alice_app.state(table.id)
+    assert state["view"] is None and state["hand"] == [] and state["mode"] is None and state["taps"] == []
+    assert state["last_result"] and "第 1 局结束" in state["last_result"], state["last_result"]
+    assert "Dave" in state["last_result"], "the result names who left (the AI holds the seat now)"
+    assert "点「下一局」" in state["info"] and state["next_deal"] == deal, state
+    assert not _cards_of(state), "a card of the next deal before it starts"
+    # A move of the next hand is refused in words, a stale or malformed 「下一局」 too, and nothing changes.
+    status, answer = await bob_app.act(table.id, "pass")
+    assert status == 409 and answer["refusal"] == "The next hand has not started yet.", answer
+    status, answer = await alice_app.post(f"/app/api/tables/{table.id}/next", {"deal": "0", "nonce": "n" * 12})
+    assert status == 409 and answer["refusal"], answer
+    for bad in ("", "1e3", "²", "1" * 10, 3, None):
+        status, _answer = await alice_app.post(f"/app/api/tables/{table.id}/next", {"deal": bad, "nonce": "m" * 12})
+        assert status == 400, bad
+    assert table.between_hands is not None and not table.match.hand.events
+    # 「下一局」 in the app starts the hand: the next deal is shown, and the button is gone.
+    status, answer = await alice_app.post(f"/app/api/tables/{table.id}/next", {"deal": deal, "nonce": "k" * 12})
+    assert status == 200 and answer["ok"], answer
+    assert table.between_hands is None
+    state = answer["state"]
+    assert state["view"]["number"] == 2 and state["mode"] == "bid" and state["next_deal"] is None
+    assert len(state["hand"]) == 25
 
 
 async def test_keyboard_and_app_agree(four: Table4) -> None:

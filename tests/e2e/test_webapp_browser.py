@@ -19,6 +19,7 @@ import json
 import os
 import socket
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ from .botkit import tables
 from .chromium import Browser, chromium_path
 from .fake_telegram import FakeTelegram, FloodLimits
 from .plans import rng_for
-from .scenario import fill_with_ai, play_hand, start_match, wait_seated
+from .scenario import fill_with_ai, play_hand, sit_from_group, start_match, wait_seated
 from .seat_changes import force_timeout
 
 pytestmark = [
@@ -284,6 +285,46 @@ async def test_the_page_reconnects_after_a_restart(fake_telegram: FakeTelegram, 
 
 ENGLISH_OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
                  ".map(b => b.textContent); return t.some(x => /^(Pass|Don't steal|Hint)/.test(x)) ? t : null; })()")
+
+
+async def test_between_hands_the_page_shows_the_result_and_next_hand_starts_the_next(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """At the relaxed pace: Bob leaves before any card (a free leave, the hand is over); Alice's page shows the
+    result and 「下一局」, no card of the next deal, and her press deals it."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="zh-hans", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Pause", [alice, bob])
+    user = {"id": alice.id, "first_name": "Alice", "language_code": "zh-hans"}
+    async with webapp_running(server, tmp_path / "t.db") as app, Browser.launch(tmp_path / "profile") as browser:
+        await alice.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        await wait_seated(server, app, group, alice)
+        await sit_from_group(server, bob, group, 1)
+        await wait_seated(server, app, group, bob)
+        await fill_with_ai(server, alice, group, 2)
+        table = await start_match(server, app, alice, group)
+        table.settings = replace(table.settings, pace="relaxed")
+        await browser.call("Network.enable")
+        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+        await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                           source=telegram_stub(init_data_for(server, alice), user, LIGHT))
+        await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
+        await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "Alice's cards")
+        await bob.command(group, "leave")
+        await server.wait_for(lambda: table.between_hands is not None, what="the pause after the hand")
+        await browser.wait_for("document.querySelector('#info').textContent.includes('第 1 局结束')", "the result",
+                               timeout=30)
+        assert await browser.evaluate("document.querySelector('#info').textContent.includes('点「下一局」')")
+        assert await browser.evaluate("document.querySelectorAll('#hand .card').length") == 0
+        await browser.screenshot(SHOTS / "7-between-hands.png")
+        await browser.wait_for(click("▶️ 下一局"), "the 「下一局」 button")
+        await server.wait_for(lambda: table.between_hands is None, what="the next hand")
+        await browser.wait_for("document.querySelectorAll('#hand .card').length === 25", "the next deal's cards",
+                               timeout=30)
+        assert await browser.evaluate("![...document.querySelectorAll('#actions button')]"
+                                      ".some(b => b.textContent.includes('下一局'))")
+        assert not [line for line in browser.console if line.startswith(("exception", "csp"))], browser.console
 
 
 async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: FakeTelegram, tmp_path: Path) -> None:

@@ -176,6 +176,7 @@
       bar.appendChild(button(w("Hint"), hint, true));
     }
     if (state.away) bar.appendChild(button(w("I'm back"), comeBack));
+    if (state.next_deal) bar.appendChild(button(w("▶️ Next hand"), nextHand));  // between hands: relaxed, daily
     if (cards.length) bar.appendChild(button(w("Clear"), () => { selected = []; choosing = null; draw(); }, true));
     if (state.last_hand_id) {
       bar.appendChild(button("🎞 " + w("Replay"), () => openReplay(state.last_hand_id), true));
@@ -197,8 +198,9 @@
     }
     drawSeats(view);
     $("centre").textContent = view && view.phase === "playing" ? w("Trick {n}", { n: view.tricks.length + 1 }) : "";
-    // The last hand's result stays on top while the next deal is bid (the group's announcement, as text).
-    const result = state.last_result && view && view.phase === "bidding" ? state.last_result + "\n\n" : "";
+    // The last hand's result, between hands (no view: nothing of the next deal yet) and on top while the next
+    // deal is bid (the group's announcement, as text).
+    const result = state.last_result && (!view || view.phase === "bidding") ? state.last_result + "\n\n" : "";
     $("info").innerHTML = result + state.info;
     drawHand();
     drawActions();
@@ -309,6 +311,21 @@
       if (data.refusal) toast(data.refusal);
       else if (!data.ok) toast(refusalOf(status, data));
       if (data.state && !data.state.away) listen();
+    } finally {
+      busy = false;
+      drawActions();
+    }
+  }
+
+  async function nextHand() {
+    if (busy) return;
+    busy = true;
+    drawActions();
+    try {
+      const { status, data } = await api(`tables/${tableId}/next`, { deal: state.next_deal, nonce: nonce() });
+      if (data.state) show(data.state);
+      if (data.refusal) toast(data.refusal);
+      else if (!data.ok) toast(refusalOf(status, data));
     } finally {
       busy = false;
       drawActions();
