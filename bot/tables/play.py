@@ -25,7 +25,7 @@ from bot.ratelimit import PRESSER, PRIORITY
 from bot.render_group import render_match_over, render_result
 from bot.tables.hand_messages import freeze, retire, slot_key
 from bot.tables.house import House, TableError
-from bot.tables.seats import hand_to_ai, match_extra, pause_if_empty, sat_again
+from bot.tables.seats import hand_to_ai, leave_between_hands, match_extra, pause_if_empty, sat_again
 from bot.tables.showing import show_last_time
 from engine.hand import Action, Trick
 from engine.match import Applied, HandRecord, Match
@@ -226,7 +226,11 @@ def pause(house: House, table: Table) -> None:
 
 async def escape(house: House, table: Table, seat: int) -> None:
     """A player leaves mid-match: the hand is scored by the escape rule (free before any card is
-    played), the AI takes the seat (see :func:`hand_over`) and the next hand is dealt."""
+    played), the AI takes the seat (see :func:`hand_over`) and the next hand is dealt.  Between hands
+    nobody's hand is under way: the AI takes the seat for the next one (:func:`leave_between_hands`)."""
+    if table.between_hands is not None:
+        await leave_between_hands(house, table, seat)
+        return
     await act(house, table, Action("escape", seat))
 
 

@@ -151,6 +151,31 @@ async def seat_again(house: House, table: Table, seat: int) -> None:
     house.announce(table, tr("{who} is back in their seat.", who=name_html(info.name)))
 
 
+async def leave_between_hands(house: House, table: Table, seat: int) -> None:
+    """A person leaves while the table reads a hand's result: no hand is under way for them (the next is
+    dealt, not shown), so nothing is escaped and no hand is scored; the AI holds the seat from the next hand,
+    and they may take it back (/join).  Stored first; the group is told."""
+    info = table.seats[seat]
+    if info is None or info.is_ai:
+        raise TableError("You are not seated at a table in this chat.")
+    assert table.match is not None and table.match_id is not None
+    extra = match_extra(table)  # with this seat among those left (as it will be once stored)
+    extra.update(left={str(s): held.user_id for s, held in sorted({**table.left, seat: info}.items())},
+                 coming_back=sorted(table.coming_back - {seat}))
+    async with house.db.transaction():
+        await storage.set_seat(house.db, table.id, seat, user_id=None, is_ai=True)
+        await storage.update_match(house.db, table.match_id, extra=extra)
+    leaver = hand_to_ai(table, seat)
+    assert leaver is not None
+    table.left[seat] = leaver
+    table.coming_back.discard(seat)
+    tr = house.tr(table)
+    house.announce(table, tr("{who} left the table; the AI takes the seat from the next hand.",
+                             who=name_html(leaver.name)) + "\n"
+                   + tr("{who} can take the seat back from the AI with /join.", who=name_html(leaver.name)))
+    pause_if_empty(house, table)
+
+
 def sat_again(table: Table, seat: int) -> None:
     """In memory, once stored: the person who left ``seat`` holds it again."""
     info = table.left.pop(seat)

@@ -65,3 +65,43 @@ async def test_while_a_result_is_stored_the_table_shows_the_pause_not_the_next_h
         await tables.close()
         await tables.tasks.close(timeout=5)
         await db.close()
+
+
+async def test_leaving_between_hands_gives_the_seat_to_the_ai_and_scores_no_hand(tmp_path: Path) -> None:
+    """The next hand is dealt but not shown: leaving then is no escape (no 「第 2 局结束」 for a hand nobody
+    saw, no deal spent); the AI holds the seat from the next hand, stored, and /join gives it back at once."""
+    db = await storage.open_database(tmp_path / "leave.db")
+    tables = Tables(db, Settings(token="1:leave", hand_pause=60.0))
+    try:
+        await storage.upsert_chat(db, -6, "Leave")
+        for user in range(1, 5):
+            await storage.upsert_user(db, user, f"P{user}")
+        table = await tables.new_table(-6, "Leave", 1, "en", "yancheng")
+        for seat in range(4):
+            await tables.sit(table, seat + 1, f"P{seat + 1}", "en", seat)
+        await tables.start(table)
+        async with table.lock:
+            await tables.escape(table, 0)  # before any card: hand 1 ends, hand 2 is dealt, the pause begins
+        assert table.match is not None and table.between_hands is not None
+        hand, deals, played = table.match.hand, table.match.deals, table.match.hands_played
+        pending = len(await storage.pending_announcements(db))
+        async with table.lock:
+            await tables.escape(table, 2)  # P3 leaves while the table reads the result
+        assert table.match.hand is hand and table.match.deals == deals and table.match.hands_played == played
+        assert not hand.events and table.between_hands is not None, "the next hand was touched"
+        info = table.seats[2]
+        assert info is not None and info.is_ai and table.left[2].user_id == 3
+        assert len(await storage.pending_announcements(db)) == pending, "a result was announced"
+        stored = {s.seat: s for s in await storage.get_seats(db, table.id)}
+        assert stored[2].is_ai and stored[2].user_id is None
+        active = await storage.load_active_table(db, table.id)
+        assert active is not None and active.match is not None
+        assert active.match.extra["left"] == {"0": 1, "2": 3}
+        async with table.lock:
+            assert await tables.take_seat_back(table, 2), "between hands the seat is theirs again at once"
+        info = table.seats[2]
+        assert info is not None and not info.is_ai and info.user_id == 3 and 2 not in table.left
+    finally:
+        await tables.close()
+        await tables.tasks.close(timeout=5)
+        await db.close()
