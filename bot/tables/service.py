@@ -16,7 +16,10 @@ from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardMarkup
 
+from bot.i18n import translator
+from bot.labels import name_html
 from bot.model import Table
+from bot.render_group import pause_line
 from bot.tables import admission, groups, lobby, perform, play, replays, seats, showing, shown, startup, turns, watch
 from bot.tables.hand_messages import holds, slot_key
 from bot.tables.house import House
@@ -134,6 +137,16 @@ class Tables(House):
         back."""
         info = table.seats[seat]
         if info is None or info.user_id is None:
+            return
+        if table.between_hands is not None:
+            # The table reads a result: nothing of the next hand is shown before it starts (its hand messages
+            # come then), so the person is told when that is; the last hand's message stays.
+            await self.come_back(table, seat)
+            if self.publisher is not None:
+                publisher, user_id = self.publisher, info.user_id
+                text = ("<b>" + name_html(self.group_titles.get(table.chat_id, table.title)) + "</b> · "
+                        + pause_line(translator(info.lang), table))
+                self.spawn("pause-note", lambda: publisher.send(user_id, text), table, restart=False)
             return
         old = info.hand_message_id
         info.hand_message_id = None

@@ -289,6 +289,12 @@ async def test_at_relaxed_pace_the_next_hand_waits_for_next_hand(fake_telegram: 
                                                                               for m in p.bot_private_messages()),
                                   what=f"{person.name}'s result line")
         assert not any(_newer_hand(p, old[s]) for s, p in people.items())
+        # /hand meanwhile: Bob is told when the next hand comes, and still sees nothing of it.
+        await people[1].command(group, "hand")
+        note = "点「下一局」" if lang == "zh" else "presses 「Next hand」"
+        await server.wait_for(lambda: any(note in (m.text or "") for m in people[1].bot_private_messages()),
+                              what="Bob told when the next hand comes")
+        assert not any(_newer_hand(p, old[s]) for s, p in people.items())
         pressed = await (await people[2].press(table_message(group), next_label)).answer()
         assert not pressed.show_alert, pressed.text
         for seat, person in people.items():
