@@ -122,6 +122,8 @@ async def _carry_out(house: House, person: Person, table: Table, seat: int, requ
     if isinstance(request, ComeBack):
         return Done(back=True) if back else Refused("present")
     assert table.match is not None and not isinstance(request, NextHand | Peek)
+    if table.between_hands is not None:  # the next hand is dealt, not started: nothing of it to select or hint
+        return Refused("table", back=back, table_error=TableError("The next hand has not started yet."))
     presses = table.presses
     if isinstance(request, Move | OneTap) and presses.already(seat, request.version, _button(request),
                                                                 table.version(seat)):

@@ -301,6 +301,8 @@ async def test_between_hands_the_app_shows_the_result_and_next_hand_not_the_next
     # A move of the next hand is refused in words, a stale or malformed 「下一局」 too, and nothing changes.
     status, answer = await bob_app.act(table.id, "pass")
     assert status == 409 and answer["refusal"] == "The next hand has not started yet.", answer
+    status, answer = await bob_app.post(f"/app/api/tables/{table.id}/hint", {})
+    assert status == 409 and answer["refusal"] == "The next hand has not started yet.", answer
     status, answer = await alice_app.post(f"/app/api/tables/{table.id}/next", {"deal": "0", "nonce": "n" * 12})
     assert status == 409 and answer["refusal"], answer
     for bad in ("", "1e3", "²", "1" * 10, 3, None):
