@@ -88,8 +88,8 @@ class Timeline:
     Each hand object is known by a serial number of its own, not by ``id()``: a hand freed (the bot's last
     match after a restart, a finished hand) leaves its address to a later object, and ``id()`` would then
     merge the two: the first hand's deal read as the later one's, so its own keyboards counted as leaks (two
-    runs of ``bench/bench_seat_leaks.py`` in seven flagged 118 and 385 pieces that way, one of them on the
-    code from before the change they were run for, both on the first hand's messages or a whole hand's).
+    runs of ``bench/bench_seat_leaks.py`` in eight flagged 385 and 118 pieces that way, one of them on the
+    code from before the change they were run for: a whole hand's keyboards, the first hand's own messages).
     """
 
     snapshots: list[Snapshot] = field(default_factory=list)
