@@ -182,8 +182,7 @@ async def tell_players(house: House, table: Table, record: HandRecord, players: 
     if house.publisher is None:
         return
     laps = table.settings.ruleset().laps
-    # A person at two tables tells the results apart by the group each names (issue 55).
-    title = "<b>" + name_html(house.group_titles.get(table.chat_id, table.title)) + "</b> · "
+    title = group_prefix(house, table)
     order = sorted(range(4), key=lambda seat: seat != ender)
     for seat in order:
         info = players[seat]
@@ -196,6 +195,12 @@ async def tell_players(house: House, table: Table, record: HandRecord, players: 
                                        persist=True)
         finally:
             PRIORITY.reset(first)
+
+
+def group_prefix(house: House, table: Table) -> str:
+    """「<b>群名</b> · 」 before a line in someone's private chat: a person at two tables tells them apart by the
+    group each names (issue 55)."""
+    return "<b>" + name_html(house.group_titles.get(table.chat_id, table.title)) + "</b> · "
 
 
 async def new_hand_messages(house: House, table: Table, number: int) -> None:

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import translator
-from bot.labels import name_html
 from bot.model import Table
 from bot.render_group import pause_line
 from bot.tables import admission, groups, lobby, perform, play, replays, seats, showing, shown, startup, turns, watch
@@ -144,8 +143,7 @@ class Tables(House):
             await self.come_back(table, seat)
             if self.publisher is not None:
                 publisher, user_id = self.publisher, info.user_id
-                text = ("<b>" + name_html(self.group_titles.get(table.chat_id, table.title)) + "</b> · "
-                        + pause_line(translator(info.lang), table))
+                text = play.group_prefix(self, table) + pause_line(translator(info.lang), table)
                 self.spawn("pause-note", lambda: publisher.send(user_id, text), table, restart=False)
             return
         old = info.hand_message_id

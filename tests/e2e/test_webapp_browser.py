@@ -21,6 +21,7 @@ import socket
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,6 +66,16 @@ def telegram_stub(init_data: str, user: dict[str, object], theme: dict[str, str]
         BackButton: {{ show() {{ window.backShown = true; }}, onClick(f) {{ window.pressBack = f; }} }} }} }};
         document.addEventListener("securitypolicyviolation",
             (e) => console.log("csp: " + e.violatedDirective + " " + e.blockedURI));"""
+
+
+async def inside_telegram(browser: Browser, init_data: str, user: dict[str, object],
+                          theme: dict[str, str]) -> dict[str, Any]:
+    """Pages opened from now on run as in Telegram (:func:`telegram_stub`), with Telegram's own servers out of
+    reach; the answer names the stub's ``identifier``, to remove it later."""
+    await browser.call("Network.enable")
+    await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
+    return await browser.call("Page.addScriptToEvaluateOnNewDocument",
+                              source=telegram_stub(init_data, user, theme))
 
 
 OFFER = ("(() => { const t = [...document.querySelectorAll('#actions button')].filter(b => !b.disabled)"
@@ -249,10 +260,7 @@ async def test_the_page_reconnects_after_a_restart(fake_telegram: FakeTelegram, 
     db = tmp_path / "t.db"
     user = {"id": alice.id, "first_name": "Alice", "language_code": "en"}
     async with Browser.launch(tmp_path / "profile") as browser:
-        await browser.call("Network.enable")
-        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
-        await browser.call("Page.addScriptToEvaluateOnNewDocument",
-                           source=telegram_stub(init_data_for(server, alice), user, LIGHT))
+        await inside_telegram(browser, init_data_for(server, alice), user, LIGHT)
         async with webapp_running(server, db, webhook_port=port) as app:
             await alice.command(group, "newgame", "yancheng")
             await server.wait_for(lambda: group.bot_messages(), what="the table message")
@@ -305,10 +313,7 @@ async def test_between_hands_the_page_shows_the_result_and_next_hand_starts_the_
         await fill_with_ai(server, alice, group, 2)
         table = await start_match(server, app, alice, group)
         table.settings = replace(table.settings, pace="relaxed")
-        await browser.call("Network.enable")
-        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
-        await browser.call("Page.addScriptToEvaluateOnNewDocument",
-                           source=telegram_stub(init_data_for(server, alice), user, LIGHT))
+        await inside_telegram(browser, init_data_for(server, alice), user, LIGHT)
         await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
         await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "Alice's cards")
         await bob.command(group, "leave")
@@ -339,10 +344,7 @@ async def test_away_the_page_shows_no_card_and_brings_alice_back(fake_telegram: 
         await fill_with_ai(server, alice, group, 3)
         table = await start_match(server, app, alice, group)
         await play_hand(server, table, {0: alice}, until=lambda h: h.phase == "playing" and h.turn == 0)
-        await browser.call("Network.enable")
-        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
-        await browser.call("Page.addScriptToEvaluateOnNewDocument",
-                           source=telegram_stub(init_data_for(server, alice), user, DARK))
+        await inside_telegram(browser, init_data_for(server, alice), user, DARK)
         await browser.call("Page.navigate", url=f"{app_base(app)}/app/?t={table.id}")
         await browser.wait_for("document.querySelectorAll('#hand .card').length > 0", "Alice's cards")
         await force_timeout(app, group)  # the AI plays for her
@@ -391,11 +393,8 @@ async def test_a_person_with_no_seat_is_told_so_and_another_groups_table_is_refu
         await alice.command(mine, "newgame", "yancheng")
         await server.wait_for(lambda: mine.bot_messages(), what="Alice's table")
         await wait_seated(server, app, mine, alice)
-        await browser.call("Network.enable")
-        await browser.call("Network.setBlockedURLs", urls=["*telegram.org*"])
         bob_user = {"id": bob.id, "first_name": "Bob", "language_code": "en"}
-        stub = await browser.call("Page.addScriptToEvaluateOnNewDocument",
-                                  source=telegram_stub(init_data_for(server, bob), bob_user, DARK))
+        stub = await inside_telegram(browser, init_data_for(server, bob), bob_user, DARK)
         await browser.call("Page.navigate", url=f"{app_base(app)}/app/")
         await browser.wait_for("document.querySelector('#info').textContent.startsWith('You have no seat')",
                                "Bob's word")
