@@ -397,9 +397,9 @@ def find_seat_leaks(server: FakeTelegram, timeline: Timeline, tenures: Mapping[i
                 scan.popups += 1
                 check(name, query.answered_at, "a popup", permits.allowed(held, query.answered_at, None),
                       [(query.answer_text, cards_in(query.answer_text))])
-    for number, (held, frames) in enumerate(streams):
+    for number, (seats, frames) in enumerate(streams):
         for index, (at, state) in enumerate(frames):
             scan.frames += 1
-            check(f"stream {number} (seat {held[0].seat})", at, f"frame {index}",
-                  permits.allowed(held, at, frame_deal(state)), frame_pieces(state))
+            check(f"stream {number} (seat {seats[0].seat})", at, f"frame {index}",
+                  permits.allowed(seats, at, frame_deal(state)), frame_pieces(state))
     return scan

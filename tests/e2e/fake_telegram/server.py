@@ -362,7 +362,7 @@ class FakeTelegram:
                     form[key] = value
                 else:  # an upload: the call log records its field name, the method gets its bytes
                     form[key] = f"<file {key}>"
-                    files[key] = value.file.read()
+                    files[key] = value.file.read() if isinstance(value, web.FileField) else bytes(value)
             params = Params.from_form(form)
             params.files = files
             return params
