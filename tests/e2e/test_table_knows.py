@@ -6,6 +6,8 @@ a person has been at their turn for a while (the real-time pace's
 the waiting person's own message both name the person to move; at the
 hand's end the old hand messages lose their buttons and say the hand is
 over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
+At the match's end the last hand message says the match is over, and
+promises no next hand.
 """
 
 from __future__ import annotations
@@ -17,10 +19,22 @@ import pytest
 
 from bot.model import THINKING
 
-from .botkit import bot_running, hand_message, table_message
+from .botkit import bot_running, hand_message, settled, table_message, tables
+from .endings import find_ending, store_table
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import MessageView, Person
-from .scenario import choose_setting, fill_with_ai, play_hand, play_until, press_lobby, start_match, wait_seated
+from .scenario import (
+    announced,
+    choose_setting,
+    fill_with_ai,
+    play_hand,
+    play_until,
+    press_hand,
+    press_lobby,
+    start_match,
+    up_to_date_hand,
+    wait_seated,
+)
 
 THINK = 1.0
 
@@ -64,6 +78,32 @@ async def test_the_group_and_a_waiting_player_see_whose_turn_it_is_while_someone
         # The hand is over: each person's hand message has lost its buttons and says so.
         for person in people.values():
             await server.wait_for(lambda p=person: _retired(p, number), what="a retired hand message")  # type: ignore[misc]
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_last_hand_message_of_a_match_promises_no_next_hand(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand that ends the match: its message loses its buttons and says the match is over, not that the
+    next hand comes as a new message (none comes)."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Last hand", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong", match_point=True), db_path, group.id, "Last hand", alice.id, "Alice",
+                      monkeypatch)
+    async with bot_running(server, db_path, ai_delay=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        played_on = (await up_to_date_hand(server, alice, table, 0)).message_id
+        answer = await press_hand(server, alice, table, 0, "go", "0")  # her last card ends the match
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: announced(group, "win the match!"), what="the end of the match")
+        await settled(server, app)
+        assert table.match.over
+        last = next(m for m in alice.bot_private_messages() if m.message_id == played_on)
+        assert not last.buttons and "Hand 1 is over" in (last.text or ""), last.text
+        assert "next hand" not in (last.text or ""), last.text
+        assert "and so is the match" in (last.text or ""), last.text
 
 
 def _retired(person: Person, number: int) -> MessageView | None:
