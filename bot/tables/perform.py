@@ -95,6 +95,8 @@ async def _locked(house: House, person: Person, table: Table, request: Request) 
     if not table.playing:
         return Refused("no_hand")
     if isinstance(request, Peek):
+        if table.between_hands is not None:  # the seat holds the next deal, which nothing shows before it starts
+            return Refused("table", table_error=TableError("The next hand has not started yet."))
         return Done()
     if isinstance(request, NextHand):
         return _next_hand(house, table, request)
