@@ -10,11 +10,14 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 
 import storage
 from bot import logs
 from bot.model import AI_STRENGTHS, PACES, RETURNS, Seat, Table, TableSettings
+from bot.tables.hand_messages import retire
 from bot.tables.house import House, TableError
+from bot.tables.nudges import clear
 from bot.tables.seats import match_extra, resume
 from bot.tables.showing import show_closed
 from bot.tables.turns import after_change
@@ -194,10 +197,16 @@ async def start(house: House, table: Table) -> None:
 
 
 async def stop(house: House, table: Table) -> None:
-    """Stop a table (its creator or a chat admin asked): its message says so, and loses its buttons."""
+    """Stop a table (its creator or a chat admin asked): its message says so, and loses its buttons; so does
+    each player's hand message, and a 「轮到你了」 or away notice goes."""
     await storage.update_table(house.db, table.id, status="stopped", turn_deadline=None)
     if table.match_id is not None:
         await storage.update_match(house.db, table.match_id, status="abandoned")
     table.status = "stopped"
+    for seat, info in enumerate(table.seats):  # no live keyboard, and no 「轮到你了」, left in a private chat
+        if info is not None and info.user_id is not None:
+            retire(house, table, seat, info, None)
+            if info.nudge_message_id is not None:
+                house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
     house.unregister(table)
     show_closed(house, table)
