@@ -230,9 +230,12 @@ async def cmd_hand(update: Update, context: Context) -> None:
     if not mine:
         await reply(update, context, tr("You are not playing at any table."))
         return
+    sent = False  # a hand message, not only when the next hand comes (between hands nothing of it is shown)
     for table, seat in mine:
         async with table.lock:
             if tables.holds(table, seat, user.id):  # the seat may have changed hands meanwhile
+                sent = sent or table.between_hands is None
                 await tables.show_hand_again(table, seat)
     if in_group(update.effective_chat):
-        await reply(update, context, tr("I sent your hand to our private chat."))
+        await reply(update, context, tr("I sent your hand to our private chat.") if sent
+                    else tr("I told you in our private chat when the next hand starts."))
