@@ -53,7 +53,8 @@ async def cmd_start(update: Update, context: Context) -> None:
     if tr.lang != "zh":  # the bot's default menu button reads Chinese
         await menu_in_language(context, user.id, tr)
     for seated, index in tables.tables_of(user.id):
-        if seated.playing and tables.holds(seated, index, user.id):  # said first: the hand message follows it
+        # Said first: the hand message follows it (between hands a note of when the next hand comes does).
+        if seated.playing and seated.between_hands is None and tables.holds(seated, index, user.id):
             await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
                                             title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
         async with seated.lock:

@@ -156,3 +156,10 @@ async def test_hand_between_hands_is_not_told_as_sent(fake_telegram: FakeTelegra
         got = await replies(server, app, alice, group, "hand")
         assert [m.text for m in got] == [EN("I told you in our private chat when the next hand starts.")]
         assert table.between_hands is not None
+        # /start in the private chat meanwhile: no "your cards are below" over a note that the next hand comes.
+        before = {m.message_id for m in alice.bot_private_messages()}
+        await alice.start_private()
+        await settled(server, app)
+        new = [m.text or "" for m in alice.bot_private_messages() if m.message_id not in before]
+        assert new and not any(EN("You sit at the table in {title}; your cards are below.", title="Between hands")
+                               in text for text in new), new
