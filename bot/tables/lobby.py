@@ -53,8 +53,12 @@ async def new_table(house: House, chat_id: int, title: str, creator_id: int, cre
         settings = replace(settings, preset=preset, hidden=None)
     elif chat.default_preset:
         settings = replace(settings, preset=chat.default_preset)
-    record = await storage.create_table(house.db, chat_id, creator_id=creator_id, settings=settings.to_dict(),
-                                        thread_id=thread_id)
+    try:
+        record = await storage.create_table(house.db, chat_id, creator_id=creator_id, settings=settings.to_dict(),
+                                            thread_id=thread_id)
+    except storage.TableAlreadyActive:  # another /newgame here passed the check above at the same time, and won
+        raise TableError("This topic already has a table. Use /stop to close it first." if thread_id is not None
+                         else "This group already has a table. Use /stop to close it first.") from None
     table = Table(id=record.table_id, chat_id=chat_id, creator_id=creator_id, lang=lang, title=title,
                   settings=settings, thread_id=thread_id)
     house.group_titles[chat_id] = title
