@@ -14,10 +14,12 @@ from functools import partial
 
 import storage
 from bot import logs
+from bot.i18n import translator
 from bot.model import AI_STRENGTHS, PACES, RETURNS, Seat, Table, TableSettings
 from bot.tables.hand_messages import retire
 from bot.tables.house import House, TableError
 from bot.tables.nudges import clear
+from bot.tables.play import group_prefix
 from bot.tables.seats import match_extra, resume
 from bot.tables.showing import show_closed
 from bot.tables.turns import after_change
@@ -209,7 +211,10 @@ async def stop(house: House, table: Table) -> None:
     table.status = "stopped"
     for seat, info in enumerate(table.seats):  # no live keyboard, and no 「轮到你了」, left in a private chat
         if info is not None and info.user_id is not None:
-            retire(house, table, seat, info, None)
+            if not retire(house, table, seat, info, None) and table.between_hands is not None \
+                    and house.publisher is not None:  # the last hand's message said the next one comes
+                house.publisher.post(info.user_id, group_prefix(house, table)
+                                     + translator(info.lang)("This table is closed."))
             if info.nudge_message_id is not None:
                 house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
     house.unregister(table)

@@ -138,6 +138,31 @@ async def test_a_stop_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fa
         assert any("This table is closed." in t for t in texts), texts
 
 
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_stop_between_hands_tells_the_players_no_next_hand_comes(fake_telegram: FakeTelegram,
+                                                                       tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table reads hand 1's result (each hand message says the next hand comes as a new message) and is
+    stopped: each player is told privately that the table is closed, not left waiting for a hand."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Pause then stop", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong"), db_path, group.id, "Pause then stop", alice.id, "Alice", monkeypatch)
+    async with bot_running(server, db_path, hand_pause=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        answer = await press_hand(server, alice, table, 0, "go", "0")  # her last card ends hand 1
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: _retired(alice, 1), what="hand 1's message retired")
+        await settled(server, app)
+        await alice.command(group, "stop")
+        await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
+        await settled(server, app)
+        last = alice.bot_private_messages()[-1].text or ""
+        assert last == "Pause then stop · This table is closed.", last
+
+
 def _retired(person: Person, number: int) -> MessageView | None:
     for message in person.bot_private_messages():
         if f"Hand {number} is over" in (message.text or "") and not message.buttons:
