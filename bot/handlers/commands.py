@@ -53,7 +53,8 @@ async def cmd_start(update: Update, context: Context) -> None:
     if tr.lang != "zh":  # the bot's default menu button reads Chinese
         await menu_in_language(context, user.id, tr)
     for seated, index in tables.tables_of(user.id):
-        if seated.playing and tables.holds(seated, index, user.id):  # said first: the hand message follows it
+        # Said first: the hand message follows it (between hands a note of when the next hand comes does).
+        if seated.playing and seated.between_hands is None and tables.holds(seated, index, user.id):
             await reply(update, context, tr("You sit at the table in {title}; your cards are below.",
                                             title=name_html(tables.group_titles.get(seated.chat_id, seated.title))))
         async with seated.lock:
@@ -230,9 +231,12 @@ async def cmd_hand(update: Update, context: Context) -> None:
     if not mine:
         await reply(update, context, tr("You are not playing at any table."))
         return
+    sent = False  # a hand message, not only when the next hand comes (between hands nothing of it is shown)
     for table, seat in mine:
         async with table.lock:
             if tables.holds(table, seat, user.id):  # the seat may have changed hands meanwhile
+                sent = sent or table.between_hands is None
                 await tables.show_hand_again(table, seat)
     if in_group(update.effective_chat):
-        await reply(update, context, tr("I sent your hand to our private chat."))
+        await reply(update, context, tr("I sent your hand to our private chat.") if sent
+                    else tr("I told you in our private chat when the next hand starts."))

@@ -149,6 +149,7 @@ async def cmd_lang(update: Update, context: Context) -> None:
         table = tables.in_chat(chat.id, topic_of(update))
         creator = table is not None and table.creator_id == user.id
         if not creator and not await is_admin(context, chat.id, user.id, update):
+            tr = await chat_translator(context, user, chat)  # refused: the group keeps its language
             await reply(update, context, tr("Only the table's creator or a group admin can change the group's language."))
             return
         await tables.people.set_chat_language(chat.id, chat.title or "", choice)

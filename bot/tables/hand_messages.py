@@ -108,10 +108,11 @@ def freeze(house: House, table: Table, seat: int, info: Seat) -> None:
     publisher.schedule(slot, owner_renderer(house, table, seat, user_id, info.lang), now=True)
 
 
-def retire(house: House, table: Table, seat: int, info: Seat, number: int) -> bool:
+def retire(house: House, table: Table, seat: int, info: Seat, number: int | None, last: bool = False) -> bool:
     """Hand ``number`` is over: its message says so, without its buttons (the next hand comes as a new
-    message, and an old keyboard left alive would only answer "out of date").  False if there was no
-    message to retire (none sent yet, or no publisher): then its slot is simply forgotten."""
+    message, and an old keyboard left alive would only answer "out of date"; ``last``: the match is over,
+    and no hand comes; ``number`` None: the table was closed).  False if there was no message to retire
+    (none sent yet, or no publisher): then its slot is simply forgotten."""
     publisher = house.publisher
     if publisher is None or info.user_id is None or info.hand_message_id is None:
         return False
@@ -121,8 +122,13 @@ def retire(house: House, table: Table, seat: int, info: Seat, number: int) -> bo
         return False
     tr = translator(info.lang)
     title = house.group_titles.get(table.chat_id, table.title)
-    text = ("<b>" + tr("Chao Di Pi") + " · " + name_html(title) + "</b>\n"
-            + tr("Hand {n} is over; the next hand comes as a new message.", n=number))
+    if number is None:
+        line = tr("This table is closed.")
+    elif last:
+        line = tr("Hand {n} is over, and so is the match.", n=number)
+    else:
+        line = tr("Hand {n} is over; the next hand comes as a new message.", n=number)
+    text = "<b>" + tr("Chao Di Pi") + " · " + name_html(title) + "</b>\n" + line
     slot.on_sent = None
     publisher.retire(slot, key, lambda: (text, None))
     return True

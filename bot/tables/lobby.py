@@ -10,11 +10,16 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 
 import storage
 from bot import logs
+from bot.i18n import translator
 from bot.model import AI_STRENGTHS, PACES, RETURNS, Seat, Table, TableSettings
+from bot.tables.hand_messages import retire
 from bot.tables.house import House, TableError
+from bot.tables.nudges import clear
+from bot.tables.play import group_prefix
 from bot.tables.seats import match_extra, resume
 from bot.tables.showing import show_closed
 from bot.tables.turns import after_change
@@ -50,8 +55,12 @@ async def new_table(house: House, chat_id: int, title: str, creator_id: int, cre
         settings = replace(settings, preset=preset, hidden=None)
     elif chat.default_preset:
         settings = replace(settings, preset=chat.default_preset)
-    record = await storage.create_table(house.db, chat_id, creator_id=creator_id, settings=settings.to_dict(),
-                                        thread_id=thread_id)
+    try:
+        record = await storage.create_table(house.db, chat_id, creator_id=creator_id, settings=settings.to_dict(),
+                                            thread_id=thread_id)
+    except storage.TableAlreadyActive:  # another /newgame here passed the check above at the same time, and won
+        raise TableError("This topic already has a table. Use /stop to close it first." if thread_id is not None
+                         else "This group already has a table. Use /stop to close it first.") from None
     table = Table(id=record.table_id, chat_id=chat_id, creator_id=creator_id, lang=lang, title=title,
                   settings=settings, thread_id=thread_id)
     house.group_titles[chat_id] = title
@@ -194,10 +203,19 @@ async def start(house: House, table: Table) -> None:
 
 
 async def stop(house: House, table: Table) -> None:
-    """Stop a table (its creator or a chat admin asked): its message says so, and loses its buttons."""
+    """Stop a table (its creator or a chat admin asked): its message says so, and loses its buttons; so does
+    each player's hand message, and a 「轮到你了」 or away notice goes."""
     await storage.update_table(house.db, table.id, status="stopped", turn_deadline=None)
     if table.match_id is not None:
         await storage.update_match(house.db, table.match_id, status="abandoned")
     table.status = "stopped"
+    for seat, info in enumerate(table.seats):  # no live keyboard, and no 「轮到你了」, left in a private chat
+        if info is not None and info.user_id is not None:
+            if not retire(house, table, seat, info, None) and table.between_hands is not None \
+                    and house.publisher is not None:  # the last hand's message said the next one comes
+                house.publisher.post(info.user_id, group_prefix(house, table)
+                                     + translator(info.lang)("This table is closed."))
+            if info.nudge_message_id is not None:
+                house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
     house.unregister(table)
     show_closed(house, table)

@@ -95,9 +95,11 @@ async def _locked(house: House, person: Person, table: Table, request: Request) 
     if not table.playing:
         return Refused("no_hand")
     if isinstance(request, Peek):
+        if table.between_hands is not None:  # the seat holds the next deal, which nothing shows before it starts
+            return Refused("table", table_error=TableError("The next hand has not started yet."))
         return Done()
     if isinstance(request, NextHand):
-        return _next_hand(house, table, request)
+        return await _next_hand(house, table, seat, request)
     info = table.seats[seat]
     assert info is not None
     if person.front == "keyboard":  # keep the hand message current, even while the app is open too
@@ -199,17 +201,25 @@ async def _move(house: House, table: Table, seat: int, move: Move, back: bool) -
     return Done(notices=applied.notices, back=back)
 
 
-def _next_hand(house: House, table: Table, request: NextHand) -> Outcome:
-    """「下一局」: the next hand now, if the press is for this pause."""
+async def _next_hand(house: House, table: Table, seat: int, request: NextHand) -> Outcome:
+    """「下一局」: the next hand now, if the press is for this pause; someone away who presses it is back first
+    (else a table paused for want of anyone present would start the hand with nobody to play it)."""
     assert table.match is not None
+    try:
+        back = await take_back(house, table, seat)
+    except StorageError as exc:
+        _log_storage(table, exc)
+        return Refused("storage", storage=exc, move=False)
     try:
         if request.deal != str(table.match.deals):
             raise TableError("That button is out of date.")
         end_pause(house, table)
     except TableError as exc:
-        return Refused("table", table_error=exc)
+        if back:
+            after_change(house, table, actor=seat)
+        return Refused("table", back=back, table_error=exc)
     after_change(house, table)
-    return Done()
+    return Done(back=back)
 
 
 def _button(request: Move | OneTap) -> str:

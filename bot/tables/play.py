@@ -205,10 +205,11 @@ def group_prefix(house: House, table: Table) -> str:
 
 async def new_hand_messages(house: House, table: Table, number: int) -> None:
     """Hand ``number``'s private messages are retired (their buttons go); the next hand's is a new message
-    (an edit would not notify anyone)."""
+    (an edit would not notify anyone), unless the match is over."""
+    last = table.match is not None and table.match.over
     for seat, info in enumerate(table.seats):
         if house.publisher is not None and info is not None and info.user_id is not None \
-                and not retire(house, table, seat, info, number):
+                and not retire(house, table, seat, info, number, last):
             house.publisher.forget(slot_key(table.id, seat, info.user_id))
         if info is not None and info.hand_message_id is not None:
             info.hand_message_id = None

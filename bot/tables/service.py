@@ -146,6 +146,9 @@ class Tables(House):
                 text = play.group_prefix(self, table) + pause_line(translator(info.lang), table)
                 self.spawn("pause-note", lambda: publisher.send(user_id, text), table, restart=False)
             return
+        # They asked for the hand message: it is kept current from now on, even with the web app open too
+        # (else the old one would go and none come until the app closed).
+        self.apps.keyboard_used(table.id, seat, info.user_id)
         old = info.hand_message_id
         info.hand_message_id = None
         if self.publisher is not None:

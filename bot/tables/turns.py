@@ -366,6 +366,8 @@ async def _carry_out(house: House, table: Table, action: Action) -> bool:
     except (EngineError, TableError, storage.StorageError) as exc:
         log.error("table %s: AI move refused (%s)", table.id, type(exc).__name__)
         return False
+    if action.seat is not None:  # the AI moved for someone away: what they had selected is no move of theirs now
+        table.presses.clear(action.seat)
     after_change(house, table)
     return True
 

@@ -76,6 +76,7 @@ TURN_LINES = NAMES_MOVER + _patterns("Trick {n}: {plays} …", "Trick {n}: {who}
                                      "Kitty buried: from {who}, each player in turn may steal it or pass.")
 """Lines that change when the thinking line shows or goes (the trick card by card, or who leads)."""
 RESULTS = _patterns("Hand {n} is over", "Hand {n} is over; the next hand comes as a new message.", "Hand {n}: attackers {p} points · {deal} · you {score} 积分",
+                    "Hand {n} is over, and so is the match.",
                     "Hand {n}: {deal}")
 NUDGES = _patterns("Your turn · {what} · {title}",
                    "You ran out of time at the table in {title}: the AI plays for you until you are back.",

@@ -75,6 +75,27 @@ async def test_every_group_reply_is_in_the_groups_language_whoever_asks(fake_tel
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_member_refused_the_groups_language_is_answered_in_it(fake_telegram: FakeTelegram,
+                                                                      tmp_path: Path) -> None:
+    """Erin (not an admin, not the table's creator) asks for English: the refusal is in the group's language,
+    as every reply there (it was in the language she asked for)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="zh-hans", started=True)
+    erin = server.person("Erin", None, language_code="en", started=True)
+    group = server.group("中文群", [ann, erin], creator=ann)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "lang", "zh")
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await erin.command(group, "lang", "en")
+        refusal = translator("zh")("Only the table's creator or a group admin can change the group's language.")
+        await server.wait_for(lambda: announced(group, refusal) or english_words(group), what="the refusal")
+        await settled(server, app)
+        assert english_words(group) == []
+        assert announced(group, refusal)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_only_the_tables_people_add_ai_seats_and_the_bot_says_hello_when_added(fake_telegram: FakeTelegram,
                                                                                      tmp_path: Path) -> None:
     server = fake_telegram

@@ -8,6 +8,8 @@
   answered "try again" rather than left past Telegram's window.
 * The press that ends a match is answered even when /newgame opens the next
   table while the group's last edit is still in flight.
+* 🃏 pressed on a table message still showing the last hand, once the pause
+  between hands has begun, shows no card of the next deal.
 """
 
 from __future__ import annotations
@@ -236,3 +238,31 @@ async def test_pass_on_the_keyboard_shown_after_passing_stores_nothing(fake_tele
         again = await (await alice.press(after, _button("pass"))).answer(ANSWER_TIMEOUT)
         assert again.show_alert and again.text == EN("You have already done that.")
         assert await _passes(db, table, 0) == 1
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_my_hand_in_the_pause_between_hands_shows_no_card_of_the_next_deal(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's table message drops 🃏 when the pause begins, but its edit may wait (the group's budget,
+    the result going out first): a 🃏 pressed meanwhile is told the next hand has not started, and shows
+    none of its cards, which nothing else shows before the pause ends."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Peek early", [alice])
+    db_path = tmp_path / "t.db"
+    ending = find_ending("nantong")
+    await store_table(ending, db_path, group.id, "Peek early", alice.id, "Alice", monkeypatch)
+    async with bot_running(server, db_path, ai_delay=NO_AI_MOVES, hand_pause=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        peek = await server.wait_for(lambda: group.bot_messages() and hand_button(table_message(group), "peek")
+                                     and table_message(group), what="the table message with 🃏")
+        hand_message = await up_to_date_hand(server, alice, table, 0)
+        answer = await (await alice.press(hand_message, _button("go"))).answer(ANSWER_TIMEOUT)
+        assert not answer.show_alert, answer  # her last card ends hand 1: hand 2 is dealt, the pause begins
+        await server.wait_for(lambda: table.between_hands is not None, what="the pause between hands")
+        dealt = table.match.hand
+        assert dealt.setup.number == 2 and not dealt.events
+        answer = await (await alice.press(peek, _button("peek"))).answer(ANSWER_TIMEOUT)
+        assert answer.show_alert and answer.text == EN("The next hand has not started yet."), answer
+        assert EN("Your hand") not in (answer.text or "")

@@ -8,6 +8,7 @@ and the table's status are as before, and no update failed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -180,6 +181,27 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
 
     popups = [p.text for person in (alice, bob, eve) for p in person.popups()]
     assert not any("Something went wrong" in (t or "") or "出错" in (t or "") for t in popups), popups
+    failures = [r for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.ERROR]
+    assert not failures, [r.getMessage() for r in failures]
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_two_newgames_at_once_open_one_table_and_answer_both(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                   caplog: pytest.LogCaptureFixture) -> None:
+    """Ann and Bo send /newgame at the same moment: both pass the check for a table before either is stored,
+    and storage keeps one table a group.  Ann's table opens; Bo is told the group has one (the old code failed
+    his update with a traceback, and he got no answer at all)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    bo = server.person("Bo", None, language_code="en", started=True)
+    group = server.group("Two at once", [ann, bo])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await asyncio.gather(ann.command(group, "newgame"), bo.command(group, "newgame"))
+        answer = EN("This group already has a table. Use /stop to close it first.")
+        await server.wait_for(lambda: announced(group, answer), what="the answer to the second /newgame")
+        await settled(server, app)
+        assert len(tables(app).all_in_chat(group.id)) == 1
+        assert sum(1 for m in group.bot_messages() if "Chao Di Pi" in (m.text or "")) == 1
     failures = [r for r in caplog.records if r.name.startswith("bot") and r.levelno >= logging.ERROR]
     assert not failures, [r.getMessage() for r in failures]
 

@@ -6,6 +6,9 @@ a person has been at their turn for a while (the real-time pace's
 the waiting person's own message both name the person to move; at the
 hand's end the old hand messages lose their buttons and say the hand is
 over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
+At the match's end the last hand message says the match is over, and
+promises no next hand.  A /stop mid-hand leaves no live keyboard and no
+「轮到你了」 in anyone's private chat.
 """
 
 from __future__ import annotations
@@ -17,10 +20,22 @@ import pytest
 
 from bot.model import THINKING
 
-from .botkit import bot_running, hand_message, table_message
+from .botkit import bot_running, hand_message, settled, table_message, tables
+from .endings import find_ending, store_table
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import MessageView, Person
-from .scenario import choose_setting, fill_with_ai, play_hand, play_until, press_lobby, start_match, wait_seated
+from .scenario import (
+    announced,
+    choose_setting,
+    fill_with_ai,
+    play_hand,
+    play_until,
+    press_hand,
+    press_lobby,
+    start_match,
+    up_to_date_hand,
+    wait_seated,
+)
 
 THINK = 1.0
 
@@ -64,6 +79,88 @@ async def test_the_group_and_a_waiting_player_see_whose_turn_it_is_while_someone
         # The hand is over: each person's hand message has lost its buttons and says so.
         for person in people.values():
             await server.wait_for(lambda p=person: _retired(p, number), what="a retired hand message")  # type: ignore[misc]
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_last_hand_message_of_a_match_promises_no_next_hand(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hand that ends the match: its message loses its buttons and says the match is over, not that the
+    next hand comes as a new message (none comes)."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Last hand", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong", match_point=True), db_path, group.id, "Last hand", alice.id, "Alice",
+                      monkeypatch)
+    async with bot_running(server, db_path, ai_delay=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        played_on = (await up_to_date_hand(server, alice, table, 0)).message_id
+        answer = await press_hand(server, alice, table, 0, "go", "0")  # her last card ends the match
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: announced(group, "win the match!"), what="the end of the match")
+        await settled(server, app)
+        assert table.match.over
+        last = next(m for m in alice.bot_private_messages() if m.message_id == played_on)
+        assert not last.buttons and "Hand 1 is over" in (last.text or ""), last.text
+        assert "next hand" not in (last.text or ""), last.text
+        assert "and so is the match" in (last.text or ""), last.text
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_stop_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fake_telegram: FakeTelegram,
+                                                                             tmp_path: Path) -> None:
+    """At the relaxed pace Ann is nudged 「轮到你了」 when her turn comes; the table is stopped meanwhile: her
+    nudge goes (a chat's last message never says it is her turn when it is not), and her hand message loses
+    its buttons and says the table is closed (its buttons would only answer that the table is closed)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    group = server.group("Stopped", [ann])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        await choose_setting(server, ann, group, "strength", "casual")
+        await choose_setting(server, ann, group, "pace", "relaxed")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
+                         and bool(h.current))  # an AI led: her turn began with someone else's move
+        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
+                              what="Ann nudged")
+        await settled(server, app)
+        await ann.command(group, "stop")
+        await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
+        await settled(server, app)
+        texts = [m.text or "" for m in ann.bot_private_messages()]
+        assert not any("Your turn" in t for t in texts), texts
+        keyboards = [m for m in ann.bot_private_messages() if m.buttons]
+        assert not keyboards, [m.text for m in keyboards]
+        assert any("This table is closed." in t for t in texts), texts
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_stop_between_hands_tells_the_players_no_next_hand_comes(fake_telegram: FakeTelegram,
+                                                                       tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table reads hand 1's result (each hand message says the next hand comes as a new message) and is
+    stopped: each player is told privately that the table is closed, not left waiting for a hand."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Pause then stop", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong"), db_path, group.id, "Pause then stop", alice.id, "Alice", monkeypatch)
+    async with bot_running(server, db_path, hand_pause=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        answer = await press_hand(server, alice, table, 0, "go", "0")  # her last card ends hand 1
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: _retired(alice, 1), what="hand 1's message retired")
+        await settled(server, app)
+        await alice.command(group, "stop")
+        await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
+        await settled(server, app)
+        last = alice.bot_private_messages()[-1].text or ""
+        assert last == "Pause then stop · This table is closed.", last
 
 
 def _retired(person: Person, number: int) -> MessageView | None:

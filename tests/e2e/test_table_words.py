@@ -1,5 +1,5 @@
 """What the group reads, through the fake Bot API: /rules, replies in the group's language, /lang,
-and the table message of a stopped table."""
+the table message of a stopped table, and /hand's reply between hands."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from bot.rules import rules_pages
 from engine.ruleset import RULESETS
 
 from .botkit import bot_running, settled, table_message, tables
+from .endings import find_ending, store_table
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
-from .scenario import App, fill_with_ai, start_match, wait_seated
+from .scenario import App, fill_with_ai, press_hand, start_match, wait_seated
 
 EN, ZH = translator("en"), translator("zh")
 
@@ -134,3 +135,31 @@ async def test_commands_past_the_budget_are_answered_later_in_order(fake_telegra
         assert firsts == sorted(firsts)  # in the order they were sent
         assert "Europe/London" in (answers(sent[5])[-1].text or "")
         assert not answers(sent[4])
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_hand_between_hands_is_not_told_as_sent(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """/hand while the table reads a result: nothing of the next hand is sent before it starts (the person is
+    told in private when it comes), so the group's reply says that, not that the hand was sent."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Between hands", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong"), db_path, group.id, "Between hands", alice.id, "Alice", monkeypatch)
+    async with bot_running(server, db_path, hand_pause=3600.0) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None
+        answer = await press_hand(server, alice, table, 0, "go", "0")  # her last card ends hand 1
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: table.between_hands is not None, what="the pause between hands")
+        got = await replies(server, app, alice, group, "hand")
+        assert [m.text for m in got] == [EN("I told you in our private chat when the next hand starts.")]
+        assert table.between_hands is not None
+        # /start in the private chat meanwhile: no "your cards are below" over a note that the next hand comes.
+        before = {m.message_id for m in alice.bot_private_messages()}
+        await alice.start_private()
+        await settled(server, app)
+        new = [m.text or "" for m in alice.bot_private_messages() if m.message_id not in before]
+        assert new and not any(EN("You sit at the table in {title}; your cards are below.", title="Between hands")
+                               in text for text in new), new

@@ -363,6 +363,22 @@ async def test_a_keyboard_press_keeps_the_keyboard_current_while_the_app_is_open
         await server.wait_for(lambda: card_label(card, "zh") in alice_stream.states[-1]["info"], what="the app too")
 
 
+async def test_hand_while_the_app_is_open_sends_the_hand_message_again(four: Table4) -> None:
+    """/hand asks for the hand message: it comes again, as a new message, while the app is open on the seat too
+    (the old code deleted the old one and sent nothing until the app closed, and the group was told it was
+    sent)."""
+    table, server = four.table, four.server
+    alice_app, alice = four.clients[0], four.people[0]
+    old = await server.wait_for(lambda: hand_message(alice), what="Alice's hand message")
+    async with stream(alice_app, table.id) as alice_stream:
+        await server.wait_for(lambda: alice_stream.states, what="Alice's first state")
+        await settled(server, four.app)
+        await alice.command(four.group, "hand")
+        await settled(server, four.app)
+        again = hand_message(alice)
+        assert again is not None and again.message_id != old.message_id, "no hand message after /hand"
+
+
 # --- what a seat's stream shows of the others ------------------------------------------------------------
 
 async def test_a_card_tapped_on_another_seats_keyboard_reaches_no_other_stream(four: Table4) -> None:

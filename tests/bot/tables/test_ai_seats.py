@@ -12,12 +12,12 @@ from contextlib import asynccontextmanager
 import storage
 from bot.config import Settings
 from bot.model import Table
-from bot.tables import Tables
+from bot.tables import Done, Person, Select, Tables
 from bot.tables.seats import set_away
 from engine.ai import heuristic_action
 from engine.hand import Action
 from engine.ruleset import Ruleset
-from engine.views import HandView
+from engine.views import HandView, view_for
 
 DEADLOCK = 30.0
 """Seconds a step may take before the test calls it stuck (a guard, not a measure of time)."""
@@ -124,3 +124,49 @@ async def test_a_search_answered_for_the_hand_as_it_stands_is_played(db: storage
             await asyncio.sleep(0.05)
         assert len(hand.events) > before
         assert hand.events[before].action.seat == 0
+
+
+class HeldThenStopped(HeldSearch):
+    """Seat 0's search waits until :meth:`release`; every search after it waits for good (the hand stops
+    right after seat 0's move)."""
+
+    def __init__(self) -> None:
+        super().__init__(seat=0)
+        self.stopped = asyncio.Event()
+
+    async def play(self, view: HandView, ruleset: Ruleset) -> Action:
+        if self.gate.is_set():
+            await self.stopped.wait()
+        return await super().play(view, ruleset)
+
+
+async def test_a_selection_left_when_the_ai_moves_for_someone_away_is_cleared(db: storage.Database) -> None:
+    """She selects the cards she means to play and runs out of time before pressing Play: the AI plays for
+    her.  The cards it played are no longer selected (before, her keyboard said 「出牌」 with cards she no
+    longer held when she came back, and offered no ▶ play until she pressed Clear)."""
+    held = HeldThenStopped()
+    async with ai_table(db, held) as (tables, table):
+        await asyncio.wait_for(held.started.wait(), DEADLOCK)
+        assert table.match is not None
+        hand = table.match.hand
+        meant = heuristic_action(view_for(hand, 0), hand.ruleset).cards  # what the AI will play for her
+        copies: dict[object, int] = {}
+        for card in meant:  # her taps (the first brings her back)
+            copy = copies.get(card, 0)
+            copies[card] = copy + 1
+            outcome = await tables.perform(Person(1, "keyboard"), table, Select(card, copy, table.hand_version(0)))
+            assert isinstance(outcome, Done)
+        assert sorted(table.selected(0).elements()) == sorted(meant)
+        info = table.seats[0]
+        assert info is not None
+        before = len(hand.events)
+        async with table.lock:
+            await set_away(tables, table, 0, info, True)  # her turn ran out (turns.time_out)
+        held.release()
+        for _ in range(int(DEADLOCK * 20)):
+            if len(hand.events) > before:
+                break
+            await asyncio.sleep(0.05)
+        assert len(hand.events) > before and hand.events[before].action.seat == 0
+        held.stopped.set()
+        assert not +table.selected(0), "the cards the AI played for her are still selected"

@@ -21,7 +21,7 @@ from bot.tables.seats import set_away
 
 
 @asynccontextmanager
-async def started(db: storage.Database) -> AsyncIterator[tuple[Tables, Table]]:
+async def started(db: storage.Database, pace: str = "realtime") -> AsyncIterator[tuple[Tables, Table]]:
     """Four people (ids 1 to 4 in seats 0 to 3) at a 盐城 table whose first hand is being bid; no publisher."""
     await storage.upsert_chat(db, -1, "G")
     for user in range(1, 5):
@@ -31,6 +31,7 @@ async def started(db: storage.Database) -> AsyncIterator[tuple[Tables, Table]]:
         table = await tables.new_table(-1, "G", 1, "en", "yancheng")
         for seat in range(4):
             await tables.sit(table, seat + 1, f"P{seat + 1}", "en", seat)
+        await tables.change_setting(table, "pace", pace)
         tables.rng = random.Random(3)
         await tables.start(table)
         assert table.playing and table.match is not None and table.match.hand.phase == "bidding"
@@ -118,6 +119,27 @@ async def test_a_move_or_a_selection_refreshes_the_table_once(db: storage.Databa
         assert card is not None
         assert await tables.perform(person(1, front), table, Select(card, 0, table.hand_version(1))) == Done()
         assert refreshed == [table]
+
+
+@pytest.mark.parametrize("front", ["keyboard", "app"])
+async def test_next_hand_pressed_by_someone_away_brings_them_back(db: storage.Database, front: Front) -> None:
+    """「下一局」 is a request of the seat's like any other: someone the AI played for who presses it is back, and
+    a table paused for want of anyone present goes on.  Before, the pause ended with nobody to play: the group
+    saw the next hand's bidding open, and nothing moved (the AI does not play a paused table)."""
+    async with started(db, pace="relaxed") as (tables, table):
+        for seat in (1, 2, 3):  # away: the AI plays for them
+            info = table.seats[seat]
+            assert info is not None
+            await set_away(tables, table, seat, info, True)
+        async with table.lock:
+            await tables.escape(table, 0)  # before any card: hand 1 ends, hand 2 is dealt, the pause begins
+        assert table.match is not None and table.between_hands is not None and table.paused
+        outcome = await tables.perform(person(2, front), table, NextHand(str(table.match.deals)))
+        assert outcome == Done(back=True)
+        info = table.seats[2]
+        assert info is not None and not info.timed_out
+        assert table.between_hands is None and not table.paused
+        assert tables.waiting_humans(table) == [2], "the next hand waits for the person who pressed 「下一局」"
 
 
 async def test_someone_without_a_seat_or_at_a_closed_table_is_refused(db: storage.Database) -> None:
