@@ -189,6 +189,18 @@ async def test_the_season_watcher_tells_a_seasons_end_once_with_its_picture(db: 
     assert all(s.closed_at is not None for s in (await storage.seasons_of(db, CHAT))[:-1])
 
 
+async def test_a_past_seasons_button_shows_its_name_without_bidi_or_control_characters(db: storage.Database) -> None:
+    """A named season's name is an admin's words: its 「◀」 button (in the group and on the league page) drops
+    the bidi controls and control characters, as every other place that shows it does."""
+    hands = await hands_at(db)
+    await storage.start_named_season(db, CHAT, "\u202eSpring\x07 cup", by=1, now=at(2026, 11, 1))
+    await hands.play(at(2026, 11, 3, 20), winner=0)
+    await storage.start_monthly_seasons(db, CHAT, by=1, now=at(2026, 11, 10))
+    answer = await leaderboard(league_at(db, [at(2026, 11, 12)]), CHAT, "en", CURRENT)
+    assert answer is not None
+    assert [label for label, _key in answer.buttons] == ["◀ Spring  cup", "All time"]
+
+
 async def test_leaderboard_answers_and_its_picture_is_kept_until_the_next_hand_ends(db: storage.Database) -> None:
     hands = await november(db)
     now = [at(2026, 12, 10)]
