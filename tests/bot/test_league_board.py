@@ -93,6 +93,15 @@ def test_a_season_under_way_has_a_leader_not_a_champion() -> None:
     assert fixture_chart(6, lang="en").footer[0].startswith("Leading: ")
 
 
+def test_a_leaders_name_that_reads_like_markup_is_shown_as_typed() -> None:
+    """The footer (the picture's and the league page's) took the champions' HTML back to text one entity too many:
+    a name typed as 「a&lt;b」 read 「a<b」 there."""
+    leader = LeagueLine(1, "a&lt;b &amp; c&gt;", 10, 8, 5, 0, 0, 0, 0, 0, 0.0)
+    data = chart_data(translator("en"), "t", "s", rank([leader], [], 0), storage.sample_series([], [1], cap=10),
+                      finished=False)
+    assert data.footer[0] == "Leading: a&lt;b &amp; c&gt; (+5)"
+
+
 def test_a_new_season_is_drawn_before_anyone_has_the_minimum() -> None:
     """After 8 hands with a minimum of 10 the chart was empty (「还没有人打满 10 局」): everyone's line is drawn
     while nobody is ranked, and the footer says why nobody leads."""
