@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -186,6 +187,8 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number, not {raw!r}.") from None
+    if not math.isfinite(value):  # float() reads "nan" and "inf"; no age is more than NaN
+        raise ConfigError(f"{name} must be a number, not {raw!r}.")
     if value < 0:
         raise ConfigError(f"{name} must not be negative.")
     return value

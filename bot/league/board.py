@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 import storage
+from bot import untrusted
 from bot.i18n import Translator, translator
 from bot.labels import hands_phrase, name_html
 from bot.league.chart import MAX_POINTS, ChartData, render
@@ -334,7 +335,7 @@ async def other_stretches(league: League, tr: Translator, chat_id: int, stretch:
             break
         before = found
         if await storage.has_counted_hands(league.reader, chat_id, since=before.starts_at, until=before.ends_at):
-            buttons.append(("◀ " + season_title(tr, before), str(before.season_id)))
+            buttons.append(("◀ " + untrusted.shown(season_title(tr, before)), str(before.season_id)))
             break
     if not stretch.current or stretch.season is None:
         buttons.append((tr("This season"), CURRENT))

@@ -192,4 +192,4 @@ def chart_data(tr: Translator, title: str, subtitle: str, standings: Standings,
 
 def _plain(html_text: str) -> str:
     """Text meant for HTML messages, for the picture (no markup)."""
-    return html_text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    return html_text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")  # "&amp;" last: "&amp;lt;" is "&lt;"

@@ -177,7 +177,10 @@ def _select(house: House, table: Table, seat: int, request: Select | Clear | Hin
     if isinstance(request, Clear):
         presses.clear(seat)
         return Done(back=back)
-    suggestion = hint(house, table, seat)
+    try:
+        suggestion = hint(house, table, seat)
+    except EngineError as exc:  # not this seat's turn: the app's hint may be asked at any moment
+        return Refused("engine", back=back, error=exc)
     if request.select:
         presses.replace(seat, suggestion)
     return Done(cards=suggestion, back=back) if suggestion else Refused("no_hint", back=back)

@@ -39,6 +39,15 @@ def test_ai_workers_default_to_the_cores_less_one_unless_set() -> None:
         Settings.from_env(TOKEN | {"CHAODIPI_AI_WORKERS": "1.5"})
 
 
+@pytest.mark.parametrize("name", ["CHAODIPI_WEBAPP_MAX_AGE", "CHAODIPI_AI_WORKERS"])
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "Infinity"])
+def test_a_number_setting_that_is_no_number_is_named(name: str, value: str) -> None:
+    """``float()`` reads 「nan」 and 「inf」: a web app ``initData`` age of NaN made every one young enough (no age is
+    more than NaN), and a whole number of them stopped the start with a traceback."""
+    with pytest.raises(ConfigError, match=name):
+        Settings.from_env(TOKEN | {name: value})
+
+
 @pytest.mark.parametrize("name, value", [("CHAODIPI_LOG_LEVEL", "loud"), ("CHAODIPI_LOG_FORMAT", "xml"),
                                          ("CHAODIPI_FLOOD_PACING", "maybe")])
 def test_a_bad_logging_setting_is_named(name: str, value: str) -> None:

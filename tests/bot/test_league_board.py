@@ -93,6 +93,15 @@ def test_a_season_under_way_has_a_leader_not_a_champion() -> None:
     assert fixture_chart(6, lang="en").footer[0].startswith("Leading: ")
 
 
+def test_a_leaders_name_that_reads_like_markup_is_shown_as_typed() -> None:
+    """The footer (the picture's and the league page's) took the champions' HTML back to text one entity too many:
+    a name typed as 「a&lt;b」 read 「a<b」 there."""
+    leader = LeagueLine(1, "a&lt;b &amp; c&gt;", 10, 8, 5, 0, 0, 0, 0, 0, 0.0)
+    data = chart_data(translator("en"), "t", "s", rank([leader], [], 0), storage.sample_series([], [1], cap=10),
+                      finished=False)
+    assert data.footer[0] == "Leading: a&lt;b &amp; c&gt; (+5)"
+
+
 def test_a_new_season_is_drawn_before_anyone_has_the_minimum() -> None:
     """After 8 hands with a minimum of 10 the chart was empty (「还没有人打满 10 局」): everyone's line is drawn
     while nobody is ranked, and the footer says why nobody leads."""
@@ -187,6 +196,18 @@ async def test_the_season_watcher_tells_a_seasons_end_once_with_its_picture(db: 
     assert december.text.split("\n")[:3] == ["🏁 <b>2026年12月赛季结束了！</b>", "🏆 没有冠军：没有人打满 2 局。",
                                              "未满 2 局，不排名：player2"]
     assert all(s.closed_at is not None for s in (await storage.seasons_of(db, CHAT))[:-1])
+
+
+async def test_a_past_seasons_button_shows_its_name_without_bidi_or_control_characters(db: storage.Database) -> None:
+    """A named season's name is an admin's words: its 「◀」 button (in the group and on the league page) drops
+    the bidi controls and control characters, as every other place that shows it does."""
+    hands = await hands_at(db)
+    await storage.start_named_season(db, CHAT, "\u202eSpring\x07 cup", by=1, now=at(2026, 11, 1))
+    await hands.play(at(2026, 11, 3, 20), winner=0)
+    await storage.start_monthly_seasons(db, CHAT, by=1, now=at(2026, 11, 10))
+    answer = await leaderboard(league_at(db, [at(2026, 11, 12)]), CHAT, "en", CURRENT)
+    assert answer is not None
+    assert [label for label, _key in answer.buttons] == ["◀ Spring  cup", "All time"]
 
 
 async def test_leaderboard_answers_and_its_picture_is_kept_until_the_next_hand_ends(db: storage.Database) -> None:

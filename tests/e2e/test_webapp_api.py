@@ -253,6 +253,25 @@ async def test_refusals_read_as_on_the_keyboard(four: Table4) -> None:
     assert status == 409 and answer["refusal"] == "That is not possible at this moment of the hand."
 
 
+async def test_a_hint_out_of_turn_is_refused_in_words_not_a_500(four: Table4, caplog: pytest.LogCaptureFixture) -> None:
+    """The page offers the hint on the seat's turn only, but the API takes it at any moment: past the bidding,
+    a seat whose turn it is not was answered 500, with the AI's traceback in the log."""
+    table, hand = four.table, four.hand
+    for move in four.plan.bids:  # type: ignore[attr-defined]
+        status, answer = await four.clients[move.seat].act(table.id, "bid", [str(c) for c in move.cards], move.trump)
+        assert status == 200 and answer["ok"], answer
+    while hand.phase == "bidding":
+        seat = next(s for s in range(4) if s not in hand.passed)
+        status, answer = await four.clients[seat].act(table.id, "pass")
+        assert status == 200 and answer["ok"], answer
+    events = len(hand.events)
+    other = (hand.turn + 1) % 4
+    status, answer = await four.clients[other].post(f"/app/api/tables/{table.id}/hint", {})
+    assert status == 409 and answer["refusal"] in ("It is not your turn.", "还没轮到你。"), answer
+    assert len(hand.events) == events
+    assert not [r for r in caplog.records if r.exc_info is not None], "a traceback in the log"
+
+
 @pytest.mark.deal(red_five_pair_deal())
 async def test_a_bid_needing_a_trump_choice_offers_it(four: Table4) -> None:
     table, hand = four.table, four.hand
