@@ -216,6 +216,10 @@ async def _next_hand(house: House, table: Table, seat: int, request: NextHand) -
     try:
         if request.deal != str(table.match.deals):
             raise TableError("That button is out of date.")
+        if table.settings.pace == "realtime" and table.between_hands is not None:
+            # No 「下一局」 is offered at the real-time pace: its few seconds are for everyone to read the result,
+            # and a forged press (a callback or a request to the app's API) may not cut them short.
+            raise TableError("The next hand starts in a moment.")
         end_pause(house, table)
     except TableError as exc:
         if back:

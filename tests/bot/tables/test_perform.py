@@ -21,12 +21,13 @@ from bot.tables.seats import set_away
 
 
 @asynccontextmanager
-async def started(db: storage.Database, pace: str = "realtime") -> AsyncIterator[tuple[Tables, Table]]:
+async def started(db: storage.Database, pace: str = "realtime",
+                  hand_pause: float = 0.0) -> AsyncIterator[tuple[Tables, Table]]:
     """Four people (ids 1 to 4 in seats 0 to 3) at a 盐城 table whose first hand is being bid; no publisher."""
     await storage.upsert_chat(db, -1, "G")
     for user in range(1, 5):
         await storage.upsert_user(db, user, f"P{user}")
-    tables = Tables(db, Settings(token="1:perform", hand_pause=0.0))
+    tables = Tables(db, Settings(token="1:perform", hand_pause=hand_pause))
     try:
         table = await tables.new_table(-1, "G", 1, "en", "yancheng")
         for seat in range(4):
@@ -140,6 +141,20 @@ async def test_next_hand_pressed_by_someone_away_brings_them_back(db: storage.Da
         assert info is not None and not info.timed_out
         assert table.between_hands is None and not table.paused
         assert tables.waiting_humans(table) == [2], "the next hand waits for the person who pressed 「下一局」"
+
+
+@pytest.mark.parametrize("front", ["keyboard", "app"])
+async def test_a_forged_next_hand_does_not_cut_the_real_time_pause_short(db: storage.Database, front: Front) -> None:
+    """At the real-time pace no 「下一局」 is offered: the pause's seconds are for reading the result.  A press
+    forged with the right deal (a callback, or the app's API) is refused and the pause goes on."""
+    async with started(db, hand_pause=60.0) as (tables, table):
+        async with table.lock:
+            await tables.escape(table, 0)  # before any card: hand 1 ends, hand 2 is dealt, the pause begins
+        assert table.match is not None and table.between_hands is not None
+        outcome = await tables.perform(person(1, front), table, NextHand(str(table.match.deals)))
+        assert isinstance(outcome, Refused)
+        assert outcome.text(translator("en")) == "The next hand starts in a moment."
+        assert table.between_hands is not None, "the pause goes on"
 
 
 async def test_someone_without_a_seat_or_at_a_closed_table_is_refused(db: storage.Database) -> None:
