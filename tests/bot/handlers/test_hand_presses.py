@@ -19,6 +19,7 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -477,6 +478,10 @@ async def test_the_peek_and_the_next_hand_buttons(room: _Room) -> None:
     assert table.match is not None
     deals = str(table.match.deals)
     table.between_hands = time.time() + 3600  # the pause after a hand
+    answers = await _press(room, seat, "next", version=deals, chat_id=table.chat_id)
+    assert answers == [("The next hand starts in a moment.", True)] and table.between_hands is not None, \
+        "no 「下一局」 is offered at the real-time pace: a forged press does not cut the pause short"
+    table.settings = replace(table.settings, pace="relaxed")  # where the pause waits for 「下一局」
     answers = await _press(room, seat, "next", version=str(table.match.deals + 1), chat_id=table.chat_id)
     assert answers == [("That button is out of date.", True)] and table.between_hands is not None
     answers = await _press(room, seat, "next", version=deals, chat_id=table.chat_id)
