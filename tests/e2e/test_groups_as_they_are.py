@@ -203,6 +203,25 @@ async def test_an_anonymous_admin_stops_a_table(fake_telegram: FakeTelegram, tmp
         await server.wait_for(lambda: announced(group, "The table is closed."), what="the reply")
 
 
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_command_deleted_at_once_is_still_answered(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """The group runs a moderation bot that deletes every command as soon as it is posted.  Bo, who never
+    opened the bot, sends /join: the answer, with the link he needs, still comes, just not as a reply
+    (Telegram refuses a reply to a message that is gone unless it is told to send it anyway)."""
+    server = fake_telegram
+    ann = server.person("Ann", "ann", language_code="en", started=True)
+    bo = server.person("Bo", "bo", language_code="en")
+    group = server.group("Tidy", [ann, bo], creator=ann)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        join = await bo.command(group, "join")
+        server.state.messages[group.id][join.message_id].deleted = True  # before the bot reads it
+        await settled(server, app)
+        assert server.calls.calls("sendMessage", chat_id=group.id, status=400) == []
+        assert announced(group, "First open a private chat with me and press Start")
+
+
 async def test_the_bot_describes_itself_in_both_languages(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram
     async with bot_running(server, tmp_path / "t.db"):
