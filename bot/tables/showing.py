@@ -155,5 +155,18 @@ def bring_down(house: House, table: Table) -> None:
     async def sent(message_id: int) -> None:
         slot.on_sent = lambda again: remember_table_message(house, table, again)
         await remember_table_message(house, table, message_id)
-        await publisher.delete(table.chat_id, old)
+        if not await publisher.delete(table.chat_id, old):  # sent 48 hours ago or more: Telegram keeps it
+            await shrink(house, table, old)
     slot.on_sent = sent
+
+
+async def shrink(house: House, table: Table, message_id: int) -> None:
+    """An old table message the bot may not delete says one line pointing below, without its buttons (which
+    would start a hand already started, and its text would tell a hand that is over)."""
+    if house.publisher is None:
+        return
+    tr = house.tr(table)
+    try:
+        await house.publisher.bot.edit_message_text(tr("⬇️ The table has moved below."), table.chat_id, message_id)
+    except TelegramError as exc:
+        log.info("table %s: the old table message is not shrunk (%s)", table.id, exc)
