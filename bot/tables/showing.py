@@ -20,7 +20,7 @@ import storage
 from bot import links
 from bot.model import Table
 from bot.render_group import render_lobby, render_settings, render_table
-from bot.tables.hand_messages import schedule_hand
+from bot.tables.hand_messages import remove, schedule_hand
 from bot.tables.house import House
 
 log = logging.getLogger(__name__)
@@ -155,18 +155,6 @@ def bring_down(house: House, table: Table) -> None:
     async def sent(message_id: int) -> None:
         slot.on_sent = lambda again: remember_table_message(house, table, again)
         await remember_table_message(house, table, message_id)
-        if not await publisher.delete(table.chat_id, old):  # sent 48 hours ago or more: Telegram keeps it
-            await shrink(house, table, old)
+        tr = house.tr(table)  # one too old to delete keeps no 「Next hand」 button, and tells no hand that is over
+        await remove(house, table.chat_id, old, tr("⬇️ The table has moved below."))
     slot.on_sent = sent
-
-
-async def shrink(house: House, table: Table, message_id: int) -> None:
-    """An old table message the bot may not delete says one line pointing below, without its buttons (which
-    would start a hand already started, and its text would tell a hand that is over)."""
-    if house.publisher is None:
-        return
-    tr = house.tr(table)
-    try:
-        await house.publisher.bot.edit_message_text(tr("⬇️ The table has moved below."), table.chat_id, message_id)
-    except TelegramError as exc:
-        log.info("table %s: the old table message is not shrunk (%s)", table.id, exc)
