@@ -222,6 +222,28 @@ async def test_a_command_deleted_at_once_is_still_answered(fake_telegram: FakeTe
         assert announced(group, "First open a private chat with me and press Start")
 
 
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_an_anonymous_admin_is_asked_to_sit_as_themselves(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Boss posts as the group (an anonymous admin: the sender is GroupAnonymousBot, whom no bot can write to).
+    His /newgame opens the table and his /join takes no seat: both tell him to send it as himself.  The lobby
+    never lists "Group" as someone joining, and a seat is his once he joins as himself."""
+    server = fake_telegram
+    boss = server.person("Boss", "boss", language_code="en", started=True)
+    group = server.group("Anonymous", [boss])
+    group.add(boss, "administrator")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await boss.command(group, "newgame", as_group=True)
+        table = await server.wait_for(lambda: tables(app).in_chat(group.id), what="the table")
+        await boss.command(group, "join", as_group=True)
+        await settled(server, app)
+        asked = [m for m in group.bot_messages() if "as yourself" in (m.text or "")]
+        assert len(asked) == 2, [m.text for m in group.bot_messages()]
+        assert all(s is None for s in table.seats) and not table.pending
+        assert "Group" not in (table_message(group).text or "")
+        await boss.command(group, "join")
+        await wait_seated(server, app, group, boss)
+
+
 async def test_the_bot_describes_itself_in_both_languages(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram
     async with bot_running(server, tmp_path / "t.db"):

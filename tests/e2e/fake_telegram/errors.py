@@ -17,6 +17,7 @@ NOT_MODIFIED = (
     "are exactly the same as a current content and reply markup of the message"
 )
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+TO_BOTS = "Forbidden: bot can't send messages to bots"
 BLOCKED = "Forbidden: bot was blocked by the user"
 CHAT_NOT_FOUND = "Bad Request: chat not found"
 USER_NOT_FOUND = "Bad Request: user not found"

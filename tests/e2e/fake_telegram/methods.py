@@ -197,6 +197,11 @@ class BotApi:
 
     def writable_chat(self, p: Params) -> Chat:
         """The chat of a request that writes to it: 403/400 where Telegram refuses."""
+        raw = p.get("chat_id")
+        target = self.state.users.get(int(raw)) if isinstance(raw, int | str) and str(raw).lstrip("-").isdigit() \
+            else None
+        if target is not None and target.is_bot:  # GroupAnonymousBot, say: the sender of an anonymous admin
+            raise forbidden(errors.TO_BOTS)
         chat = self.chat(p)
         if chat.migrated_to is not None:
             raise bad_request(errors.UPGRADED, {"migrate_to_chat_id": chat.migrated_to})
