@@ -244,6 +244,44 @@ async def test_an_anonymous_admin_is_asked_to_sit_as_themselves(fake_telegram: F
         await wait_seated(server, app, group, boss)
 
 
+def bot_muted(server: FakeTelegram, group: Group, by: Person, muted: bool) -> None:
+    """``by`` (an admin) restricts the bot so it cannot write, or lifts that: Telegram sends ``my_chat_member``
+    (member → restricted, or back), with the restricted member's every permission as its ChatMember has."""
+    state = server.state
+    bot = state.bot.to_api()
+    can = not muted
+    restricted: dict[str, object] = {
+        "status": "restricted", "user": bot, "is_member": True, "until_date": 0, "can_send_messages": can,
+        **{f"can_{right}": can for right in (
+            "send_audios", "send_documents", "send_photos", "send_videos", "send_video_notes", "send_voice_notes",
+            "send_polls", "send_other_messages", "add_web_page_previews", "react_to_messages")},
+        **{f"can_{right}": False for right in ("change_info", "invite_users", "pin_messages", "manage_topics",
+                                               "edit_tag")},
+    }
+    member = {"status": "member", "user": bot}
+    state.updates.push("my_chat_member", {
+        "chat": group.chat.to_api(state.users), "from": by.user.to_api(), "date": 0,
+        "old_chat_member": member if muted else restricted, "new_chat_member": restricted if muted else member,
+    })
+    state.on_change()
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_bot_unmuted_says_no_hello(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """An admin mutes the bot (restricted), then lifts it: the bot was in the group all along, so it does not
+    greet the group again as if just added."""
+    server = fake_telegram
+    boss = server.person("Boss", "boss", language_code="en", started=True)
+    group = server.group("Muted", [boss])
+    group.add(boss, "administrator")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        bot_muted(server, group, boss, True)
+        bot_muted(server, group, boss, False)
+        await settled(server, app)
+        assert not server.state.updates.pending
+        assert not announced(group, "Hello! I host"), [m.text for m in group.bot_messages()]
+
+
 async def test_the_bot_describes_itself_in_both_languages(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram
     async with bot_running(server, tmp_path / "t.db"):
