@@ -366,17 +366,20 @@ class Publisher:
         if chat_id not in self.lost:
             self._poster.post(chat_id, (text, markup, thread_id))
 
-    async def delete(self, chat_id: int, message_id: int | None) -> None:
-        """Delete a message; one that is already gone (a 400 after a restart, say) counts as deleted."""
+    async def delete(self, chat_id: int, message_id: int | None) -> bool:
+        """Delete a message; one already gone (a 400 after a restart, say) counts as deleted.  False when it
+        stays: refused (a bot may delete its message for 48 hours only), or Telegram out of reach."""
         if message_id is None:
-            return
+            return True
         try:
-            await self.bot.delete_message(chat_id, message_id)
+            return await self.bot.delete_message(chat_id, message_id)
         except (BadRequest, Forbidden) as exc:  # gone already, or the chat is out of reach (reported elsewhere)
             log.debug("message %s in chat %s not deleted: %s", message_id, chat_id, exc.message)
+            return isinstance(exc, BadRequest) and "not found" in exc.message.lower()
         except TelegramError as exc:
             if not passes(exc):  # one that can pass was logged once by bot.faults; the message stays
                 log.warning("delete failed in chat %s: %s", chat_id, exc)
+            return False
 
     async def drain(self) -> None:
         """Shut-down: flush every pending edit now (retired slots' too), send the notices, finish the stores."""

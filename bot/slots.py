@@ -35,9 +35,10 @@ def not_modified(exc: BadRequest) -> bool:
 
 
 def message_gone(exc: BadRequest) -> bool:
-    """True when the message to edit no longer exists or cannot be edited."""
+    """True when the message to edit no longer exists or cannot be edited (``MESSAGE_ID_INVALID`` too: the
+    answer when Telegram's server was not told that the person deleted it in their private chat)."""
     text = exc.message.lower()
-    return "message to edit not found" in text or "message can't be edited" in text
+    return "message to edit not found" in text or "message can't be edited" in text or "message_id_invalid" in text
 
 
 TAP_GAP: Final = 1.0

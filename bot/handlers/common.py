@@ -96,13 +96,15 @@ async def reply_turn(context: Context, chat_id: int) -> None:
 
 async def reply(update: Update, context: Context, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
     """Reply to the message that carried a command, one reply a second per chat (see
-    :class:`bot.budget.Pacer`); a reply Telegram refuses is logged, never raised."""
+    :class:`bot.budget.Pacer`); a reply Telegram refuses is logged, never raised.  A command deleted meanwhile
+    (groups run bots that delete every command at once) is answered all the same, as a plain message."""
     message = update.effective_message
     if message is None:
         return
     await reply_turn(context, message.chat_id)
     try:
-        await message.reply_html(text, disable_web_page_preview=True, reply_markup=markup)
+        await message.reply_html(text, disable_web_page_preview=True, reply_markup=markup,
+                                 allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("reply failed in chat %s: %s", message.chat_id, type(exc).__name__)
 

@@ -42,8 +42,9 @@ async def on_bot_added(update: Update, context: Context) -> None:
     change = update.my_chat_member
     if change is None or not in_group(change.chat):
         return
-    if change.old_chat_member.status in IN or change.new_chat_member.status not in IN:
-        return  # not an arrival: a promotion, a departure, or a block in private
+    old = change.old_chat_member
+    if old.status in IN or getattr(old, "is_member", False) or change.new_chat_member.status not in IN:
+        return  # not an arrival: a promotion, a restriction lifted (a member all along), a departure
     record = await tables_of(context).people.chat(change.chat.id)
     tr = translator(record.language if record is not None and record.language
                     else pick_language(change.from_user.language_code))

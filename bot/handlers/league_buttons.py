@@ -75,7 +75,8 @@ async def send_board(update: Update, context: Context, answer: Answer, lang: str
         return
     await reply_turn(context, message.chat_id)
     try:
-        sent = await message.reply_photo(picture, caption=answer.text, parse_mode=ParseMode.HTML, reply_markup=markup)
+        sent = await message.reply_photo(picture, caption=answer.text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                         allow_sending_without_reply=True)  # the command may be deleted already
     except TelegramError as exc:
         log.warning("leaderboard picture refused in chat %s: %s", message.chat_id, exc)
         return

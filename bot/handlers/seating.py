@@ -28,6 +28,8 @@ async def seat_person(context: Context, table: Table, user: User, seat: int | No
     tables = tables_of(context)
     own = await user_translator(context, user)  # their private chat and their seat speak their language
     tr = answer or own
+    if user.is_bot:  # an anonymous admin (GroupAnonymousBot) or someone posting as a channel: no bot can write to it
+        return tr("Send it as yourself, not as the group or a channel, to take a seat: your cards come to you.")
     mine = tables.left_seat(table, user.id)
     if mine is not None and table.playing:  # they left this seat mid-match: it is theirs to take back
         if mine in table.coming_back:

@@ -13,10 +13,13 @@ Imports only the house; the rooms above use it to show and freeze hands.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import ParseMode
+from telegram.error import TelegramError
 
 import storage
 from bot import callbacks
@@ -26,6 +29,8 @@ from bot.model import Seat, Table
 from bot.render_private import render_hand
 from bot.slots import Render
 from bot.tables.house import House
+
+log = logging.getLogger(__name__)
 
 Why = Literal["left", "away"]
 
@@ -132,6 +137,17 @@ def retire(house: House, table: Table, seat: int, info: Seat, number: int | None
     slot.on_sent = None
     publisher.retire(slot, key, lambda: (text, None))
     return True
+
+
+async def remove(house: House, chat_id: int, message_id: int | None, text: str) -> None:
+    """Delete a message that has done its job; one Telegram keeps (a bot may delete its message for 48 hours
+    only: a relaxed or daily table's) says ``text`` instead, without its buttons."""
+    if house.publisher is None or message_id is None or await house.publisher.delete(chat_id, message_id):
+        return
+    try:
+        await house.publisher.bot.edit_message_text(text, chat_id, message_id, parse_mode=ParseMode.HTML)
+    except TelegramError as exc:
+        log.info("message %s in chat %s neither deleted nor shrunk: %s", message_id, chat_id, exc)
 
 
 def back_button(tr: Translator, table: Table) -> InlineKeyboardMarkup:

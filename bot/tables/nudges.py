@@ -20,7 +20,7 @@ import storage
 from bot.i18n import translator
 from bot.labels import name_html
 from bot.model import Table
-from bot.tables.hand_messages import back_button
+from bot.tables.hand_messages import back_button, remove
 from bot.tables.house import House
 
 AT_THE_TABLE: Final = 150.0
@@ -77,7 +77,7 @@ async def _replace(house: House, table: Table, seat: int, text: str,
     old = info.nudge_message_id
     info.nudge_message_id = sent.message_id if sent is not None else None
     await storage.set_seat_messages(house.db, table.id, seat, nudge_message_id=info.nudge_message_id)
-    await house.publisher.delete(info.user_id, old)
+    await remove(house, info.user_id, old, out_of_date(house, table, info.lang))
 
 
 def waits(table: Table, seat: int) -> bool:
@@ -102,4 +102,11 @@ async def clear(house: House, table: Table, seat: int) -> None:
     old = info.nudge_message_id
     info.nudge_message_id = None
     await storage.set_seat_messages(house.db, table.id, seat, nudge_message_id=None)
-    await house.publisher.delete(info.user_id, old)
+    await remove(house, info.user_id, old, out_of_date(house, table, info.lang))
+
+
+def out_of_date(house: House, table: Table, lang: str) -> str:
+    """What a nudge or away notice too old to delete says instead (without its 「我回来了」 button)."""
+    tr = translator(lang)
+    return "<b>" + name_html(house.group_titles.get(table.chat_id, table.title)) + "</b> · " + tr(
+        "This message is out of date.")

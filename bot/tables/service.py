@@ -17,10 +17,11 @@ from collections.abc import Callable, Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import translator
+from bot.labels import name_html
 from bot.model import Table
 from bot.render_group import pause_line
 from bot.tables import admission, groups, lobby, perform, play, replays, seats, showing, shown, startup, turns, watch
-from bot.tables.hand_messages import holds, slot_key
+from bot.tables.hand_messages import holds, remove, slot_key
 from bot.tables.house import House
 from bot.tables.requests import Outcome, Person, Request
 from engine.hand import Action
@@ -153,7 +154,9 @@ class Tables(House):
         info.hand_message_id = None
         if self.publisher is not None:
             self.publisher.forget(slot_key(table.id, seat, info.user_id))
-            await self.publisher.delete(info.user_id, old)
+            tr = translator(info.lang)  # one too old to delete keeps no keyboard
+            await remove(self, info.user_id, old, tr("You sit at the table in {title}; your cards are below.",
+                                                     title=name_html(self.group_titles.get(table.chat_id, table.title))))
         if not await self.come_back(table, seat):
             self.refresh(table, urgent=[seat])
 

@@ -20,7 +20,7 @@ import storage
 from bot import links
 from bot.model import Table
 from bot.render_group import render_lobby, render_settings, render_table
-from bot.tables.hand_messages import schedule_hand
+from bot.tables.hand_messages import remove, schedule_hand
 from bot.tables.house import House
 
 log = logging.getLogger(__name__)
@@ -155,5 +155,6 @@ def bring_down(house: House, table: Table) -> None:
     async def sent(message_id: int) -> None:
         slot.on_sent = lambda again: remember_table_message(house, table, again)
         await remember_table_message(house, table, message_id)
-        await publisher.delete(table.chat_id, old)
+        tr = house.tr(table)  # one too old to delete keeps no 「Next hand」 button, and tells no hand that is over
+        await remove(house, table.chat_id, old, tr("⬇️ The table has moved below."))
     slot.on_sent = sent

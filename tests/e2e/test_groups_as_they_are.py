@@ -203,6 +203,85 @@ async def test_an_anonymous_admin_stops_a_table(fake_telegram: FakeTelegram, tmp
         await server.wait_for(lambda: announced(group, "The table is closed."), what="the reply")
 
 
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_command_deleted_at_once_is_still_answered(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """The group runs a moderation bot that deletes every command as soon as it is posted.  Bo, who never
+    opened the bot, sends /join: the answer, with the link he needs, still comes, just not as a reply
+    (Telegram refuses a reply to a message that is gone unless it is told to send it anyway)."""
+    server = fake_telegram
+    ann = server.person("Ann", "ann", language_code="en", started=True)
+    bo = server.person("Bo", "bo", language_code="en")
+    group = server.group("Tidy", [ann, bo], creator=ann)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        join = await bo.command(group, "join")
+        server.state.messages[group.id][join.message_id].deleted = True  # before the bot reads it
+        await settled(server, app)
+        assert server.calls.calls("sendMessage", chat_id=group.id, status=400) == []
+        assert announced(group, "First open a private chat with me and press Start")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_an_anonymous_admin_is_asked_to_sit_as_themselves(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Boss posts as the group (an anonymous admin: the sender is GroupAnonymousBot, whom no bot can write to).
+    His /newgame opens the table and his /join takes no seat: both tell him to send it as himself.  The lobby
+    never lists "Group" as someone joining, and a seat is his once he joins as himself."""
+    server = fake_telegram
+    boss = server.person("Boss", "boss", language_code="en", started=True)
+    group = server.group("Anonymous", [boss])
+    group.add(boss, "administrator")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await boss.command(group, "newgame", as_group=True)
+        table = await server.wait_for(lambda: tables(app).in_chat(group.id), what="the table")
+        await boss.command(group, "join", as_group=True)
+        await settled(server, app)
+        asked = [m for m in group.bot_messages() if "as yourself" in (m.text or "")]
+        assert len(asked) == 2, [m.text for m in group.bot_messages()]
+        assert all(s is None for s in table.seats) and not table.pending
+        assert "Group" not in (table_message(group).text or "")
+        await boss.command(group, "join")
+        await wait_seated(server, app, group, boss)
+
+
+def bot_muted(server: FakeTelegram, group: Group, by: Person, muted: bool) -> None:
+    """``by`` (an admin) restricts the bot so it cannot write, or lifts that: Telegram sends ``my_chat_member``
+    (member → restricted, or back), with the restricted member's every permission as its ChatMember has."""
+    state = server.state
+    bot = state.bot.to_api()
+    can = not muted
+    restricted: dict[str, object] = {
+        "status": "restricted", "user": bot, "is_member": True, "until_date": 0, "can_send_messages": can,
+        **{f"can_{right}": can for right in (
+            "send_audios", "send_documents", "send_photos", "send_videos", "send_video_notes", "send_voice_notes",
+            "send_polls", "send_other_messages", "add_web_page_previews", "react_to_messages")},
+        **{f"can_{right}": False for right in ("change_info", "invite_users", "pin_messages", "manage_topics",
+                                               "edit_tag")},
+    }
+    member = {"status": "member", "user": bot}
+    state.updates.push("my_chat_member", {
+        "chat": group.chat.to_api(state.users), "from": by.user.to_api(), "date": 0,
+        "old_chat_member": member if muted else restricted, "new_chat_member": restricted if muted else member,
+    })
+    state.on_change()
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_bot_unmuted_says_no_hello(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """An admin mutes the bot (restricted), then lifts it: the bot was in the group all along, so it does not
+    greet the group again as if just added."""
+    server = fake_telegram
+    boss = server.person("Boss", "boss", language_code="en", started=True)
+    group = server.group("Muted", [boss])
+    group.add(boss, "administrator")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        bot_muted(server, group, boss, True)
+        bot_muted(server, group, boss, False)
+        await settled(server, app)
+        assert not server.state.updates.pending
+        assert not announced(group, "Hello! I host"), [m.text for m in group.bot_messages()]
+
+
 async def test_the_bot_describes_itself_in_both_languages(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
     server = fake_telegram
     async with bot_running(server, tmp_path / "t.db"):

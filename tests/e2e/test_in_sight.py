@@ -14,7 +14,7 @@ from bot.tables import turns as service
 
 from .botkit import bot_running, hand_message, play_my_turn, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
-from .scenario import announced
+from .scenario import announced, choose_setting
 
 
 @pytest.fixture(autouse=True)
@@ -94,6 +94,54 @@ async def test_the_table_message_is_pinned_at_every_hands_start_for_one_call_a_m
         assert len(pins) == 1, pins
         await alice.command(group, "stop")
         await server.wait_for(lambda: not server.state.pinned.get(group.id), timeout=10, what="the unpin")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_where_the_bot_may_not_pin_a_table_message_too_old_to_delete_loses_its_buttons(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Hand 1 of a relaxed table took two days: Telegram lets a bot delete its message for 48 hours only, so
+    when 「Next hand」 starts hand 2 the old table message cannot go.  It is shrunk instead (before, it kept
+    its 「Next hand」 button and "the next hand starts when someone presses" for good): no buttons, no stale
+    hand, a line pointing to the table below; the group holds one table message with buttons."""
+    server = fake_telegram
+    alice = server.person("Alice", None, language_code="en", started=True)
+    group = server.group("Friends", [alice])
+    group.chat.pins_allowed = False
+    async with bot_running(server, tmp_path / "t.db", hand_pause=1.0) as app:
+        await alice.command(group, "newgame")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
+        await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
+        await choose_setting(server, alice, group, "pace", "relaxed")
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.settings.pace == "relaxed"
+        await server.wait_for(lambda: any(b.text == "▶️ Start" for b in table_message(group).all_buttons()),
+                              what="the lobby again")
+        assert not (await (await alice.press(table_message(group), "▶️ Start")).answer()).show_alert
+        assert table.match is not None
+        first = table.message_id
+        assert first is not None
+        server.state.messages[group.id][first].date -= 49 * 3600  # sent two days ago
+        for _ in range(800):
+            if table.match.hands_played >= 1:
+                break
+            if not await play_my_turn(server, alice, table):
+                await server.wait_for(lambda: table.match.hands_played >= 1 or _alice_to_move(table, alice.id),
+                                      timeout=30, what="Alice's move")
+        await server.wait_for(lambda: any(b.text == "▶️ Next hand" for b in table_message(group).all_buttons()),
+                              what="the Next hand button")
+        assert not (await (await alice.press(table_message(group), "▶️ Next hand")).answer()).show_alert
+        await server.wait_for(lambda: table.between_hands is None and table.message_id not in (None, first)
+                              and group.messages()[-1].message_id == table.message_id, timeout=30,
+                              what="hand 2's table message, the group's latest")
+        await server.wait_for(lambda: server.calls.calls("deleteMessage", chat_id=group.id), what="the delete")
+        old = await server.wait_for(lambda: (m := next(m for m in group.bot_messages() if m.message_id == first))
+                                    and not m.all_buttons() and m or None, timeout=10, what="the old one shrunk")
+        assert "below" in (old.text or "") and "Alice" not in (old.text or ""), old.text
+        copies = [m for m in group.bot_messages() if any(b.callback_data and ":peek" in b.callback_data
+                                                         for b in m.all_buttons())]
+        assert [m.message_id for m in copies] == [table.message_id]
 
 
 def _alice_to_move(table, user_id: int) -> bool:  # type: ignore[no-untyped-def]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import pytest
 import telegram
@@ -11,6 +12,7 @@ import telegram
 from bot.publisher import Publisher
 
 from .fake_telegram import FakeTelegram
+from .fake_telegram.errors import bad_request
 
 
 async def test_deleting_a_message_already_gone_is_done_quietly(fake_telegram: FakeTelegram, bot: telegram.Bot,
@@ -84,3 +86,36 @@ async def test_an_edit_that_changes_nothing_is_never_sent(fake_telegram: FakeTel
     # A message id stored before a restart: what it shows is not known, so the first edit is made.
     again = Publisher(bot, on_blocked).slot((1, "seat0"), alice.id, 0.0, slot.message_id)
     assert again.shown is None
+
+
+async def test_a_message_telegram_calls_invalid_is_sent_anew(fake_telegram: FakeTelegram, bot: telegram.Bot,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice deleted her hand message in the private chat.  Telegram's Bot API server is not always told of a
+    deletion there, and then answers the next edit with the raw ``MESSAGE_ID_INVALID`` instead of "message to
+    edit not found": the message is gone all the same, and is sent anew (not given up, which froze her hand)."""
+    alice = fake_telegram.person("Alice", "alice", started=True)
+
+    async def on_blocked(chat_id: int) -> None:
+        raise AssertionError("nobody blocked the bot")
+
+    edit = fake_telegram.api.handlers["editmessagetext"]
+
+    async def invalid_when_deleted(params: Any) -> Any:
+        message = fake_telegram.state.messages[alice.id].get(params.get_int("message_id"))
+        if message is not None and message.deleted:
+            raise bad_request("Bad Request: MESSAGE_ID_INVALID")
+        return await edit(params)
+    monkeypatch.setitem(fake_telegram.api.handlers, "editmessagetext", invalid_when_deleted)
+
+    publisher = Publisher(bot, on_blocked)
+    slot = publisher.slot((1, "seat0"), alice.id, 0.0, None)
+    publisher.schedule(slot, lambda: ("hand", None), now=True)
+    await fake_telegram.wait_for(lambda: slot.message_id is not None, what="the hand message")
+    first = slot.message_id
+    assert first is not None
+    fake_telegram.state.messages[alice.id][first].deleted = True  # Alice deleted it
+    publisher.schedule(slot, lambda: ("hand, changed", None), now=True)
+    await fake_telegram.wait_for(lambda: slot.message_id != first, what="the hand message sent anew")
+    await publisher.drain()
+    assert fake_telegram.calls.calls("editMessageText", status=400)
+    assert [m.text for m in alice.bot_private_messages()] == ["hand, changed"]

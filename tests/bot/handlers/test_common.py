@@ -190,10 +190,12 @@ async def test_replies_are_paced_per_chat_and_a_refused_one_is_logged_not_raised
     markup = InlineKeyboardMarkup([])
     first, again, other = _Message(GROUP), _Message(GROUP), _Message(-5)
     await common.reply(_update(first), context, "<b>one</b>", markup)
-    assert first.sent == [("<b>one</b>", {"disable_web_page_preview": True, "reply_markup": markup})]
+    assert first.sent == [("<b>one</b>", {"disable_web_page_preview": True, "reply_markup": markup,
+                                          "allow_sending_without_reply": True})]
     assert waits == []  # the chat's first reply goes at once
     await common.reply(_update(other), context, "elsewhere")
-    assert waits == [] and other.sent == [("elsewhere", {"disable_web_page_preview": True, "reply_markup": None})]
+    assert waits == [] and other.sent == [("elsewhere", {"disable_web_page_preview": True, "reply_markup": None,
+                                                         "allow_sending_without_reply": True})]
     await common.reply(_update(again), context, "two")
     assert len(waits) == 1 and waits[0] > 0 and again.sent[0][0] == "two"  # the same chat waits its turn
     refused = _Message(-6, refuse=True)

@@ -31,6 +31,7 @@ MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_ANSWER_TEXT = 200
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
+DELETE_WINDOW = 48 * 3600  # seconds after which a bot may no longer delete a message (unless a group's admin)
 # Parameters whose form value is the raw string (PTB does not JSON-encode strings);
 # every other form value is JSON, e.g. chat_id "123" or reply_markup "{...}".
 STRING_PARAMS = frozenset(
@@ -196,6 +197,11 @@ class BotApi:
 
     def writable_chat(self, p: Params) -> Chat:
         """The chat of a request that writes to it: 403/400 where Telegram refuses."""
+        raw = p.get("chat_id")
+        target = self.state.users.get(int(raw)) if isinstance(raw, int | str) and str(raw).lstrip("-").isdigit() \
+            else None
+        if target is not None and target.is_bot:  # GroupAnonymousBot, say: the sender of an anonymous admin
+            raise forbidden(errors.TO_BOTS)
         chat = self.chat(p)
         if chat.migrated_to is not None:
             raise bad_request(errors.UPGRADED, {"migrate_to_chat_id": chat.migrated_to})
@@ -512,15 +518,19 @@ class BotApi:
         return True
 
     async def delete_message(self, p: Params) -> bool:
-        """deleteMessage: own messages always; others' in groups only as an admin."""
+        """deleteMessage: own messages sent less than 48 hours ago (by their ``date``); in groups, others'
+        and older ones only as an admin."""
         chat = self.writable_chat(p)
         message_id = p.get_int("message_id", required=True)
         assert message_id is not None
         message = self.state.find_message(chat.id, message_id)
         if message is None:
             raise bad_request(errors.DELETE_NOT_FOUND)
-        if chat.is_group and not message.from_bot and chat.bot_status != "administrator":
+        admin = chat.is_group and chat.bot_status == "administrator"
+        if chat.is_group and not message.from_bot and not admin:
             raise bad_request(errors.CANT_DELETE)
+        if unix_now() - message.date >= DELETE_WINDOW and not admin:
+            raise bad_request(errors.CANT_DELETE_FOR_EVERYONE)
         message.deleted = True
         return True
 
