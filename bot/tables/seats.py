@@ -139,6 +139,19 @@ async def ask_back(house: House, table: Table, seat: int) -> bool:
     return False
 
 
+async def stay_away(house: House, table: Table, seat: int) -> None:
+    """The person who asked for ``seat`` back from the next hand changes their mind (/leave): the AI keeps it,
+    and they may ask again (/join).  Stored first; the table is told."""
+    info = table.left[seat]
+    assert table.match_id is not None
+    extra = match_extra(table)
+    extra.update(coming_back=sorted(table.coming_back - {seat}))
+    await storage.update_match(house.db, table.match_id, extra=extra)
+    table.coming_back.discard(seat)
+    tr = house.tr(table)
+    house.announce(table, tr("{who} stays away after all: the AI keeps the seat.", who=name_html(info.name)))
+
+
 async def seat_again(house: House, table: Table, seat: int) -> None:
     """The person who left ``seat`` has it back now (stored first); the table is told."""
     info = table.left[seat]

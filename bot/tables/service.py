@@ -131,6 +131,10 @@ class Tables(House):
         turns.after_change(self, table)
         return True
 
+    async def stay_away(self, table: Table, seat: int) -> None:
+        """The person who asked for ``seat`` back from the next hand stays away after all (/leave)."""
+        await seats.stay_away(self, table, seat)
+
     async def show_hand_again(self, table: Table, seat: int) -> None:
         """/hand: the person's hand message again, as a new message (the old one goes); someone away is
         back."""
