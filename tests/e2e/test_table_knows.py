@@ -7,8 +7,8 @@ the waiting person's own message both name the person to move; at the
 hand's end the old hand messages lose their buttons and say the hand is
 over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
 At the match's end the last hand message says the match is over, and
-promises no next hand.  A /stop mid-hand leaves no live keyboard and no
-「轮到你了」 in anyone's private chat.
+promises no next hand.  A /stop mid-hand, or the bot removed from the group,
+leaves no live keyboard and no 「轮到你了」 in anyone's private chat.
 """
 
 from __future__ import annotations
@@ -136,6 +136,39 @@ async def test_a_stop_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fa
         keyboards = [m for m in ann.bot_private_messages() if m.buttons]
         assert not keyboards, [m.text for m in keyboards]
         assert any("This table is closed." in t for t in texts), texts
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_bot_removed_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fake_telegram: FakeTelegram,
+                                                                                      tmp_path: Path) -> None:
+    """As at a /stop mid-hand, when the bot is removed from the group: Ann's nudge goes, her hand message loses
+    its buttons and says the table is closed, and she is told why (the removal kept both, so her chat went on
+    saying 「轮到你了」 over a keyboard whose every press answered that the table is closed)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    group = server.group("Removed", [ann])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        await choose_setting(server, ann, group, "strength", "casual")
+        await choose_setting(server, ann, group, "pace", "relaxed")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
+                         and bool(h.current))  # an AI led: her turn began with someone else's move
+        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
+                              what="Ann nudged")
+        await settled(server, app)
+        group.remove_bot(by=ann, tell=True)
+        await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
+        await settled(server, app)
+        texts = [m.text or "" for m in ann.bot_private_messages()]
+        assert not any("Your turn" in t for t in texts), texts
+        keyboards = [m for m in ann.bot_private_messages() if m.buttons]
+        assert not keyboards, [m.text for m in keyboards]
+        assert any("This table is closed." in t for t in texts), texts
+        assert texts[-1] == "I was removed from Removed, so the table there is closed. The hands already played " \
+                            "are kept.", texts
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
