@@ -8,17 +8,20 @@ hand's end the old hand messages lose their buttons and say the hand is
 over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
 At the match's end the last hand message says the match is over, and
 promises no next hand.  A /stop mid-hand, or the bot removed from the group,
-leaves no live keyboard and no 「轮到你了」 in anyone's private chat.
+leaves no live keyboard and no 「轮到你了」 in anyone's private chat; an away
+notice's 「I'm back」 goes when the match ends.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.model import THINKING
+from bot.tables.turns import set_timer
 
 from .botkit import bot_running, hand_message, settled, table_message, tables
 from .endings import find_ending, store_table
@@ -194,6 +197,31 @@ async def test_a_stop_between_hands_tells_the_players_no_next_hand_comes(fake_te
         await settled(server, app)
         last = alice.bot_private_messages()[-1].text or ""
         assert last == "Pause then stop · This table is closed.", last
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_away_notice_goes_when_the_match_ends(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice runs out of time on the match's last card: the AI plays it for her and the match ends.  Her
+    「I'm back」 notice goes with it (it stayed, and pressing it answered 'That table is closed.')."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Away at the end", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong", match_point=True), db_path, group.id, "Away at the end", alice.id,
+                      "Alice", monkeypatch)
+    async with bot_running(server, db_path) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        await up_to_date_hand(server, alice, table, 0)
+        async with table.lock:  # her deadline passes now
+            table.deadline = time.time() - 1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: announced(group, "win the match!"), what="the end of the match")
+        await settled(server, app)
+        assert table.match.over
+        offers = [m.text for m in alice.bot_private_messages() if any("I'm back" in b.text for b in m.all_buttons())]
+        assert not offers, offers
 
 
 def _retired(person: Person, number: int) -> MessageView | None:
