@@ -25,6 +25,7 @@ from bot import callbacks
 from bot.i18n import Translator
 from bot.labels import name_html, preset_label
 from bot.model import Seat, Table
+from bot.render_group import paused_line
 from bot.tables.hand_messages import freeze, holds
 from bot.tables.house import House, TableError
 from bot.tables.nudges import clear
@@ -94,9 +95,7 @@ def pause_if_empty(house: House, table: Table) -> None:
     if table.paused or not table.playing or not nobody_left(table):
         return
     table.paused = True
-    tr = house.tr(table)
-    house.announce(table, tr(
-        "The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it."))
+    house.announce(table, paused_line(house.tr(table)))
 
 
 def resume(house: House, table: Table) -> None:

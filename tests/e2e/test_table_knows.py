@@ -9,7 +9,8 @@ over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
 At the match's end the last hand message says the match is over, and
 promises no next hand.  A /stop mid-hand, or the bot removed from the group,
 leaves no live keyboard and no 「轮到你了」 in anyone's private chat; an away
-notice's 「I'm back」 goes when the match ends.
+notice's 「I'm back」 goes when the match ends.  A table paused for want of
+anyone present says so in the group, not that bidding is open.
 """
 
 from __future__ import annotations
@@ -222,6 +223,34 @@ async def test_the_away_notice_goes_when_the_match_ends(fake_telegram: FakeTeleg
         assert table.match.over
         offers = [m.text for m in alice.bot_private_messages() if any("I'm back" in b.text for b in m.all_buttons())]
         assert not offers, offers
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_table_paused_for_want_of_anyone_says_so_once_the_pause_between_hands_is_over(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Ann, with three AI seats, runs out of time: the AI finishes the hand for her and the table pauses.  Once
+    the pause between hands is over, the group's table message says the table is paused, not that bidding is
+    open (it did, with nothing moving: no clock, no AI)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    group = server.group("Nobody here", [ann])
+    paused = ("The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or "
+              "「I'm back」) or takes a seat (/join); /stop closes it.")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        await choose_setting(server, ann, group, "strength", "casual")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0)
+        async with table.lock:  # her deadline passes now
+            table.deadline = time.time() - 1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: table.paused and table.between_hands is None, timeout=30,
+                              what="the pause between hands over, the table paused")
+        await settled(server, app)
+        text = table_message(group).text or ""
+        assert "Bidding is open" not in text and paused in text, text
 
 
 def _retired(person: Person, number: int) -> MessageView | None:
