@@ -250,12 +250,17 @@ class Tables(House):
             self.refresh(table)
 
     def person_speaks(self, user_id: int, lang: str) -> None:
-        """A person chose their language (stored by :class:`People`): their seats' messages speak it now."""
+        """A person chose their language (stored by :class:`People`): their seats' messages speak it now, and
+        so does a seat they left, once they take it back."""
         for table, seat in self.tables_of(user_id):
             info = table.seats[seat]
             if info is not None:
                 info.lang = lang
                 self.refresh(table, urgent=[seat])
+        for table in self.by_id.values():
+            for leaver in table.left.values():
+                if leaver.user_id == user_id:
+                    leaver.lang = lang
 
     # --- the group itself -------------------------------------------------------------------------------------
     async def group_lost(self, chat_id: int) -> None:
