@@ -112,8 +112,8 @@ def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, 
     ])
     rows.append([
         InlineKeyboardButton(tr("Leave"), callback_data=callbacks.lobby(table.id, "leave")),
-        InlineKeyboardButton(tr("+ AI"), callback_data=callbacks.lobby(table.id, "ai")),
-        InlineKeyboardButton(tr("− AI"), callback_data=callbacks.lobby(table.id, "rmai")),
+        InlineKeyboardButton(tr("+ AI"), callback_data=callbacks.lobby(table.id, "ai", _named(table.ai_seat(True)))),
+        InlineKeyboardButton(tr("− AI"), callback_data=callbacks.lobby(table.id, "rmai", _named(table.ai_seat(False)))),
     ])
     rows.append([
         InlineKeyboardButton(tr("⚙️ Settings"), callback_data=callbacks.lobby(table.id, "set")),
@@ -123,6 +123,11 @@ def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, 
         rows.append([InlineKeyboardButton(tr("Open a private chat with me"),
                                           url=private_link)])
     return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
+
+
+def _named(seat: int | None) -> str:
+    """The argument of a lobby button that names a seat (none: "")."""
+    return "" if seat is None else str(seat)
 
 
 def setting_label(tr: Translator, key: str, value: str) -> str:
@@ -327,12 +332,19 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
     if table.between_hands is not None:
-        return "\n".join(lines + [pause_line(tr, table, now)]), _next_hand_markup(tr, table)
-    lines += phase_lines(tr, table, view, now)
+        line = paused_line(tr) if table.paused else pause_line(tr, table, now)
+        return "\n".join(lines + [line]), _next_hand_markup(tr, table)
+    # Paused for want of anyone present: the next hand is dealt, and nothing moves until someone is back.
+    lines += [paused_line(tr)] if table.paused else phase_lines(tr, table, view, now)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
     ]])
     return "\n".join(lines), markup
+
+
+def paused_line(tr: Translator) -> str:
+    """A table paused for want of anyone present (the AI would play alone): how it goes on."""
+    return tr("The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it.")
 
 
 def pause_line(tr: Translator, table: Table, now: float | None = None) -> str:

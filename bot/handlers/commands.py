@@ -171,17 +171,21 @@ async def cmd_leave(update: Update, context: Context) -> None:
     user, chat, tr = caller
     tables = tables_of(context)
     table = tables.in_chat(chat.id, topic_of(update))
-    if table is None or table.seat_of(user.id) is None:
+    if table is None or (table.seat_of(user.id) is None and not _coming_back(tables, table, user.id)):
         await reply(update, context, tr("You are not seated at a table in this chat."))
         return
     question: tuple[str, InlineKeyboardMarkup] | None = None
     refused: str | None = None
     async with table.lock:
         seat = table.seat_of(user.id)
-        if seat is None:  # they left while waiting for the lock
+        if seat is None and not _coming_back(tables, table, user.id):  # they left while waiting for the lock
             return
         try:
-            if table.status == "open":
+            if seat is None:  # they asked for their seat back from the next hand: they stay away after all
+                back = tables.left_seat(table, user.id)
+                assert back is not None
+                await tables.stay_away(table, back)
+            elif table.status == "open":
                 await tables.leave(table, user.id)
                 tables.refresh(table)
             elif not table.playing:
@@ -199,6 +203,11 @@ async def cmd_leave(update: Update, context: Context) -> None:
         await reply(update, context, refused)
     if question is not None:
         await reply(update, context, *question)
+
+
+def _coming_back(tables: Tables, table: Table, user_id: int) -> bool:
+    """True if this person left their seat and takes it back from the AI when the next hand starts."""
+    return table.playing and tables.left_seat(table, user_id) in table.coming_back
 
 
 async def cmd_stop(update: Update, context: Context) -> None:

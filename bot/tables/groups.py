@@ -2,7 +2,8 @@
 
 Losing a group is an event, not an error: its table closes at once as at
 ``/stop`` (the match is abandoned, nothing stored is lost), the people seated
-there are told in their private chats, the notices and announcements still
+there are told in their private chats (their hand messages lose their buttons,
+and a nudge or away notice goes), the notices and announcements still
 waiting for the group are dropped, and nothing more is sent there.  A person
 blocking the bot never closes a table (:func:`bot.tables.seats.unreachable`
 handles that).
@@ -16,12 +17,15 @@ call may both tell it).
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import storage
 from bot.i18n import translator
 from bot.labels import name_html
 from bot.model import Table
+from bot.tables.hand_messages import retire
 from bot.tables.house import House
+from bot.tables.nudges import clear
 from bot.tables.showing import refresh
 
 log = logging.getLogger(__name__)
@@ -48,17 +52,21 @@ async def _close(house: House, table: Table) -> bool:
         if table.match_id is not None:
             await storage.update_match(house.db, table.match_id, status="abandoned")
         table.status = "stopped"
-        house.unregister(table)
         log.warning("table %s closed: the bot is no longer in group %s", table.id, chat_id)
         title = name_html(house.group_titles.get(chat_id, table.title))
-        for info in table.seats:
+        for seat, info in enumerate(table.seats):
             if info is None or info.user_id is None:
                 continue
+            # As at /stop: no live keyboard, and no 「轮到你了」 or away notice, left in a private chat.
+            retire(house, table, seat, info, None)
+            if info.nudge_message_id is not None:
+                house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
             if house.publisher is not None:
                 tr = translator(info.lang)
                 house.publisher.post(info.user_id, tr(
                     "I was removed from {title}, so the table there is closed. The hands already played are kept.",
                     title=title))
+        house.unregister(table)
     return True
 
 

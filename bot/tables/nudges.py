@@ -5,8 +5,9 @@ not pressed anything for a while) the person whose turn begins gets "your
 turn" as a new message, and the previous nudge goes: the chat holds one.  The
 notice that the AI plays for someone away, with its 「我回来了」 button, takes
 the same place.  A nudge goes once the turn it announced is over, and the away
-notice once its person is back: a chat's last message never says "your turn"
-when it is not, nor offers a way back to someone already back (:func:`clear`).
+notice once its person is back (or the match is over, or the table closed): a
+chat's last message never says "your turn" when it is not, nor offers a way
+back to someone already back, or to a table that is no more (:func:`clear`).
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ async def away_notice(house: House, table: Table, seat: int) -> None:
     await _replace(house, table, seat,
                    tr("You ran out of time at the table in {title}: the AI plays for you until you are back.",
                       title=title), back_button(tr, table), persist=True)  # it must arrive, even after an outage
-    if not info.timed_out:  # back already (a press while the notice went out): its button has no use
-        await clear(house, table, seat)
+    if not info.timed_out or not table.playing:  # back already (a press while the notice went out), or the
+        await clear(house, table, seat)          # match over or the table closed: its button has no use
 
 
 async def _replace(house: House, table: Table, seat: int, text: str,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from functools import partial
 
 import storage
 from bot import logs, outcome, story
@@ -25,6 +26,7 @@ from bot.ratelimit import PRESSER, PRIORITY
 from bot.render_group import render_match_over, render_result
 from bot.tables.hand_messages import freeze, retire, slot_key
 from bot.tables.house import House, TableError
+from bot.tables.nudges import clear
 from bot.tables.seats import hand_to_ai, leave_between_hands, match_extra, pause_if_empty, sat_again
 from bot.tables.showing import show_last_time
 from engine.hand import Action, Trick
@@ -164,6 +166,9 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
         table.status = "finished"
         table.deadline = None
         show_last_time(house, table)
+        for seat, info in enumerate(table.seats):  # a 「我回来了」 notice (or a nudge) has no use now
+            if info is not None and info.nudge_message_id is not None:
+                house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
         house.unregister(table)
     else:
         pause(house, table)

@@ -25,6 +25,7 @@ from bot import callbacks
 from bot.i18n import Translator
 from bot.labels import name_html, preset_label
 from bot.model import Seat, Table
+from bot.render_group import paused_line
 from bot.tables.hand_messages import freeze, holds
 from bot.tables.house import House, TableError
 from bot.tables.nudges import clear
@@ -94,9 +95,7 @@ def pause_if_empty(house: House, table: Table) -> None:
     if table.paused or not table.playing or not nobody_left(table):
         return
     table.paused = True
-    tr = house.tr(table)
-    house.announce(table, tr(
-        "The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it."))
+    house.announce(table, paused_line(house.tr(table)))
 
 
 def resume(house: House, table: Table) -> None:
@@ -137,6 +136,19 @@ async def ask_back(house: House, table: Table, seat: int) -> bool:
     house.announce(table, tr("{who} takes their seat back from the AI when the next hand starts.",
                              who=name_html(info.name)))
     return False
+
+
+async def stay_away(house: House, table: Table, seat: int) -> None:
+    """The person who asked for ``seat`` back from the next hand changes their mind (/leave): the AI keeps it,
+    and they may ask again (/join).  Stored first; the table is told."""
+    info = table.left[seat]
+    assert table.match_id is not None
+    extra = match_extra(table)
+    extra.update(coming_back=sorted(table.coming_back - {seat}))
+    await storage.update_match(house.db, table.match_id, extra=extra)
+    table.coming_back.discard(seat)
+    tr = house.tr(table)
+    house.announce(table, tr("{who} stays away after all: the AI keeps the seat.", who=name_html(info.name)))
 
 
 async def seat_again(house: House, table: Table, seat: int) -> None:

@@ -72,13 +72,13 @@ class Tables(House):
         """Give up a seat in the lobby."""
         await lobby.leave(self, table, user_id)
 
-    async def add_ai(self, table: Table) -> None:
-        """Fill the first empty seat with the AI."""
-        await lobby.add_ai(self, table)
+    async def add_ai(self, table: Table, seat: int | None = None) -> None:
+        """Fill the first empty seat with the AI; nothing if ``seat`` (the button's) holds the AI already."""
+        await lobby.add_ai(self, table, seat)
 
-    async def remove_ai(self, table: Table) -> None:
-        """Empty the last AI seat."""
-        await lobby.remove_ai(self, table)
+    async def remove_ai(self, table: Table, seat: int | None = None) -> None:
+        """Empty the last AI seat; nothing if ``seat`` (the button's) holds no AI any more."""
+        await lobby.remove_ai(self, table, seat)
 
     async def change_setting(self, table: Table, key: str, value: str) -> None:
         """Change one table setting in the lobby."""
@@ -131,6 +131,10 @@ class Tables(House):
         seats.resume(self, table)
         turns.after_change(self, table)
         return True
+
+    async def stay_away(self, table: Table, seat: int) -> None:
+        """The person who asked for ``seat`` back from the next hand stays away after all (/leave)."""
+        await seats.stay_away(self, table, seat)
 
     async def show_hand_again(self, table: Table, seat: int) -> None:
         """/hand: the person's hand message again, as a new message (the old one goes); someone away is
@@ -249,12 +253,17 @@ class Tables(House):
             self.refresh(table)
 
     def person_speaks(self, user_id: int, lang: str) -> None:
-        """A person chose their language (stored by :class:`People`): their seats' messages speak it now."""
+        """A person chose their language (stored by :class:`People`): their seats' messages speak it now, and
+        so does a seat they left, once they take it back."""
         for table, seat in self.tables_of(user_id):
             info = table.seats[seat]
             if info is not None:
                 info.lang = lang
                 self.refresh(table, urgent=[seat])
+        for table in self.by_id.values():
+            for leaver in table.left.values():
+                if leaver.user_id == user_id:
+                    leaver.lang = lang
 
     # --- the group itself -------------------------------------------------------------------------------------
     async def group_lost(self, chat_id: int) -> None:

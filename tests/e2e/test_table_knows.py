@@ -7,18 +7,22 @@ the waiting person's own message both name the person to move; at the
 hand's end the old hand messages lose their buttons and say the hand is
 over.  Quick moves cost no extra calls (``tests/e2e/test_budget.py``).
 At the match's end the last hand message says the match is over, and
-promises no next hand.  A /stop mid-hand leaves no live keyboard and no
-「轮到你了」 in anyone's private chat.
+promises no next hand.  A /stop mid-hand, or the bot removed from the group,
+leaves no live keyboard and no 「轮到你了」 in anyone's private chat; an away
+notice's 「I'm back」 goes when the match ends.  A table paused for want of
+anyone present says so in the group, not that bidding is open.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.model import THINKING
+from bot.tables.turns import set_timer
 
 from .botkit import bot_running, hand_message, settled, table_message, tables
 from .endings import find_ending, store_table
@@ -139,6 +143,39 @@ async def test_a_stop_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fa
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_bot_removed_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fake_telegram: FakeTelegram,
+                                                                                      tmp_path: Path) -> None:
+    """As at a /stop mid-hand, when the bot is removed from the group: Ann's nudge goes, her hand message loses
+    its buttons and says the table is closed, and she is told why (the removal kept both, so her chat went on
+    saying 「轮到你了」 over a keyboard whose every press answered that the table is closed)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    group = server.group("Removed", [ann])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        await choose_setting(server, ann, group, "strength", "casual")
+        await choose_setting(server, ann, group, "pace", "relaxed")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
+                         and bool(h.current))  # an AI led: her turn began with someone else's move
+        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
+                              what="Ann nudged")
+        await settled(server, app)
+        group.remove_bot(by=ann, tell=True)
+        await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
+        await settled(server, app)
+        texts = [m.text or "" for m in ann.bot_private_messages()]
+        assert not any("Your turn" in t for t in texts), texts
+        keyboards = [m for m in ann.bot_private_messages() if m.buttons]
+        assert not keyboards, [m.text for m in keyboards]
+        assert any("This table is closed." in t for t in texts), texts
+        assert texts[-1] == "I was removed from Removed, so the table there is closed. The hands already played " \
+                            "are kept.", texts
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_a_stop_between_hands_tells_the_players_no_next_hand_comes(fake_telegram: FakeTelegram,
                                                                        tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
@@ -161,6 +198,59 @@ async def test_a_stop_between_hands_tells_the_players_no_next_hand_comes(fake_te
         await settled(server, app)
         last = alice.bot_private_messages()[-1].text or ""
         assert last == "Pause then stop · This table is closed.", last
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_away_notice_goes_when_the_match_ends(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice runs out of time on the match's last card: the AI plays it for her and the match ends.  Her
+    「I'm back」 notice goes with it (it stayed, and pressing it answered 'That table is closed.')."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Away at the end", [alice])
+    db_path = tmp_path / "t.db"
+    await store_table(find_ending("nantong", match_point=True), db_path, group.id, "Away at the end", alice.id,
+                      "Alice", monkeypatch)
+    async with bot_running(server, db_path) as app:
+        table = tables(app).in_chat(group.id)
+        assert table is not None and table.match is not None
+        await up_to_date_hand(server, alice, table, 0)
+        async with table.lock:  # her deadline passes now
+            table.deadline = time.time() - 1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: announced(group, "win the match!"), what="the end of the match")
+        await settled(server, app)
+        assert table.match.over
+        offers = [m.text for m in alice.bot_private_messages() if any("I'm back" in b.text for b in m.all_buttons())]
+        assert not offers, offers
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_table_paused_for_want_of_anyone_says_so_once_the_pause_between_hands_is_over(
+        fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """Ann, with three AI seats, runs out of time: the AI finishes the hand for her and the table pauses.  Once
+    the pause between hands is over, the group's table message says the table is paused, not that bidding is
+    open (it did, with nothing moving: no clock, no AI)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    group = server.group("Nobody here", [ann])
+    paused = ("The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or "
+              "「I'm back」) or takes a seat (/join); /stop closes it.")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        await choose_setting(server, ann, group, "strength", "casual")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0)
+        async with table.lock:  # her deadline passes now
+            table.deadline = time.time() - 1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: table.paused and table.between_hands is None, timeout=30,
+                              what="the pause between hands over, the table paused")
+        await settled(server, app)
+        text = table_message(group).text or ""
+        assert "Bidding is open" not in text and paused in text, text
 
 
 def _retired(person: Person, number: int) -> MessageView | None:

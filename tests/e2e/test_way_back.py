@@ -6,7 +6,8 @@ Ann and Dave play with two AI seats.  Dave leaves in the middle of a hand
 the group is told he is back from the next hand, the hand the AI plays for
 him goes on, and when the next hand starts his seat and his cards are his
 again.  (A /join before the hand has started seats him at once:
-``tests/bot/tables/test_seats.py``.)
+``tests/bot/tables/test_seats.py``.)  Until the next hand, /leave takes the
+/join back: the AI keeps the seat.
 """
 
 from __future__ import annotations
@@ -96,3 +97,35 @@ async def test_a_leaver_takes_the_seat_back_at_the_next_hand_while_the_others_pl
         rows = await storage.player_standings(tables(app).db, group.id)
         dave_rows = [r for r in rows if r.user_id == dave.id]
         assert dave_rows and dave_rows[0].hands_won == 0 and dave_rows[0].jifen < 0
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_leaver_waiting_for_the_next_hand_can_change_their_mind_with_leave(fake_telegram: FakeTelegram,
+                                                                                   tmp_path: Path) -> None:
+    """Dave left, asked for his seat back mid-hand (/join: from the next hand) and thinks better of it: /leave
+    cancels that (it answered 'You are not seated', and he was seated again at the next hand)."""
+    server, tr = fake_telegram, translator("en")
+    ann = server.person("Ann", None, language_code="en", started=True)
+    dave = server.person("Dave", None, language_code="en", started=True)
+    group = server.group("Second thoughts", [ann, dave])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        assert not (await press_lobby(server, dave, group, "sit", "2")).show_alert
+        await wait_seated(server, app, group, dave)
+        await fill_with_ai(server, ann, group, 2)
+        await choose_setting(server, ann, group, "strength", "casual")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await dave.command(group, "leave")  # before any card: free, no question
+        await server.wait_for(lambda: table.seat_of(dave.id) is None, what="Dave's escape")
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and bool(h.events))
+        await dave.command(group, "join")
+        await server.wait_for(lambda: 2 in table.coming_back, what="Dave's seat back from the next hand")
+        await dave.command(group, "leave")
+        await server.wait_for(lambda: announced(group, tr("{who} stays away after all: the AI keeps the seat.",
+                                                          who="Dave")), what="the table told")
+        assert not announced(group, tr("You are not seated at a table in this chat."))
+        assert table.seat_of(dave.id) is None and not table.coming_back and tables(app).left_seat(table, dave.id) == 2
+        assert table.match_id is not None
+        match = await storage.get_match(tables(app).db, table.match_id)
+        assert match is not None and match.extra["coming_back"] == []

@@ -1,5 +1,6 @@
 """Taking a seat back from the AI: at once when the hand has not started (or the table says so), else from
-the next hand; the table is told; a restart keeps who may come back."""
+the next hand; the table is told; a restart keeps who may come back; the seat taken back speaks the
+language its person chose meanwhile."""
 
 from __future__ import annotations
 
@@ -80,3 +81,15 @@ async def test_at_a_table_that_says_so_the_seat_is_back_at_once_mid_hand(service
     await service.escape(table, 2)
     await service.act(table, Action("pass", 0))
     assert await service.take_seat_back(table, 2) is True and table.seat_of(2) == 2
+
+
+async def test_a_language_chosen_after_leaving_is_the_seats_when_it_is_taken_back(service: Tables) -> None:
+    """Dave leaves, chooses Chinese with /lang in private, and takes his seat back: his hand message speaks
+    Chinese (he came back in the language he left in)."""
+    table = await _started(service)
+    await service.escape(table, 2)
+    await service.people.set_language(2, "zh")  # /lang zh in private, as the handler does it
+    service.person_speaks(2, "zh")
+    assert await service.take_seat_back(table, 2) is True
+    seat = table.seats[2]
+    assert seat is not None and seat.user_id == 2 and seat.lang == "zh"
