@@ -2,8 +2,7 @@
 
 Every button names its table; buttons of a hand keyboard also carry the
 seat's version (deal number, hand size, phase), so a button from an older
-message is refused.  The lobby's 「+ AI」 and 「− AI」 name the seat they fill
-or empty, so a double tap acts once.  Formats::
+message is refused.  Formats::
 
     L:<table>:<op>[:<arg>]        lobby (seat, leave, add AI, start, settings)
     H:<table>:<version>:<op>[:<arg>]   a player's hand keyboard

@@ -219,12 +219,6 @@ class Table:
                 return index
         return None
 
-    def ai_seat(self, add: bool) -> int | None:
-        """The seat 「+ AI」 fills (the first empty one), or 「− AI」 empties (the last AI seat), if any: the
-        lobby's button names it, so a second press of it (a double tap) finds it done and changes nothing."""
-        seats = [s for s, info in enumerate(self.seats) if (info is None if add else info is not None and info.is_ai)]
-        return (seats[0] if add else seats[-1]) if seats else None
-
     @property
     def full(self) -> bool:
         """True when all four seats are taken."""

@@ -112,8 +112,8 @@ def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, 
     ])
     rows.append([
         InlineKeyboardButton(tr("Leave"), callback_data=callbacks.lobby(table.id, "leave")),
-        InlineKeyboardButton(tr("+ AI"), callback_data=callbacks.lobby(table.id, "ai", _named(table.ai_seat(True)))),
-        InlineKeyboardButton(tr("− AI"), callback_data=callbacks.lobby(table.id, "rmai", _named(table.ai_seat(False)))),
+        InlineKeyboardButton(tr("+ AI"), callback_data=callbacks.lobby(table.id, "ai")),
+        InlineKeyboardButton(tr("− AI"), callback_data=callbacks.lobby(table.id, "rmai")),
     ])
     rows.append([
         InlineKeyboardButton(tr("⚙️ Settings"), callback_data=callbacks.lobby(table.id, "set")),
@@ -123,11 +123,6 @@ def render_lobby(tr: Translator, table: Table, private_link: str) -> tuple[str, 
         rows.append([InlineKeyboardButton(tr("Open a private chat with me"),
                                           url=private_link)])
     return "\n".join(lines), InlineKeyboardMarkup([row for row in rows if row])
-
-
-def _named(seat: int | None) -> str:
-    """The argument of a lobby button that names a seat (none: "")."""
-    return "" if seat is None else str(seat)
 
 
 def setting_label(tr: Translator, key: str, value: str) -> str:

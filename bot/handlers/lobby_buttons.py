@@ -48,10 +48,10 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
                     return  # answered with the deep link
             elif op == "leave":
                 await tables.leave(table, user.id)
-            elif op == "ai":  # the seat the button names (a double tap: done once)
-                await tables.add_ai(table, parse_int(data.arg, 0, 3) if data.arg else None)
+            elif op == "ai":
+                await tables.add_ai(table)
             elif op == "rmai":
-                await tables.remove_ai(table, parse_int(data.arg, 0, 3) if data.arg else None)
+                await tables.remove_ai(table)
             elif op in ("set", "back", "cancel"):
                 tables.settings_panel(table, op == "set")
             elif op in CHOICES:

@@ -129,14 +129,10 @@ async def leave(house: House, table: Table, user_id: int) -> None:
     table.seats[seat] = None
 
 
-async def add_ai(house: House, table: Table, seat: int | None = None) -> None:
-    """Fill the first empty seat with the AI; nothing if ``seat``, the one the button named, holds the AI
-    already (the button was pressed twice: its first press filled it)."""
+async def add_ai(house: House, table: Table) -> None:
+    """Fill the first empty seat with the AI."""
     if table.status != "open":
         raise TableError("The match has started; seats are fixed now.")
-    named = table.seats[seat] if seat is not None else None
-    if named is not None and named.is_ai:
-        return
     free = [s for s in range(4) if table.seats[s] is None]
     if not free:
         raise TableError("All four seats are taken.")
@@ -144,14 +140,11 @@ async def add_ai(house: House, table: Table, seat: int | None = None) -> None:
     table.seats[free[0]] = Seat(None, "AI", is_ai=True)
 
 
-async def remove_ai(house: House, table: Table, seat: int | None = None) -> None:
-    """Empty the last AI seat; nothing if ``seat``, the one the button named, holds no AI any more (the
-    button was pressed twice: its first press emptied it)."""
+async def remove_ai(house: House, table: Table) -> None:
+    """Empty the last AI seat."""
     if table.status != "open":
         raise TableError("The match has started; seats are fixed now.")
     ai = [s for s, info in enumerate(table.seats) if info is not None and info.is_ai]
-    if seat is not None and seat not in ai:
-        return
     if not ai:
         raise TableError("There is no AI seat to remove.")
     await storage.clear_seat(house.db, table.id, ai[-1])

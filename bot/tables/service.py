@@ -72,13 +72,13 @@ class Tables(House):
         """Give up a seat in the lobby."""
         await lobby.leave(self, table, user_id)
 
-    async def add_ai(self, table: Table, seat: int | None = None) -> None:
-        """Fill the first empty seat with the AI; nothing if ``seat`` (the button's) holds the AI already."""
-        await lobby.add_ai(self, table, seat)
+    async def add_ai(self, table: Table) -> None:
+        """Fill the first empty seat with the AI."""
+        await lobby.add_ai(self, table)
 
-    async def remove_ai(self, table: Table, seat: int | None = None) -> None:
-        """Empty the last AI seat; nothing if ``seat`` (the button's) holds no AI any more."""
-        await lobby.remove_ai(self, table, seat)
+    async def remove_ai(self, table: Table) -> None:
+        """Empty the last AI seat."""
+        await lobby.remove_ai(self, table)
 
     async def change_setting(self, table: Table, key: str, value: str) -> None:
         """Change one table setting in the lobby."""

@@ -89,18 +89,10 @@ async def wait_seated(server: FakeTelegram, app: App, group: Group, person: Pers
 
 
 async def fill_with_ai(server: FakeTelegram, person: Person, group: Group, count: int) -> None:
-    """Press "+ AI" ``count`` times, each on the table message once it shows the last press done (the button
-    names the seat it fills: pressed again before that, it changes nothing, as a double tap)."""
+    """Press "+ AI" ``count`` times."""
     for _ in range(count):
-        message = await server.wait_for(lambda: group.bot_messages() and lobby_button(table_message(group), "ai")
-                                        and table_message(group), what="the lobby button ai")
-        pressed = lobby_button(message, "ai")
-        assert pressed is not None
-        answer = await (await person.press(message, lambda b: b.callback_data == pressed.callback_data)).answer(
-            ANSWER_TIMEOUT)
+        answer = await press_lobby(server, person, group, "ai")
         assert not answer.show_alert, answer.text
-        await server.wait_for(lambda: (shown := lobby_button(table_message(group), "ai")) is None
-                              or shown.callback_data != pressed.callback_data, what="the lobby after + AI")
 
 
 async def choose_setting(server: FakeTelegram, person: Person, group: Group, op: str, arg: str) -> None:

@@ -8,7 +8,6 @@ import pytest
 
 from .botkit import bot_running, play_my_turn, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
-from .scenario import fill_with_ai
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
@@ -19,7 +18,8 @@ async def test_one_person_and_three_ai_play_a_hand(fake_telegram: FakeTelegram, 
     async with bot_running(server, tmp_path / "t.db") as app:
         await alice.command(group, "newgame")
         await server.wait_for(lambda: group.bot_messages(), what="the table message")
-        await fill_with_ai(server, alice, group, 3)
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
         await server.wait_for(lambda: "▶️ Start" in str(table_message(group).labels) and
                               "(empty)" not in (table_message(group).text or ""), what="a full table")
         answer = await (await alice.press(table_message(group), "▶️ Start")).answer()

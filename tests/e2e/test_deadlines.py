@@ -16,7 +16,6 @@ from bot.tables import turns as service
 
 from .botkit import bot_running, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
-from .scenario import fill_with_ai
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +26,8 @@ def quick_pace(monkeypatch: pytest.MonkeyPatch) -> None:
 async def _table_with_ai(server: FakeTelegram, tmp_path: Path, app, alice, group):  # type: ignore[no-untyped-def]
     await alice.command(group, "newgame")
     await server.wait_for(lambda: group.bot_messages(), what="the table message")
-    await fill_with_ai(server, alice, group, 3)
+    for _ in range(3):
+        await (await alice.press(table_message(group), "+ AI")).answer()
     await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
     return tables(app).in_chat(group.id)
 

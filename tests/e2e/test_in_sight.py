@@ -14,7 +14,7 @@ from bot.tables import turns as service
 
 from .botkit import bot_running, hand_message, play_my_turn, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
-from .scenario import announced, choose_setting, fill_with_ai
+from .scenario import announced, choose_setting
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +31,8 @@ async def test_the_bidding_clock_shows_and_a_late_bid_is_told_bidding_closed(fak
     async with bot_running(server, tmp_path / "t.db", ai_delay=30.0) as app:  # the AI seats never bid first
         await alice.command(group, "newgame")
         await server.wait_for(lambda: group.bot_messages(), what="the table message")
-        await fill_with_ai(server, alice, group, 3)
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
         await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
         table = tables(app).in_chat(group.id)
         assert table is not None
@@ -68,7 +69,8 @@ async def test_the_table_message_is_pinned_at_every_hands_start_for_one_call_a_m
     async with bot_running(server, tmp_path / "t.db") as app:
         await alice.command(group, "newgame")
         await server.wait_for(lambda: group.bot_messages(), what="the table message")
-        await fill_with_ai(server, alice, group, 3)
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
         await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
         table = tables(app).in_chat(group.id)
         assert table is not None
@@ -163,7 +165,8 @@ async def test_where_the_bot_may_not_pin_the_table_message_is_the_groups_latest_
     async with bot_running(server, tmp_path / "t.db", hand_pause=1.0) as app:  # a pause as in production
         await alice.command(group, "newgame")
         await server.wait_for(lambda: group.bot_messages(), what="the table message")
-        await fill_with_ai(server, alice, group, 3)
+        for _ in range(3):
+            await (await alice.press(table_message(group), "+ AI")).answer()
         await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
         table = tables(app).in_chat(group.id)
         assert table is not None

@@ -10,8 +10,6 @@
   table while the group's last edit is still in flight.
 * 🃏 pressed on a table message still showing the last hand, once the pause
   between hands has begun, shows no card of the next deal.
-* A double tap on the lobby's 「+ AI」 (or 「− AI」) adds (or removes) one AI
-  seat: the button names the seat it fills (or empties).
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ from bot.i18n import translator
 from bot.model import Table
 from bot.tables import perform
 
-from .botkit import bot_running, current_hand_message, settled, table_message, tables
+from .botkit import bot_running, current_hand_message, table_message, tables
 from .endings import find_ending, store_table
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import MessageView
@@ -38,7 +36,6 @@ from .scenario import (
     announced,
     fill_with_ai,
     hand_button,
-    lobby_button,
     make_move,
     sit_from_group,
     start_match,
@@ -269,37 +266,3 @@ async def test_my_hand_in_the_pause_between_hands_shows_no_card_of_the_next_deal
         answer = await (await alice.press(peek, _button("peek"))).answer(ANSWER_TIMEOUT)
         assert answer.show_alert and answer.text == EN("The next hand has not started yet."), answer
         assert EN("Your hand") not in (answer.text or "")
-
-
-@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
-async def test_a_double_tap_on_ai_adds_or_removes_one_ai_seat(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
-    """Ann taps 「+ AI」 twice at once, then once more on the same message before it changes: one AI sits (each
-    press added one, three AI seats from one tap's intent); likewise 「− AI」 tapped twice removes one."""
-    server = fake_telegram
-    ann = server.person("Ann", None, language_code="en", started=True)
-    group = server.group("Double tap", [ann])
-    async with bot_running(server, tmp_path / "t.db") as app:
-        await ann.command(group, "newgame")
-        await wait_seated(server, app, group, ann)
-        table = tables(app).in_chat(group.id)
-        assert table is not None
-        await settled(server, app)
-        lobby = table_message(group)
-
-        async def tap(op: str) -> None:
-            button = lobby_button(lobby, op)
-            assert button is not None, lobby.labels
-            answer = await (await ann.press(lobby, lambda b: b.callback_data == button.callback_data)).answer(
-                ANSWER_TIMEOUT)
-            assert not answer.show_alert, answer.text
-
-        await asyncio.gather(tap("ai"), tap("ai"))
-        await tap("ai")
-        await settled(server, app)
-        assert [s is not None and s.is_ai for s in table.seats] == [False, True, False, False]
-        await fill_with_ai(server, ann, group, 2)
-        await settled(server, app)
-        lobby = table_message(group)
-        await asyncio.gather(tap("rmai"), tap("rmai"))
-        await settled(server, app)
-        assert [s is not None and s.is_ai for s in table.seats] == [False, True, True, False]

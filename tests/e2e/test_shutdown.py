@@ -26,7 +26,6 @@ import storage
 
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_webhook import accept_set_webhook
-from .scenario import fill_with_ai
 from .test_webhook import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -154,7 +153,8 @@ async def test_sigterm_while_the_ai_plays_stores_everything_and_exits_0(
     # that the AI plays for her too, until the hand ends: then the table pauses) and starts.
     await alice.command(group, "newgame")
     await server.wait_for(lambda: group.bot_messages(), timeout=10, what="the table message")
-    await fill_with_ai(server, alice, group, 3)
+    for _ in range(3):
+        await (await alice.press(group.bot_messages()[0], "+ AI")).answer()
     await server.wait_for(lambda: "(empty)" not in (group.bot_messages()[0].text or ""), what="a full table")
     alice.block_bot()  # her hand message then bounces, and the AI plays for her
     await (await alice.press(group.bot_messages()[0], "▶️ Start")).answer()

@@ -18,7 +18,7 @@ from bot.model import Table
 from .botkit import bot_running, hand_message, settled, table_message, tables
 from .call_reasons import Classifier
 from .fake_telegram import FakeTelegram, FloodLimits, Group, Person
-from .scenario import fill_with_ai, lobby_button, offered_move, press_lobby, take_offered_move
+from .scenario import lobby_button, offered_move, press_lobby, take_offered_move
 
 TAPS = 30
 """Taps at each table, each a fifth of a second after the last one at the other table."""
@@ -33,7 +33,8 @@ async def _open(server: FakeTelegram, app, person: Person, group: Group,  # type
         for op, arg in (("set", ""), *settings, ("back", "")):
             await press_lobby(server, person, group, op, arg)
         await server.wait_for(lambda: lobby_button(table_message(group), "ai") is not None, what="the lobby again")
-    await fill_with_ai(server, person, group, 3)
+    for _ in range(3):
+        await (await person.press(table_message(group), "+ AI")).answer()
     await server.wait_for(lambda: "(empty)" not in (table_message(group).text or ""), what="a full table")
     table = tables(app).in_chat(group.id)
     assert table is not None
