@@ -14,15 +14,24 @@ to 30 s) unless it is a timeout, so after a long outage the bot would not
 poll for up to 30 s while Telegram is back (``bench/bench_faults.py``
 measured 25 s).  An unreachable Telegram is given to it as a timeout after
 a pause of :data:`POLL_AGAIN`: it polls again once a second throughout.
+
+An update the library cannot read (a field it requires missing, as from a
+Bot API older or newer than it expects) would stop the bot for good: the
+polling loop confirms a batch only once it has read it, so it fetched the
+same batch again and again, logging it as critical, and no update after it
+ever reached the bot.  Each such update is given to it as its bare id
+(:func:`readable_updates`): logged as an error once, confirmed, skipped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from http import HTTPStatus
 from typing import Any, Final, NoReturn
 
+from telegram import Update
 from telegram.error import NetworkError, TimedOut
 from telegram.request import HTTPXRequest
 
@@ -30,6 +39,35 @@ from bot.faults import Faults
 
 POLL_AGAIN: Final = 1.0
 """Seconds between two polls while Telegram cannot be reached."""
+
+log = logging.getLogger(__name__)
+
+
+def readable_updates(payload: bytes) -> bytes:
+    """``getUpdates``' answer with every update python-telegram-bot cannot read replaced by its bare
+    ``{"update_id": N}`` (an update of no kind, which no handler takes), each logged as an error; any other
+    answer as it came."""
+    try:
+        answer = json.loads(payload)
+    except ValueError:
+        return payload
+    result = answer.get("result") if isinstance(answer, dict) and answer.get("ok") is True else None
+    if not isinstance(result, list):
+        return payload
+    skipped = False
+    for index, raw in enumerate(result):
+        try:
+            Update.de_json(raw, None)
+        except Exception as exc:  # what the library would raise reading the whole batch
+            update_id = raw.get("update_id") if isinstance(raw, dict) else None
+            if type(update_id) is not int:
+                return payload  # nothing to confirm it by: the library's own handling
+            kinds = sorted(str(key) for key in raw if key != "update_id")
+            log.error("update %s (%s) cannot be read and is skipped: %s: %.200s", update_id, ", ".join(kinds),
+                      type(exc).__name__, exc)
+            result[index] = {"update_id": update_id}
+            skipped = True
+    return json.dumps(answer).encode() if skipped else payload
 
 
 class WatchedRequest(HTTPXRequest):
@@ -52,7 +90,7 @@ class WatchedRequest(HTTPXRequest):
             raise
         if code < 500:
             self.faults.passed("telegram")
-            return code, payload
+            return code, readable_updates(payload) if self.polling and code == 200 else payload
         self.faults.failed("telegram", f"HTTP {code}")
         if self.polling:
             await self._poll_again(None)
