@@ -208,9 +208,12 @@ async def seasons_to_close(db: Database, now: float) -> list[Season]:
     return [Season.from_row(row) for row in rows]
 
 
-async def next_season_end(db: Database) -> float | None:
-    """When the next season of any group ends (its end not told yet); None if none is due to end."""
-    row = await db.fetchone("SELECT MIN(ends_at) FROM seasons WHERE closed_at IS NULL AND ends_at IS NOT NULL")
+async def next_season_end(db: Database, after: float | None = None) -> float | None:
+    """When the next season of any group ends (its end not told yet), after ``after`` if given; None if none is
+    due to end."""
+    row = await db.fetchone(
+        "SELECT MIN(ends_at) FROM seasons WHERE closed_at IS NULL AND ends_at IS NOT NULL AND ends_at > ?",
+        (float("-inf") if after is None else after,))
     return float(row[0]) if row is not None and row[0] is not None else None
 
 

@@ -97,3 +97,29 @@ async def test_a_season_end_that_keeps_failing_is_logged_once_tried_a_few_times_
     assert len(watcher.troubles()) == 1 and "KeyError" in watcher.troubles()[0]
     first_season = (await storage.seasons_of(db, FIRST))[0]
     assert first_season.closed_at is None  # not told: it is not marked told either
+
+
+async def test_a_season_given_up_on_does_not_put_off_another_groups_end(db: storage.Database) -> None:
+    """Once the first group's season end was given up on (it stays due, never told), the watcher took it for the
+    next end of any group, saw it past and slept its longest, an hour: the second group's season, ending ten
+    minutes later at London's midnight, was told up to an hour late (every month, until the bot restarted).
+    Now the watcher sleeps until the next end it has not looked at yet."""
+    await two_groups_played_in_november(db)
+    london_midnight = await storage.set_time_zone(db, SECOND, "Europe/London", at(2026, 11, 30))
+    assert london_midnight.ends_at is not None
+    now = [at(2026, 12, 1) + GRACE + 1]
+    woken: list[int] = []
+    watcher = watcher_at(db, now, woken)
+
+    async def tell(season: storage.Season) -> int | None:
+        raise KeyError("a bug in telling this group's season")
+
+    watcher.tell = tell  # type: ignore[method-assign]
+    await storage.current_season(db, FIRST, at(2026, 11, 30))
+    for attempt in range(MOST_TRIES):
+        await watcher.step()
+        now[0] += RETRY_AFTER * 2 ** attempt + 1
+    assert "after 4 tries" in watcher.troubles()[0]  # given up until the bot restarts
+    now[0] = london_midnight.ends_at - 600
+    await watcher.step()
+    assert await watcher._sleep_for() == pytest.approx(600 + GRACE)
