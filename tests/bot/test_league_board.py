@@ -19,7 +19,7 @@ from bot.league.history import history_text
 from bot.league.personal import group_stats, private_stats
 from bot.league.pictures import Stretch, chart_data
 from bot.league.seasons import GRACE, SeasonWatcher, season_dates, season_title
-from bot.league.standings import rank
+from bot.league.standings import champions_text, rank, table_text
 from bot.tasks import Supervisor
 from storage import LeagueLine
 from tests.storage.league_kit import CHAT, Hands, at, hands_at
@@ -55,6 +55,24 @@ def test_the_ranking_rule_breaks_ties_in_its_stated_order() -> None:
              storage.PartnershipStanding((3, 4), ("c", "d"), 4, 4, 20, 0, 0, 0, 0, 0, 0)]
     assert [p.user_ids for p in rank(lines, pairs, 10).pairs] == [(1, 2)]  # (3, 4) played under half of 10
     assert [p.user_ids for p in rank(lines, pairs, 8).pairs] == [(3, 4), (1, 2)]
+
+
+def test_partnerships_level_in_积分_and_hands_won_share_the_place_and_the_title() -> None:
+    """Two partnerships level in 积分 and hands won (the partnerships' whole rule): the table numbered them 1 and 2
+    and the season's end named only the one whose Telegram ids were smaller its best partnership; now they share
+    first place, as people level in all of their rule do, and both are named."""
+    lines = [line(uid, 4) for uid in (1, 2, 3, 4)]
+    pairs = [storage.PartnershipStanding((1, 2), ("a", "b"), 6, 4, 8, 0, 0, 0, 0, 0, 0),
+             storage.PartnershipStanding((3, 4), ("c", "d"), 5, 4, 8, 0, 0, 0, 0, 0, 0),
+             storage.PartnershipStanding((1, 3), ("a", "c"), 5, 3, 8, 0, 0, 0, 0, 0, 0)]
+    standings = rank(lines, pairs, 10)
+    tr = translator("en")
+    told = champions_text(tr, standings, finished=True)
+    assert told.endswith(" · Best partnerships: a &amp; b (+8), c &amp; d (+8)"), told
+    zh = champions_text(translator("zh"), standings, finished=True)
+    assert zh.endswith(" · 最佳搭档：a &amp; b（+8）、c &amp; d（+8）"), zh
+    table = table_text(tr, "<b>League</b>", standings)
+    assert "1. a &amp; b · +8" in table and "1. c &amp; d · +8" in table and "3. a &amp; c · +8" in table, table
 
 
 def fixture_chart(players: int, hands: int = 240, lang: str = "zh", *, minimum: int | None = None,
