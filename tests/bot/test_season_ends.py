@@ -123,3 +123,34 @@ async def test_a_season_given_up_on_does_not_put_off_another_groups_end(db: stor
     now[0] = london_midnight.ends_at - 600
     await watcher.step()
     assert await watcher._sleep_for() == pytest.approx(600 + GRACE)
+
+
+async def test_a_group_that_lets_nobody_send_photos_is_told_its_seasons_end_in_words(db: storage.Database) -> None:
+    """A group whose members (the bot with them) may send no photos refuses the season's picture ("not enough
+    rights to send photos"): the outbox gave the season's end up for good, and the group never heard its final
+    table and champions.  Now the caption is sent as a message of its own."""
+    from types import SimpleNamespace
+
+    from telegram.error import BadRequest
+
+    from bot.announcements import Outbox
+
+    await two_groups_played_in_november(db)
+    league = League(db, bot_username="chaodipi_bot", public_url=None, clock=lambda: at(2026, 12, 2))
+    november = await storage.current_season(db, SECOND, at(2026, 11, 30))
+    assert await league.tell_season_end(november) == SECOND
+    sent: list[tuple[str, str]] = []
+
+    class NoPhotos:
+        async def send_photo(self, chat_id: int, photo: bytes, **kwargs: object) -> object:
+            raise BadRequest("Not enough rights to send photos to the chat")
+
+        async def send_message(self, chat_id: int, text: str, **kwargs: object) -> object:
+            sent.append(("message", text))
+            return SimpleNamespace(message_id=7)
+
+    outbox = Outbox(db, NoPhotos())  # type: ignore[arg-type]
+    outbox.wake(SECOND)
+    await outbox.drain()
+    assert len(sent) == 1 and "2026年11月赛季结束了" in sent[0][1], sent
+    assert await storage.pending_announcements(db, SECOND) == []
