@@ -345,3 +345,86 @@ async def test_a_group_that_looks_at_its_league_gets_its_new_picture_drawn_when_
     league.hand_ended(CHAT)
     assert tasks.get(f"league {CHAT}") is None
     await tasks.close(timeout=5)
+
+
+async def test_a_group_that_lets_nobody_send_photos_gets_its_leaderboard_in_words() -> None:
+    """/leaderboard in a group whose members (the bot with them) may send no photos: Telegram refused the picture
+    ("not enough rights to send photos"), the refusal was logged and the group saw nothing at all; now the
+    table is sent as text, with its buttons."""
+    from types import SimpleNamespace
+
+    from telegram.error import BadRequest
+
+    from bot.handlers.league_buttons import send_board
+    from bot.league.board import Answer
+
+    sent: list[str] = []
+
+    class Message:
+        chat_id = CHAT
+
+        async def reply_photo(self, *args: object, **kwargs: object) -> object:
+            raise BadRequest("Not enough rights to send photos to the chat")
+
+        async def reply_html(self, text: str, **kwargs: object) -> object:
+            sent.append(text)
+            return None
+
+    update = SimpleNamespace(effective_message=Message())
+    context = SimpleNamespace(bot_data={})
+    answer = Answer("<b>League</b>\n1. Ann · +3", Stretch("all", None, True), photo=b"png",
+                    buttons=(("This season", CURRENT),))
+    await send_board(update, context, answer, "en")  # type: ignore[arg-type]
+    assert sent == ["<b>League</b>\n1. Ann · +3"]
+
+
+async def test_a_button_from_a_text_table_to_a_picture_shows_the_table_in_words_where_photos_are_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same group: its leaderboard is text, and its 「All time」 button led to a new photo message, refused;
+    the press was answered and nothing else happened.  Now the pressed message shows the table in words."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from telegram import Chat, Message
+    from telegram.error import BadRequest
+
+    from bot import callbacks
+    from bot.handlers import league_buttons
+    from bot.league.board import Answer
+
+    edited: list[str] = []
+
+    class Refusing:
+        async def send_photo(self, *args: object, **kwargs: object) -> object:
+            raise BadRequest("Not enough rights to send photos to the chat")
+
+    message = Message(5, datetime.now(), Chat(CHAT, "supergroup"), text="<b>League</b>")
+
+    async def edit_text(text: str, **kwargs: object) -> bool:
+        edited.append(text)
+        return True
+
+    class League:
+        async def language(self, chat_id: int) -> str:
+            return "en"
+
+        def asked(self, chat_id: int) -> None:
+            pass
+
+    async def leaderboard(*args: object) -> Answer:
+        return Answer("<b>All time</b>\n1. Ann · +3", Stretch("all", None, True), photo=b"png",
+                      buttons=(("This season", CURRENT),))
+
+    monkeypatch.setattr(league_buttons, "leaderboard", leaderboard)
+    monkeypatch.setattr(Message, "edit_text", lambda self, text, **kwargs: edit_text(text, **kwargs))
+    answered: list[object] = []
+
+    async def answer(*args: object, **kwargs: object) -> None:
+        answered.append(args)
+
+    query = SimpleNamespace(from_user=SimpleNamespace(id=1), message=message, answer=answer)
+    context = SimpleNamespace(bot_data={"league": League()}, bot=Refusing())
+    data = callbacks.decode(callbacks.league("lb", "all"))
+    assert data is not None
+    await league_buttons.on_league_button(context, query, data, translator("en"))  # type: ignore[arg-type]
+    assert answered == [()] and edited == ["<b>All time</b>\n1. Ann · +3"]
