@@ -89,8 +89,8 @@ async def send_board(update: Update, context: Context, answer: Answer, lang: str
 
 
 def _remember(context: Context, chat_id: int, answer: Answer, lang: str, sent: Message | bool) -> None:
-    if answer.file_id is None and isinstance(sent, Message) and sent.photo:
-        league_of(context).sent(chat_id, answer.stretch, lang, sent.photo[-1].file_id)
+    if answer.file_id is None and answer.photo is not None and isinstance(sent, Message) and sent.photo:
+        league_of(context).sent(chat_id, answer.stretch, lang, sent.photo[-1].file_id, answer.photo)
 
 
 async def on_league_button(context: Context, query: CallbackQuery, data: callbacks.Callback,

@@ -243,10 +243,11 @@ class League:
         self.cache.store(chat_id, stretch, tr.lang, png, version=version)
         return Picture(png)
 
-    def sent(self, chat_id: int, stretch: Stretch, lang: str, file_id: str) -> None:
-        """Telegram took the stretch's picture: send its ``file_id`` from now on."""
+    def sent(self, chat_id: int, stretch: Stretch, lang: str, file_id: str, png: bytes) -> None:
+        """Telegram took the stretch's picture ``png``: send its ``file_id`` from now on, if it is still the one
+        kept (a hand that ended while it was uploading has had a new one drawn, which this id does not show)."""
         kept = self.cache.get(chat_id, stretch, lang)
-        if kept is not None:
+        if kept is not None and kept.png == png:
             kept.file_id = file_id
 
     async def tell_season_end(self, season: storage.Season) -> int | None:

@@ -240,14 +240,14 @@ async def test_leaderboard_answers_and_its_picture_is_kept_until_the_next_hand_e
     assert [label for label, _key in first.buttons] == ["◀ November 2026 season", "All time"]
     assert first.link == ("📈 League page", f"https://t.me/chaodipi_bot?start=l{CHAT}")
     assert "1. player2 · +2" in first.text and "Ranked by 积分 with at least 2 hands" in first.text
-    league.sent(CHAT, first.stretch, "en", "file-1")
+    league.sent(CHAT, first.stretch, "en", "file-1", first.photo)
     again = await leaderboard(league, CHAT, "en", CURRENT)
     assert again is not None and again.file_id == "file-1" and again.photo is None
     past_key = first.buttons[0][1]
     past = await leaderboard(league, CHAT, "en", past_key)
     assert past is not None and past.photo is not None and not past.stretch.current
     assert [key for _label, key in past.buttons] == [CURRENT, ALL_TIME]
-    league.sent(CHAT, past.stretch, "en", "file-past")
+    league.sent(CHAT, past.stretch, "en", "file-past", past.photo)
     league.cache.hand_ended(CHAT)  # a hand ended: the season's picture is drawn again, November's is kept
     assert (await leaderboard(league, CHAT, "en", CURRENT)).photo is not None  # type: ignore[union-attr]
     assert (await leaderboard(league, CHAT, "en", past_key)).file_id == "file-past"  # type: ignore[union-attr]
@@ -428,3 +428,26 @@ async def test_a_button_from_a_text_table_to_a_picture_shows_the_table_in_words_
     assert data is not None
     await league_buttons.on_league_button(context, query, data, translator("en"))  # type: ignore[arg-type]
     assert answered == [()] and edited == ["<b>All time</b>\n1. Ann · +3"]
+
+
+async def test_a_picture_uploaded_while_a_hand_ended_does_not_stand_in_for_the_new_one(db: storage.Database) -> None:
+    """/leaderboard's picture was still uploading when a hand ended and the group's new picture was drawn: the
+    old picture's file_id, once Telegram gave it, was kept with the new picture, and every /leaderboard until
+    the next hand sent the old standings' picture under the new standings' caption.  Now a file_id is kept only
+    with the picture that was sent."""
+    hands = await november(db)
+    now = [at(2026, 12, 10)]
+    league = league_at(db, now)
+    await hands.play(at(2026, 12, 9), winner=1)
+    await hands.play(at(2026, 12, 9, 1), winner=1)
+    uploading = await leaderboard(league, CHAT, "en", CURRENT)
+    assert uploading is not None and uploading.photo is not None
+    await hands.play(at(2026, 12, 9, 2), winner=1)  # meanwhile a hand ends, and the new picture is drawn
+    league.hand_ended(CHAT)
+    drawn = await leaderboard(league, CHAT, "en", CURRENT)
+    assert drawn is not None and drawn.photo is not None and drawn.photo != uploading.photo
+    league.sent(CHAT, uploading.stretch, "en", "file-old", uploading.photo)  # the upload of the old one ends
+    asked = await leaderboard(league, CHAT, "en", CURRENT)
+    assert asked is not None and asked.file_id is None and asked.photo == drawn.photo
+    league.sent(CHAT, drawn.stretch, "en", "file-new", drawn.photo)
+    assert (await leaderboard(league, CHAT, "en", CURRENT)).file_id == "file-new"  # type: ignore[union-attr]
