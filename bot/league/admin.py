@@ -25,9 +25,10 @@ async def _after_the_end(league: League, ended: storage.Season, started: storage
     return "" if await league.announce(ended.chat_id, "season_start", text) else text
 
 
-async def change_season(league: League, tr: Translator, chat_id: int, user_id: int, verb: str,
+async def change_season(league: League, tr: Translator, chat_id: int, user_id: int | None, verb: str,
                          rest: str) -> str | None:
-    """Make an admin's change; the reply, or None for a verb /season does not know."""
+    """Make an admin's change (``user_id``: a stored person, or None for the group's anonymous admins); the
+    reply, or None for a verb /season does not know."""
     now = league.clock()
     if verb == "new":
         try:
