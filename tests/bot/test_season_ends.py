@@ -154,3 +154,33 @@ async def test_a_group_that_lets_nobody_send_photos_is_told_its_seasons_end_in_w
     await outbox.drain()
     assert len(sent) == 1 and "2026年11月赛季结束了" in sent[0][1], sent
     assert await storage.pending_announcements(db, SECOND) == []
+
+
+async def test_a_season_the_watcher_tells_while_an_admin_ends_it_is_told_before_the_next_starts(
+        db: storage.Database) -> None:
+    """An admin's /season new while the season's picture took longer than the watcher's grace to draw: the watcher
+    told the season's end first, the admin's telling found it told and took it for a season nobody played in,
+    and the new season's start was sent at once as a reply, ahead of the old season's final table still
+    uploading (the order issue 55 fixed).  Now the start is queued in the outbox after the end, as usual."""
+    from bot.i18n import translator
+    from bot.league.admin import change_season
+
+    await two_groups_played_in_november(db)
+    await storage.upsert_user(db, 9, "Admin")
+    now = [at(2026, 11, 20)]
+    league = League(db, bot_username="chaodipi_bot", public_url=None, clock=lambda: now[0])
+    watcher = SeasonWatcher(db, league.tell_season_end, lambda chat_id: None, league.clock)
+    real_draw = league.draw
+    late: list[int] = []
+
+    async def draw(*args: object) -> bytes | None:
+        if not late:  # the admin's picture is slow: meanwhile the watcher's grace runs out and it looks
+            late.append(1)
+            now[0] += GRACE + 1
+            assert await watcher.step() == 1
+        return await real_draw(*args)  # type: ignore[arg-type]
+
+    league.draw = draw  # type: ignore[method-assign]
+    reply = await change_season(league, translator("en"), SECOND, 9, "new", "Spring")
+    assert late and reply == "", reply  # queued, not a reply of its own
+    assert [a.kind for a in await storage.pending_announcements(db, SECOND)] == ["season_end", "season_start"]
