@@ -8,7 +8,8 @@ let the announcements through.  At start-up every pending announcement is
 sent (a crash between storing a result and announcing it loses nothing).
 
 Only a failure that can pass (:func:`bot.faults.passes`) is tried again.  A
-refusal that will not pass gives the announcement up with one log line; a
+refusal that will not pass gives the announcement up with one log line (a
+picture refused is sent as its text alone: groups that let nobody send photos); a
 group the bot is no longer in is reported (``on_group_lost``) and the rest of
 its announcements dropped (:meth:`Outbox.drop`); a group that became a
 supergroup is reported (``on_moved``: its tables follow) and the
@@ -24,7 +25,7 @@ from typing import Final
 
 from telegram import Bot, Message
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 
 import storage
 from bot.faults import group_gone, moved_to, passes
@@ -158,7 +159,11 @@ class Outbox:
     async def _send(self, chat_id: int, item: storage.Announcement) -> Message:
         """One call to Telegram: the announcement's text, or its picture with the text as its caption."""
         if item.photo is not None:  # a season's end: its picture, the text as its caption
-            return await self.bot.send_photo(chat_id, item.photo, caption=item.text, parse_mode=ParseMode.HTML,
-                                             message_thread_id=item.thread_id)
+            try:
+                return await self.bot.send_photo(chat_id, item.photo, caption=item.text, parse_mode=ParseMode.HTML,
+                                                 message_thread_id=item.thread_id)
+            except BadRequest as exc:  # a group that lets nobody send photos: the words are told all the same
+                log.warning("outbox: chat %s refused the picture of announcement %s (%s); its text is sent alone",
+                            chat_id, item.announcement_id, exc.message)
         return await self.bot.send_message(chat_id, item.text, parse_mode=ParseMode.HTML,
                                            message_thread_id=item.thread_id)

@@ -188,7 +188,8 @@ async def set_min_hands(db: Database, chat_id: int, hands: int, now: float | Non
 async def set_time_zone(db: Database, chat_id: int, name: str, now: float | None = None) -> Season:
     """Set the group's time zone (an IANA name such as ``Asia/Shanghai``); raises ValueError for an unknown one.
 
-    A monthly season under way then ends at the month's end in the new zone.
+    A monthly season under way then ends at the month's end in the new zone (now, if the new zone is in the
+    next month already).
     """
     tz = zone(name)
     now = time.time() if now is None else now
@@ -196,7 +197,10 @@ async def set_time_zone(db: Database, chat_id: int, name: str, now: float | None
         season = await current_season(db, chat_id, now)
         await db.execute("UPDATE chats SET time_zone = ?, updated_at = ? WHERE chat_id = ?", (tz.key, now, chat_id))
         if season.kind == "monthly":
-            season = await _update(db, season.season_id, ends_at=max(next_month_start(now, tz), season.starts_at))
+            # A zone already in a later month (London's 31 December evening is Shanghai's 1 January) ends the
+            # month's season now: its next first of the month would be a month too late.
+            end = now if month_name(now, tz) > season.name else next_month_start(now, tz)
+            season = await _update(db, season.season_id, ends_at=max(end, season.starts_at))
     return season
 
 
@@ -208,9 +212,12 @@ async def seasons_to_close(db: Database, now: float) -> list[Season]:
     return [Season.from_row(row) for row in rows]
 
 
-async def next_season_end(db: Database) -> float | None:
-    """When the next season of any group ends (its end not told yet); None if none is due to end."""
-    row = await db.fetchone("SELECT MIN(ends_at) FROM seasons WHERE closed_at IS NULL AND ends_at IS NOT NULL")
+async def next_season_end(db: Database, after: float | None = None) -> float | None:
+    """When the next season of any group ends (its end not told yet), after ``after`` if given; None if none is
+    due to end."""
+    row = await db.fetchone(
+        "SELECT MIN(ends_at) FROM seasons WHERE closed_at IS NULL AND ends_at IS NOT NULL AND ends_at > ?",
+        (float("-inf") if after is None else after,))
     return float(row[0]) if row is not None and row[0] is not None else None
 
 

@@ -15,6 +15,7 @@ from bot.handlers.common import (
     menu_in_language,
     remember_user,
     reply,
+    sent_as_group,
     tables_of,
     topic_of,
     who_asks,
@@ -121,7 +122,12 @@ async def cmd_season(update: Update, context: Context) -> None:
     if not await is_admin(context, chat.id, user.id, update):
         await reply(update, context, tr("Only a group admin can change the seasons."))
         return
-    done = await change_season(league, tr, chat.id, user.id, args[0].lower(), " ".join(args[1:]))
+    # The season names who started it: a person stored first (an admin may never have played), or nobody for
+    # an anonymous admin posting as the group.
+    by = None if sent_as_group(update, chat.id) else user.id
+    if by is not None:
+        await remember_user(context, user)
+    done = await change_season(league, tr, chat.id, by, args[0].lower(), " ".join(args[1:]))
     if done is None:
         await reply(update, context, tr("Use /season new NAME, /season monthly, /season min N or /season tz ZONE."))
         return

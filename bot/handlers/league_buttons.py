@@ -5,7 +5,8 @@ current one, all time) in the same message: its picture is replaced
 (``editMessageMedia``), or its text when nobody played in either.  A
 /history page's button shows the matches before it.  Anyone in the group
 may press them: they only read.  The picture is sent by ``file_id`` once
-Telegram has it (:meth:`bot.league.board.League.sent`).
+Telegram has it (:meth:`bot.league.board.League.sent`); a group that lets
+nobody send photos gets the table in words.
 """
 
 from __future__ import annotations
@@ -77,6 +78,10 @@ async def send_board(update: Update, context: Context, answer: Answer, lang: str
     try:
         sent = await message.reply_photo(picture, caption=answer.text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                          allow_sending_without_reply=True)  # the command may be deleted already
+    except BadRequest as exc:  # a group that lets nobody send photos: the table in words
+        log.warning("leaderboard picture refused in chat %s: %s", message.chat_id, exc)
+        await reply(update, context, answer.text, markup)
+        return
     except TelegramError as exc:
         log.warning("leaderboard picture refused in chat %s: %s", message.chat_id, exc)
         return
@@ -84,8 +89,8 @@ async def send_board(update: Update, context: Context, answer: Answer, lang: str
 
 
 def _remember(context: Context, chat_id: int, answer: Answer, lang: str, sent: Message | bool) -> None:
-    if answer.file_id is None and isinstance(sent, Message) and sent.photo:
-        league_of(context).sent(chat_id, answer.stretch, lang, sent.photo[-1].file_id)
+    if answer.file_id is None and answer.photo is not None and isinstance(sent, Message) and sent.photo:
+        league_of(context).sent(chat_id, answer.stretch, lang, sent.photo[-1].file_id, answer.photo)
 
 
 async def on_league_button(context: Context, query: CallbackQuery, data: callbacks.Callback,
@@ -129,6 +134,10 @@ async def on_league_button(context: Context, query: CallbackQuery, data: callbac
         try:
             sent = await context.bot.send_photo(chat_id, picture, caption=answer.text, parse_mode=ParseMode.HTML,
                                                 reply_markup=markup, reply_to_message_id=message.message_id)
+        except BadRequest as exc:  # a group that lets nobody send photos: the table in words, in this message
+            log.warning("leaderboard picture refused in chat %s: %s", chat_id, exc)
+            await _edit(message.edit_text(answer.text, parse_mode=ParseMode.HTML, reply_markup=markup))
+            return
         except TelegramError as exc:
             log.warning("leaderboard picture refused in chat %s: %s", chat_id, exc)
             return

@@ -13,7 +13,7 @@ from bot.i18n import Translator
 from bot.labels import hands_phrase
 from bot.league.board import League
 from bot.league.seasons import season_title
-from bot.untrusted import parse_int, zone_name
+from bot.untrusted import parse_int, shown, zone_name
 
 
 async def _after_the_end(league: League, ended: storage.Season, started: storage.Season, text: str) -> str:
@@ -25,13 +25,16 @@ async def _after_the_end(league: League, ended: storage.Season, started: storage
     return "" if await league.announce(ended.chat_id, "season_start", text) else text
 
 
-async def change_season(league: League, tr: Translator, chat_id: int, user_id: int, verb: str,
+async def change_season(league: League, tr: Translator, chat_id: int, user_id: int | None, verb: str,
                          rest: str) -> str | None:
-    """Make an admin's change; the reply, or None for a verb /season does not know."""
+    """Make an admin's change (``user_id``: a stored person, or None for the group's anonymous admins); the
+    reply, or None for a verb /season does not know."""
     now = league.clock()
     if verb == "new":
         try:
-            ended, season = await storage.start_named_season(league.db, chat_id, rest, by=user_id, now=now)
+            # The name is stored as it is shown (no bidi controls: a U+202E would turn every line naming it
+            # around), and one of nothing but controls is refused as an empty one.
+            ended, season = await storage.start_named_season(league.db, chat_id, shown(rest), by=user_id, now=now)
         except ValueError:
             return tr("A season's name has 1 to {n} characters: /season new 春季赛", n=storage.MAX_NAME)
         return await _after_the_end(league, ended, season, tr(

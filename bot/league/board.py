@@ -243,16 +243,17 @@ class League:
         self.cache.store(chat_id, stretch, tr.lang, png, version=version)
         return Picture(png)
 
-    def sent(self, chat_id: int, stretch: Stretch, lang: str, file_id: str) -> None:
-        """Telegram took the stretch's picture: send its ``file_id`` from now on."""
+    def sent(self, chat_id: int, stretch: Stretch, lang: str, file_id: str, png: bytes) -> None:
+        """Telegram took the stretch's picture ``png``: send its ``file_id`` from now on, if it is still the one
+        kept (a hand that ended while it was uploading has had a new one drawn, which this id does not show)."""
         kept = self.cache.get(chat_id, stretch, lang)
-        if kept is not None:
+        if kept is not None and kept.png == png:
             kept.file_id = file_id
 
     async def tell_season_end(self, season: storage.Season) -> int | None:
         """Queue the season's final table, champions and picture in its group's outbox, closing the season in
-        the same transaction; the chat to wake, or None if nobody played in it (it is closed silently) or it
-        was told already."""
+        the same transaction; the chat to wake (also when it was queued there already: the watcher and an
+        admin's /season at once), or None if nobody played in it (it is closed silently)."""
         chat_id = season.chat_id
         self.cache.forget(chat_id)  # the seasons changed: what was kept names the one under way as current
         stretch = Stretch(str(season.season_id), season, False)
@@ -268,8 +269,11 @@ class League:
         text = table_text(tr, head, standings, limit=CAPTION_LIMIT)
         async with self.db.transaction():
             table = await self.db.fetchone("SELECT MAX(table_id) FROM tables WHERE chat_id = ?", (chat_id,))
-            if not await storage.close_season(self.db, season.season_id) or table is None or table[0] is None:
+            closed = await storage.close_season(self.db, season.season_id)
+            if table is None or table[0] is None:
                 return None
+            if not closed:  # told by the other path meanwhile: what follows it is queued after it
+                return chat_id
             await storage.add_announcement(self.db, int(table[0]), "season_end", text, photo=png)
         return chat_id
 

@@ -99,6 +99,9 @@ class SeasonWatcher:
         self._changed = asyncio.Event()
         self._failed: dict[int, Failed] = {}
         """Seasons whose end could not be told, by id."""
+        self._looked = float("-inf")
+        """When the last look began: every season that ended :data:`GRACE` seconds before it was looked at (told,
+        failed, or another run's), and is no reason to wake."""
 
     def hand_ended(self, chat_id: int) -> None:
         """A hand ended in this group: its season must exist (see :meth:`run`)."""
@@ -125,9 +128,11 @@ class SeasonWatcher:
     async def _sleep_for(self) -> float:
         """Seconds until the next season ends or a failed one is tried again (at most :data:`LONGEST_SLEEP`)."""
         now = self.clock()
-        upcoming = await storage.next_season_end(self.db)
+        # Not the ends looked at already: one failed is timed below, and one given up on or of a group another
+        # run hosts stays due, which would make every other group's end wait for the longest sleep.
+        upcoming = await storage.next_season_end(self.db, after=self._looked - GRACE)
         delay = LONGEST_SLEEP
-        if upcoming is not None and upcoming + GRACE > now:  # one already due is a failed one, timed below
+        if upcoming is not None:
             delay = min(delay, upcoming + GRACE - now)
         for failed in self._failed.values():
             if failed.retry_at is not None:
@@ -137,7 +142,7 @@ class SeasonWatcher:
     async def step(self) -> int:
         """One look: the seasons of the groups whose hands ended, then every season due to be told, each on its
         own (see the module's docstring); how many ends were told."""
-        now = self.clock()
+        now = self._looked = self.clock()
         while self._chats:
             chat_id = self._chats.pop()
             await storage.current_season(self.db, chat_id, now)

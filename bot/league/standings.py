@@ -5,7 +5,7 @@ ranked; the others are listed below the line.  Ties are broken, in order,
 by hands won, matches won, fewer escapes, and who got there first (the
 earlier last hand); people still level after all of that share a place.
 Partnerships rank by 积分, then hands won, among the pairs who played at
-least half the minimum together.  AI seats never rank: the stored results
+least half the minimum together (pairs level in both share a place).  AI seats never rank: the stored results
 count for nobody there.
 """
 
@@ -55,6 +55,20 @@ class Standings:
 def order_key(line: storage.LeagueLine) -> tuple[int, int, int, int, float]:
     """What ranks a person: 积分, hands won, matches won, fewer escapes, the earlier last hand."""
     return (-line.jifen, -line.hands_won, -line.matches_won, line.escapes, line.last_at)
+
+
+def pair_key(pair: storage.PartnershipStanding) -> tuple[int, int]:
+    """What ranks a partnership: 积分, then hands won."""
+    return (-pair.jifen, -pair.hands_won)
+
+
+def pair_places(pairs: Sequence[storage.PartnershipStanding]) -> list[int]:
+    """The place of each ranked partnership, in order: pairs level in 积分 and hands won share one."""
+    places: list[int] = []
+    for index, pair in enumerate(pairs):
+        tied = index > 0 and pair_key(pairs[index - 1]) == pair_key(pair)
+        places.append(places[-1] if tied else index + 1)
+    return places
 
 
 def pair_minimum(min_hands: int) -> int:
@@ -119,7 +133,8 @@ def table_text(tr: Translator, heading: str, standings: Standings, *, limit: int
                             + ("…" if len(standings.unranked) > shown else "")))
         if standings.pairs:
             lines.append("<b>" + tr("Partnerships") + "</b>")
-            lines += [pair_text(tr, i, pair) for i, pair in enumerate(standings.pairs[:min(shown, 3)], start=1)]
+            lines += [pair_text(tr, place, pair) for place, pair in zip(pair_places(standings.pairs),
+                                                                          standings.pairs[:min(shown, 3)])]
         lines.append("<i>" + rule + "</i>")
         text = "\n".join(lines)
         if _visible_length(text) <= limit:
@@ -138,11 +153,18 @@ def champions_text(tr: Translator, standings: Standings, *, finished: bool) -> s
     names = ("、" if tr.lang == "zh" else ", ").join(
         tr("{name} ({jifen})", name=name_html(p.display_name), jifen=signed(p.jifen)) for p in people)
     text = tr("Champion: {names}", names=names) if finished else tr("Leading: {names}", names=names)
-    if standings.pairs:
-        pair = standings.pairs[0]
+    best = [pair for pair, place in zip(standings.pairs, pair_places(standings.pairs)) if place == 1]
+    if len(best) == 1:
+        pair = best[0]
         names = " &amp; ".join(name_html(n) for n in pair.display_names)
         text += " · " + (tr("Best partnership: {names} ({jifen})", names=names, jifen=signed(pair.jifen)) if finished
                          else tr("Best partnership so far: {names} ({jifen})", names=names, jifen=signed(pair.jifen)))
+    elif best:  # level in all of their rule: each of them is named (three at most: the caption has 1024 characters)
+        names = ("、" if tr.lang == "zh" else ", ").join(
+            tr("{name} ({jifen})", name=" &amp; ".join(name_html(n) for n in pair.display_names),
+               jifen=signed(pair.jifen)) for pair in best[:3]) + ("…" if len(best) > 3 else "")
+        text += " · " + (tr("Best partnerships: {names}", names=names) if finished
+                         else tr("Best partnerships so far: {names}", names=names))
     return text
 
 

@@ -70,3 +70,23 @@ def test_every_message_kind_survives_hostile_names(lang: str, kind: str) -> None
     hostile_shown = [name for name in HOSTILE if shown(name)[:20] in plain]
     assert hostile_shown or kind in ("settings", "escape question", "result"), (kind, plain)
     assert not BIDI_CONTROLS & set(plain), (kind, plain)  # a U+202E in a name never turns a message around
+
+
+async def test_a_season_name_with_bidi_controls_is_stored_and_told_without_them(db: storage.Database) -> None:
+    """An admin's /season new ‮name: the reply said 「‮name」 starts now… with the U+202E, which turned the rest
+    of the line around (the reply escaped the name for HTML but kept its controls); the name is cleaned before
+    it is stored, so the reply, /season and the season's end all show it as text, and a name of nothing but
+    controls is refused like an empty one."""
+    from bot.league.admin import change_season
+    from bot.league.board import League
+
+    await storage.upsert_chat(db, -1001, "牌友群")
+    await storage.upsert_user(db, 1, "Ann")
+    league = League(db, bot_username="b", public_url=None, clock=lambda: 1_800_000_000.0)
+    tr = translator("en")
+    reply = await change_season(league, tr, -1001, 1, "new", "\u202e春季赛\u202c &<b>")
+    assert reply is not None and not BIDI_CONTROLS & set(assert_telegram_html(reply)), reply
+    assert "春季赛 &amp;&lt;b&gt;" in reply
+    assert (await storage.current_season(db, -1001, 1_800_000_001.0)).name == "春季赛 &<b>"
+    refused = await change_season(league, tr, -1001, 1, "new", "\u202e\u202c")
+    assert refused is not None and refused.startswith("A season's name has 1 to 32 characters"), refused

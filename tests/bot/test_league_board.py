@@ -19,7 +19,7 @@ from bot.league.history import history_text
 from bot.league.personal import group_stats, private_stats
 from bot.league.pictures import Stretch, chart_data
 from bot.league.seasons import GRACE, SeasonWatcher, season_dates, season_title
-from bot.league.standings import rank
+from bot.league.standings import champions_text, rank, table_text
 from bot.tasks import Supervisor
 from storage import LeagueLine
 from tests.storage.league_kit import CHAT, Hands, at, hands_at
@@ -55,6 +55,24 @@ def test_the_ranking_rule_breaks_ties_in_its_stated_order() -> None:
              storage.PartnershipStanding((3, 4), ("c", "d"), 4, 4, 20, 0, 0, 0, 0, 0, 0)]
     assert [p.user_ids for p in rank(lines, pairs, 10).pairs] == [(1, 2)]  # (3, 4) played under half of 10
     assert [p.user_ids for p in rank(lines, pairs, 8).pairs] == [(3, 4), (1, 2)]
+
+
+def test_partnerships_level_in_积分_and_hands_won_share_the_place_and_the_title() -> None:
+    """Two partnerships level in 积分 and hands won (the partnerships' whole rule): the table numbered them 1 and 2
+    and the season's end named only the one whose Telegram ids were smaller its best partnership; now they share
+    first place, as people level in all of their rule do, and both are named."""
+    lines = [line(uid, 4) for uid in (1, 2, 3, 4)]
+    pairs = [storage.PartnershipStanding((1, 2), ("a", "b"), 6, 4, 8, 0, 0, 0, 0, 0, 0),
+             storage.PartnershipStanding((3, 4), ("c", "d"), 5, 4, 8, 0, 0, 0, 0, 0, 0),
+             storage.PartnershipStanding((1, 3), ("a", "c"), 5, 3, 8, 0, 0, 0, 0, 0, 0)]
+    standings = rank(lines, pairs, 10)
+    tr = translator("en")
+    told = champions_text(tr, standings, finished=True)
+    assert told.endswith(" · Best partnerships: a &amp; b (+8), c &amp; d (+8)"), told
+    zh = champions_text(translator("zh"), standings, finished=True)
+    assert zh.endswith(" · 最佳搭档：a &amp; b（+8）、c &amp; d（+8）"), zh
+    table = table_text(tr, "<b>League</b>", standings)
+    assert "1. a &amp; b · +8" in table and "1. c &amp; d · +8" in table and "3. a &amp; c · +8" in table, table
 
 
 def fixture_chart(players: int, hands: int = 240, lang: str = "zh", *, minimum: int | None = None,
@@ -222,14 +240,14 @@ async def test_leaderboard_answers_and_its_picture_is_kept_until_the_next_hand_e
     assert [label for label, _key in first.buttons] == ["◀ November 2026 season", "All time"]
     assert first.link == ("📈 League page", f"https://t.me/chaodipi_bot?start=l{CHAT}")
     assert "1. player2 · +2" in first.text and "Ranked by 积分 with at least 2 hands" in first.text
-    league.sent(CHAT, first.stretch, "en", "file-1")
+    league.sent(CHAT, first.stretch, "en", "file-1", first.photo)
     again = await leaderboard(league, CHAT, "en", CURRENT)
     assert again is not None and again.file_id == "file-1" and again.photo is None
     past_key = first.buttons[0][1]
     past = await leaderboard(league, CHAT, "en", past_key)
     assert past is not None and past.photo is not None and not past.stretch.current
     assert [key for _label, key in past.buttons] == [CURRENT, ALL_TIME]
-    league.sent(CHAT, past.stretch, "en", "file-past")
+    league.sent(CHAT, past.stretch, "en", "file-past", past.photo)
     league.cache.hand_ended(CHAT)  # a hand ended: the season's picture is drawn again, November's is kept
     assert (await leaderboard(league, CHAT, "en", CURRENT)).photo is not None  # type: ignore[union-attr]
     assert (await leaderboard(league, CHAT, "en", past_key)).file_id == "file-past"  # type: ignore[union-attr]
@@ -327,3 +345,109 @@ async def test_a_group_that_looks_at_its_league_gets_its_new_picture_drawn_when_
     league.hand_ended(CHAT)
     assert tasks.get(f"league {CHAT}") is None
     await tasks.close(timeout=5)
+
+
+async def test_a_group_that_lets_nobody_send_photos_gets_its_leaderboard_in_words() -> None:
+    """/leaderboard in a group whose members (the bot with them) may send no photos: Telegram refused the picture
+    ("not enough rights to send photos"), the refusal was logged and the group saw nothing at all; now the
+    table is sent as text, with its buttons."""
+    from types import SimpleNamespace
+
+    from telegram.error import BadRequest
+
+    from bot.handlers.league_buttons import send_board
+    from bot.league.board import Answer
+
+    sent: list[str] = []
+
+    class Message:
+        chat_id = CHAT
+
+        async def reply_photo(self, *args: object, **kwargs: object) -> object:
+            raise BadRequest("Not enough rights to send photos to the chat")
+
+        async def reply_html(self, text: str, **kwargs: object) -> object:
+            sent.append(text)
+            return None
+
+    update = SimpleNamespace(effective_message=Message())
+    context = SimpleNamespace(bot_data={})
+    answer = Answer("<b>League</b>\n1. Ann · +3", Stretch("all", None, True), photo=b"png",
+                    buttons=(("This season", CURRENT),))
+    await send_board(update, context, answer, "en")  # type: ignore[arg-type]
+    assert sent == ["<b>League</b>\n1. Ann · +3"]
+
+
+async def test_a_button_from_a_text_table_to_a_picture_shows_the_table_in_words_where_photos_are_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same group: its leaderboard is text, and its 「All time」 button led to a new photo message, refused;
+    the press was answered and nothing else happened.  Now the pressed message shows the table in words."""
+    from datetime import datetime
+    from types import SimpleNamespace
+
+    from telegram import Chat, Message
+    from telegram.error import BadRequest
+
+    from bot import callbacks
+    from bot.handlers import league_buttons
+    from bot.league.board import Answer
+
+    edited: list[str] = []
+
+    class Refusing:
+        async def send_photo(self, *args: object, **kwargs: object) -> object:
+            raise BadRequest("Not enough rights to send photos to the chat")
+
+    message = Message(5, datetime.now(), Chat(CHAT, "supergroup"), text="<b>League</b>")
+
+    async def edit_text(text: str, **kwargs: object) -> bool:
+        edited.append(text)
+        return True
+
+    class League:
+        async def language(self, chat_id: int) -> str:
+            return "en"
+
+        def asked(self, chat_id: int) -> None:
+            pass
+
+    async def leaderboard(*args: object) -> Answer:
+        return Answer("<b>All time</b>\n1. Ann · +3", Stretch("all", None, True), photo=b"png",
+                      buttons=(("This season", CURRENT),))
+
+    monkeypatch.setattr(league_buttons, "leaderboard", leaderboard)
+    monkeypatch.setattr(Message, "edit_text", lambda self, text, **kwargs: edit_text(text, **kwargs))
+    answered: list[object] = []
+
+    async def answer(*args: object, **kwargs: object) -> None:
+        answered.append(args)
+
+    query = SimpleNamespace(from_user=SimpleNamespace(id=1), message=message, answer=answer)
+    context = SimpleNamespace(bot_data={"league": League()}, bot=Refusing())
+    data = callbacks.decode(callbacks.league("lb", "all"))
+    assert data is not None
+    await league_buttons.on_league_button(context, query, data, translator("en"))  # type: ignore[arg-type]
+    assert answered == [()] and edited == ["<b>All time</b>\n1. Ann · +3"]
+
+
+async def test_a_picture_uploaded_while_a_hand_ended_does_not_stand_in_for_the_new_one(db: storage.Database) -> None:
+    """/leaderboard's picture was still uploading when a hand ended and the group's new picture was drawn: the
+    old picture's file_id, once Telegram gave it, was kept with the new picture, and every /leaderboard until
+    the next hand sent the old standings' picture under the new standings' caption.  Now a file_id is kept only
+    with the picture that was sent."""
+    hands = await november(db)
+    now = [at(2026, 12, 10)]
+    league = league_at(db, now)
+    await hands.play(at(2026, 12, 9), winner=1)
+    await hands.play(at(2026, 12, 9, 1), winner=1)
+    uploading = await leaderboard(league, CHAT, "en", CURRENT)
+    assert uploading is not None and uploading.photo is not None
+    await hands.play(at(2026, 12, 9, 2), winner=1)  # meanwhile a hand ends, and the new picture is drawn
+    league.hand_ended(CHAT)
+    drawn = await leaderboard(league, CHAT, "en", CURRENT)
+    assert drawn is not None and drawn.photo is not None and drawn.photo != uploading.photo
+    league.sent(CHAT, uploading.stretch, "en", "file-old", uploading.photo)  # the upload of the old one ends
+    asked = await leaderboard(league, CHAT, "en", CURRENT)
+    assert asked is not None and asked.file_id is None and asked.photo == drawn.photo
+    league.sent(CHAT, drawn.stretch, "en", "file-new", drawn.photo)
+    assert (await leaderboard(league, CHAT, "en", CURRENT)).file_id == "file-new"  # type: ignore[union-attr]

@@ -379,3 +379,26 @@ async def test_two_topics_of_a_forum_each_run_a_table(fake_telegram: FakeTelegra
         await server.wait_for(lambda: tables(app).in_chat(group.id, north) is None, what="the north table stopped")
         await server.wait_for(lambda: len(Topic(group, north).bot_messages()) > replies, what="the reply")
         assert all(m.thread_id in (north, south) for m in group.messages() if m.from_bot)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_admins_the_bot_never_met_start_seasons(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """An admin who never played nor opened the bot, and an anonymous admin posting as the group, sent
+    /season new 春季赛 and /season monthly: the season row names who started it, and neither was a person the
+    bot had stored, so storage refused it (a foreign key), the log had a traceback and the admin no reply.  Now
+    the admin is remembered as any person who asks is, and a season started as the group names nobody."""
+    server = fake_telegram
+    ann = server.person("Ann", "ann", language_code="en", started=True)
+    boss = server.person("Boss", "boss", language_code="en")
+    group = server.group("Seasons", [ann, boss])
+    group.add(boss, "administrator")
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")  # the group is known; Boss is not
+        await wait_seated(server, app, group, ann)
+        await boss.command(group, "season", "new", "Spring")
+        await server.wait_for(lambda: announced(group, "The season 「Spring」 starts now"), what="Boss's season")
+        await boss.command(group, "season", "monthly", as_group=True)
+        await server.wait_for(lambda: announced(group, "Back to monthly seasons"), what="the group's season")
+        await settled(server, app)
+        seasons = await storage.seasons_of(tables(app).db, group.id)
+        assert [(s.kind, s.started_by) for s in seasons][-2:] == [("named", boss.id), ("monthly", None)]

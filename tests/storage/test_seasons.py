@@ -174,3 +174,19 @@ async def test_results_stored_before_migration_7_count_in_their_groups_league(tm
         assert len(await storage.league_lines(db, -100_888)) == 4 and await storage.league_lines(db, CHAT) == []
     finally:
         await db.close()
+
+
+async def test_a_time_zone_already_past_the_month_ends_the_month_now(db: Database) -> None:
+    """A London group switched to Asia/Shanghai at 20:00 on 31 December (already 1 January in Shanghai): its
+    December season was given Shanghai's next first of the month, 1 February, and ran through January as
+    「2026年12月赛季」, no January season and no end told on 1 January; now it ends at once and January's
+    season starts."""
+    hands = await hands_at(db)
+    await storage.current_season(db, CHAT, at(2026, 12, 10, tz=LONDON))
+    await storage.set_time_zone(db, CHAT, "Europe/London", at(2026, 12, 10, tz=LONDON))
+    await hands.play(at(2026, 12, 20, tz=LONDON))
+    switched = at(2026, 12, 31, 20, tz=LONDON)
+    december = await storage.set_time_zone(db, CHAT, "Asia/Shanghai", switched)
+    assert (december.name, december.ends_at) == ("2026-12", switched)
+    january = await storage.current_season(db, CHAT, switched + 60)
+    assert (january.name, january.starts_at, january.ends_at) == ("2027-01", switched, at(2027, 2, 1))
