@@ -352,7 +352,8 @@ def pause_line(tr: Translator, table: Table, now: float | None = None) -> str:
     if table.settings.pace == "realtime":
         return tr("The next hand starts in a moment.")
     left = time_left(tr, table.between_hands - (time.time() if now is None else now))
-    return tr("The next hand starts when someone at the table presses 「Next hand」 {left}.", left=left)
+    return tr("The next hand starts when someone at the table presses 「Next hand」, or by itself when the time is up "
+              "{left}.", left=left)
 
 
 def _next_hand_markup(tr: Translator, table: Table) -> InlineKeyboardMarkup | None:

@@ -228,8 +228,9 @@ def _combinations(tr: Translator, r: Ruleset) -> list[str]:
         out.append(tr("The trump-suit level pair does not count at face value: at level 6, 6677 of the trump suit "
                       "is not a tractor."))
     if r.top_chain:
-        out.append(tr("Top chain: trump-suit A pair → off-suit level pair → trump-suit level pair → small-joker "
-                      "pair → big-joker pair, each next to the one before, make tractors."))
+        out.append(tr("Top chain: the trump suit's top pair (A pair; K pair at level A) → off-suit level pair → "
+                      "trump-suit level pair → small-joker pair → big-joker pair, each next to the one before, "
+                      "make tractors."))
     if r.five_ten_king:
         out.append(tr("5-10-K (五十K): the 5, 10 and K of one suit may be led together, and so may their pairs "
                       "(55 1010 KK). A 5-10-K plus other cards is an ordinary throw."))

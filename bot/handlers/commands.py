@@ -248,4 +248,4 @@ async def cmd_hand(update: Update, context: Context) -> None:
                 await tables.show_hand_again(table, seat)
     if in_group(update.effective_chat):
         await reply(update, context, tr("I sent your hand to our private chat.") if sent
-                    else tr("I told you in our private chat when the next hand starts."))
+                    else tr("The next hand has not started yet; I told you in our private chat when it starts."))

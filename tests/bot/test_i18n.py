@@ -116,7 +116,7 @@ def test_every_translation_formats() -> None:
     ("trick {n}", {"n": 7}, "第 7 轮"),
     ("Your turn · {what} · {title}", {"what": "第 7 轮", "title": "牌友群"}, "轮到你了 · 第 7 轮 · 牌友群"),
     ("Bid {cards}", {"cards": "♠5♠5"}, "亮主 ♠5♠5"),
-    ("Bury ({n}/8)", {"n": 8}, "扣底 (8/8)"),
+    ("Bury ({n}/8)", {"n": 8}, "扣底（8/8）"),
     ("Pass", {}, "不亮"),
     ("Don't steal", {}, "不抄"),
     ("no-trump", {}, "无主"),

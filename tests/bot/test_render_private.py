@@ -394,13 +394,13 @@ def test_burying_keyboard(preset: str, lang: str) -> None:
                 in _plain.split("\n")
             assert sum(b.text.startswith("+") for b in buttons(markup)) == 8
             assert actions(decoded) == ["bury", "clear", "hint"]
-            assert action_texts(markup) == (["扣底 (0/8)", "清除", "提示"] if lang == "zh" else ["Bury (0/8)", "Clear", "Hint"])
+            assert action_texts(markup) == (["扣底（0/8）", "清除", "提示"] if lang == "zh" else ["Bury (0/8)", "Clear", "Hint"])
         else:
             assert actions(decoded) == []
     # Select eight: the button counts them.
     table.presses.replace(burier, hand.hands[burier][:8])
     _raw, plain, markup, _decoded = private(table, burier, lang)
-    assert action_texts(markup)[0] == ("扣底 (8/8)" if lang == "zh" else "Bury (8/8)")
+    assert action_texts(markup)[0] == ("扣底（8/8）" if lang == "zh" else "Bury (8/8)")
     assert sum(b.text.startswith("✓") for b in buttons(markup)) == 8
 
 

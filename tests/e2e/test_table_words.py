@@ -154,7 +154,7 @@ async def test_hand_between_hands_is_not_told_as_sent(fake_telegram: FakeTelegra
         assert not answer.show_alert, answer.text
         await server.wait_for(lambda: table.between_hands is not None, what="the pause between hands")
         got = await replies(server, app, alice, group, "hand")
-        assert [m.text for m in got] == [EN("I told you in our private chat when the next hand starts.")]
+        assert [m.text for m in got] == [EN("The next hand has not started yet; I told you in our private chat when it starts.")]
         assert table.between_hands is not None
         # /start in the private chat meanwhile: no "your cards are below" over a note that the next hand comes.
         before = {m.message_id for m in alice.bot_private_messages()}

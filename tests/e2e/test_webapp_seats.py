@@ -227,7 +227,7 @@ async def test_a_timeout_ends_the_stream_and_the_page_offers_the_way_back(
         assert status == 200 and body["ok"] and not body["state"]["away"], body
         assert not info.timed_out and body["state"]["hand"]
         status, body = await alice_app.post(f"/app/api/tables/{table.id}/back", {"nonce": "c" * 16})
-        assert status == 409 and body["refusal"] == "你已经在自己打这个座位了。", body
+        assert status == 409 and body["refusal"] == "这个座位已经是你自己在打了。", body
 
 
 async def test_stopping_the_table_closes_the_stream(

@@ -65,7 +65,7 @@ async def test_no_new_match_starts_while_telegrams_limit_has_no_room(backlog: fl
         with pytest.raises(TableError) as caught:
             await tables.start(table)
         assert caught.value.text(translator("zh")) == \
-            "Telegram 限制了我一次能发的消息量，正在打的牌桌现在要用：这一桌有空位时会自动开始（前面还有 0 桌在等）。"
+            "Telegram 限制了我一次能发的消息量，现在先留给正在打的牌桌：等有余量，这一桌会自动开始（前面还有 0 桌在等）。"
         assert "starts by itself as soon as there is room (0 waiting before it)" in caught.value.text(translator("en"))
         assert table.status == "open" and table.match is None and list(tables.waiting_starts) == [table.id]
     else:
