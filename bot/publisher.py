@@ -40,6 +40,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.faults import group_gone, moved_to, passes
+from bot.muting import Muting
 from bot.posting import Poster
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
 from bot.slots import TAP_GAP, ChatPace, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
@@ -76,6 +77,7 @@ class Publisher:
         self.on_moved: Callable[[int, int], Awaitable[None]] | None = None  # told once: (old id, new id)
         self.lost: set[int] = set()  # groups the bot is no longer in: nothing is sent there (see regain)
         self.moved: dict[int, int] = {}  # groups that became supergroups, old id to new
+        self.muting: Muting | None = None  # told of each refusal to write in a group, and each message sent there
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None,
              thread_id: int | None = None) -> Slot:
@@ -286,7 +288,7 @@ class Publisher:
         if chat_id in self.lost:
             return None
         try:
-            return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+            sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                                disable_notification=silent, message_thread_id=thread_id)
         except TelegramError as exc:
             if passes(exc):
@@ -296,10 +298,15 @@ class Publisher:
             if follow and new is not None and new not in self.moved:
                 return await self._send(new, text, markup, silent=silent, follow=False)
             return None
+        if self.muting is not None:
+            self.muting.wrote(chat_id)  # a group that muted the bot lets it write again
+        return sent
 
     def _refused(self, chat_id: int, exc: TelegramError, what: str) -> None:
         """A call to ``chat_id`` was refused for good: a moved or lost group or a block reported, else logged."""
         new = moved_to(exc)
+        if self.muting is not None and self.muting.refused(chat_id, exc):
+            return  # the bot is muted there (logged by bot.muting): its tables pause if it lasts
         if new is not None:
             if chat_id not in self.moved:
                 self.moved[chat_id] = new
@@ -319,6 +326,8 @@ class Publisher:
         if chat_id in self.lost:
             return
         self.lost.add(chat_id)
+        if self.muting is not None:
+            self.muting.forget(chat_id)
         log.warning("group %s is out of reach (%s): nothing more is sent there", chat_id, why)
         self._poster.drop(chat_id)
         for slot in [*self._slots.values(), *self._retired.values()]:
