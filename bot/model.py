@@ -165,6 +165,9 @@ class Table:
     seated player presses 「下一局」 first.  None while a hand is being played."""
     paused: bool = False
     """Nobody present is left at the table: no move is made until someone comes back."""
+    muted: bool = False
+    """The group does not let the bot write there (:mod:`bot.muting`): nothing moves by itself (no AI move, no
+    clock runs out, no next hand is dealt) until it may write again."""
     progress: float = 0.0
     """When the table last moved on (unix time): an action stored, a match started, a hand shown.  The
     heartbeat calls a table stuck that should move and has not for a while."""

@@ -61,7 +61,9 @@ class Muting:
         now = self.clock()
         since, count = self._refusing.get(chat_id, (now, 0))
         self._refusing[chat_id] = (since, count + 1)
-        if chat_id not in self.muted:
+        if chat_id in self.muted:
+            log.warning("group %s (muting the bot) refused a message: %s", chat_id, exc.message)
+        else:
             if count + 1 >= 2 and now - since >= self.after:
                 self.mute(chat_id, f"{count + 1} refusals in {now - since:.0f} s: {exc.message}")
             else:
@@ -97,6 +99,13 @@ class Muting:
         if self.on_unmuted is not None:
             on_unmuted = self.on_unmuted
             self.tasks.start(f"unmuted {chat_id}", lambda: on_unmuted(chat_id))
+
+    def moved(self, old: int, new: int) -> None:
+        """The group became the supergroup ``new``: a mute goes with it (its tables moved there, paused)."""
+        if old in self.muted:
+            self.muted.discard(old)
+            self.muted.add(new)
+        self._refusing.pop(old, None)
 
     def forget(self, chat_id: int) -> None:
         """The group is lost or moved: nothing of it is kept."""
