@@ -196,6 +196,12 @@ class Table:
     their thinking is counted from then, never from a moment their message still waited in the bot's queue
     (:func:`bot.tables.turns.shown_at`)."""
 
+    def window(self) -> float:
+        """The whole time of the window the table waits in now: the bidding's, or a turn's."""
+        assert self.match is not None
+        pace = PACES[self.settings.pace]
+        return pace.bidding if self.match.hand.phase == "bidding" else pace.turn
+
     def thinking(self, now: float) -> bool:
         """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:
         every message of the table then says whose turn it is."""

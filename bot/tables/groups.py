@@ -36,7 +36,7 @@ from bot.tables.hand_messages import retire
 from bot.tables.house import House
 from bot.tables.nudges import clear
 from bot.tables.showing import bring_down, refresh
-from bot.tables.turns import after_change, clock_again
+from bot.tables.turns import after_change, set_timer, store_deadline
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,7 @@ async def lose_group(house: House, chat_id: int) -> list[Table]:
     privately, drop what waits for the group.  Returns the tables closed.  Takes each table's lock."""
     if house.publisher is not None:
         house.publisher.lose(chat_id, "the bot left or was removed", tell=False)  # we are what it would tell
+    house.muting.forget(chat_id)
     if house.outbox is not None:
         await house.outbox.drop(chat_id)
     return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
@@ -112,6 +113,17 @@ async def unmute_group(house: House, chat_id: int, muted: Callable[[], bool]) ->
             bring_down(house, table)  # where the bot may not pin, the table comes anew to the bottom
             clock_again(house, table)
             after_change(house, table)  # the AI seats, the next hand, the messages
+
+
+def clock_again(house: House, table: Table) -> None:
+    """The clock of the window the table waits in starts again, whole (a table that was muted goes on: nobody
+    could see it meanwhile)."""
+    if table.deadline is None or not table.playing:
+        return
+    table.deadline = time.time() + table.window()
+    table.reminded = False
+    house.spawn("deadline", partial(store_deadline, house, table), table)
+    set_timer(house, table)
 
 
 def _tell_seated(house: House, table: Table, line: Callable[[Translator, str], str]) -> None:

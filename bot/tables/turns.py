@@ -106,24 +106,6 @@ async def store_deadline(house: House, table: Table) -> None:
     await storage.update_table(house.db, table.id, turn_deadline=table.deadline)
 
 
-def full_time(table: Table) -> float:
-    """The whole time of the window the table waits in now: the bidding's, or a turn's."""
-    assert table.match is not None
-    pace = PACES[table.settings.pace]
-    return pace.bidding if table.match.hand.phase == "bidding" else pace.turn
-
-
-def clock_again(house: House, table: Table) -> None:
-    """The clock of the window the table waits in starts again, whole (a table that was muted goes on:
-    nobody could see it meanwhile)."""
-    if table.deadline is None or not table.playing:
-        return
-    table.deadline = time.time() + full_time(table)
-    table.reminded = False
-    house.spawn("deadline", partial(store_deadline, house, table), table)
-    set_timer(house, table)
-
-
 def grace(table: Table) -> float:
     """The time a turn gets after the bot stalled past its deadline: the reminder's time (20 s in real
     time, 10 minutes relaxed, 3 hours daily)."""
@@ -175,7 +157,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
             # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or
             # Telegram cannot be reached (nobody can play): the clock starts again, not the timeout.
-            table.deadline = time.time() + full_time(table)
+            table.deadline = time.time() + table.window()
         else:
             await time_out(house, table)
             after_change(house, table)
