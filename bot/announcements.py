@@ -29,6 +29,7 @@ from telegram.error import BadRequest, TelegramError
 
 import storage
 from bot.faults import group_gone, moved_to, passes
+from bot.muting import Muting
 from bot.tasks import Supervisor
 
 log = logging.getLogger(__name__)
@@ -53,6 +54,8 @@ class Outbox:
         self.on_moved: Callable[[int, int], Awaitable[None]] | None = None
         """Told of a group that refused an announcement because it became a supergroup (old id, new id)."""
         self._dropped: set[int] = set()
+        self.muting: Muting | None = None
+        """Told of each refusal to write in a group, and each announcement sent there (:mod:`bot.muting`)."""
 
     def sending(self, chat_id: int) -> bool:
         """True while this chat's announcements are still going out."""
@@ -149,11 +152,15 @@ class Outbox:
                 return False, None
             log.warning("outbox: chat %s refused announcement %s for good (%s); not sent", chat_id,
                         item.announcement_id, exc)
+            if self.muting is not None:
+                self.muting.refused(chat_id, exc)
             if group_gone(exc, chat_id):
                 self._dropped.add(chat_id)
                 if self.on_group_lost is not None:
                     await self.on_group_lost(chat_id)
             return True, None
+        if self.muting is not None:
+            self.muting.wrote(chat_id)
         return True, message.message_id
 
     async def _send(self, chat_id: int, item: storage.Announcement) -> Message:

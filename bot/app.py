@@ -135,6 +135,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     tables.outbox = Outbox(db, app.bot, tasks)
     for sender in (tables.publisher, tables.outbox):  # a group lost or moved, found by a refused call
         sender.on_group_lost, sender.on_moved = tables.group_lost, tables.group_moved
+    tables.publisher.muting = tables.outbox.muting = tables.muting  # a group that mutes the bot: its tables pause
+    tables.muting.on_muted, tables.muting.on_unmuted = tables.group_muted, tables.group_unmuted
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
     app.bot_data["reader"] = await _open_reader(db)

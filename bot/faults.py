@@ -51,11 +51,25 @@ def group_gone(exc: TelegramError, chat_id: int) -> bool:
     """True when Telegram answered that the bot cannot write to this group any more: it was removed
     (403 "bot was kicked", "bot is not a member") or the group is gone ("chat not found").  A private
     chat's 403 is a person blocking the bot, never this."""
-    if chat_id >= 0:
-        return False
+    if chat_id >= 0 or refuses_writing(exc, chat_id):
+        return False  # a muted bot is still in the group (bot.muting)
     if isinstance(exc, Forbidden):
         return True
     return isinstance(exc, BadRequest) and "chat not found" in exc.message.lower()
+
+
+NO_RIGHTS: Final = ("not enough rights to send", "have no rights to send", "chat_write_forbidden",
+                    "chat_send_plain_forbidden")
+"""What Telegram answers (400, at times 403) to a bot that may not send messages in a group it is in."""
+
+
+def refuses_writing(exc: TelegramError, chat_id: int) -> bool:
+    """True when a group refused a message because the bot may not write there (it is muted), not because it
+    is gone from it."""
+    if chat_id >= 0 or not isinstance(exc, BadRequest | Forbidden):
+        return False
+    text = exc.message.lower()
+    return any(words in text for words in NO_RIGHTS)
 
 
 def moved_to(exc: BaseException) -> int | None:

@@ -165,6 +165,9 @@ class Table:
     seated player presses 「下一局」 first.  None while a hand is being played."""
     paused: bool = False
     """Nobody present is left at the table: no move is made until someone comes back."""
+    muted: bool = False
+    """The group does not let the bot write there (:mod:`bot.muting`): nothing moves by itself (no AI move, no
+    clock runs out, no next hand is dealt) until it may write again."""
     progress: float = 0.0
     """When the table last moved on (unix time): an action stored, a match started, a hand shown.  The
     heartbeat calls a table stuck that should move and has not for a while."""
@@ -192,6 +195,12 @@ class Table:
     """When the player to move was shown their turn (unix time; 0 until the turn's timer saw it shown):
     their thinking is counted from then, never from a moment their message still waited in the bot's queue
     (:func:`bot.tables.turns.shown_at`)."""
+
+    def window(self) -> float:
+        """The whole time of the window the table waits in now: the bidding's, or a turn's."""
+        assert self.match is not None
+        pace = PACES[self.settings.pace]
+        return pace.bidding if self.match.hand.phase == "bidding" else pace.turn
 
     def thinking(self, now: float) -> bool:
         """True once the player to move has been at it for a while (:data:`THINKING`), or was reminded:

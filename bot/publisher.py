@@ -1,31 +1,25 @@
 """Showing tables on Telegram: edits in place, coalesced, within the flood limits.
 
-* The group's table message is edited at most once every ``group_interval``
-  seconds (it may lag a few seconds; a hand costs a few dozen group calls).
-* A player's private hand message is edited at once when it is their move,
-  and coalesced otherwise.
-* Nothing is sent that did not change: each slot remembers the text and
-  keyboard Telegram last accepted for its message, and an identical edit is
-  skipped (no "message is not modified" call, and the slot's interval is not
-  spent on it).  "Message is not modified" is still success; a message that
-  vanished is sent again; a person who blocked the bot is reported once to the
-  caller.
-* A refusal that will not pass is not tried again (one log line).  A group
-  the bot is no longer in (403, "chat not found") is *lost*: reported once
-  (``on_group_lost``), nothing more is sent there; a group that became a
-  supergroup is reported once (``on_moved``), its notices go to the new id.
-* Nothing is forgotten when Telegram fails for a reason that can pass (no
-  network, a 5xx, a timeout, flood control past the limiter's retries): the
-  message stays marked, and is tried again after :func:`retry_delay`, or at
-  once when Telegram answers again (:meth:`Publisher.telegram_back`).  So are
-  the notices posted to a chat, in order.  (The fault itself is logged once, by
-  :mod:`bot.faults`.)
+* The group's table message is edited at most once every ``group_interval`` seconds (it may lag a few
+  seconds; a hand costs a few dozen group calls).
+* A player's private hand message is edited at once when it is their move, and coalesced otherwise.
+* Nothing is sent that did not change: each slot remembers the text and keyboard Telegram last accepted for
+  its message, and an identical edit is skipped (no "message is not modified" call, and the slot's interval
+  is not spent on it).  "Message is not modified" is still success; a message that vanished is sent again;
+  a person who blocked the bot is reported once to the caller.
+* A refusal that will not pass is not tried again (one log line).  A group the bot is no longer in (403,
+  "chat not found") is *lost*: reported once (``on_group_lost``), nothing more is sent there; a group that
+  became a supergroup is reported once (``on_moved``), its notices go to the new id; a group that mutes the
+  bot is told to :mod:`bot.muting`, with every message that goes through.
+* Nothing is forgotten when Telegram fails for a reason that can pass (no network, a 5xx, a timeout, flood
+  control past the limiter's retries): the message stays marked, and is tried again after
+  :func:`retry_delay`, or at once when Telegram answers again (:meth:`Publisher.telegram_back`).  So are
+  the notices posted to a chat, in order.  (The fault itself is logged once, by :mod:`bot.faults`.)
 
-The tasks that edit messages only talk to Telegram, so they may be cancelled
-(an edit made obsolete, a seat emptied) at any moment.  What must reach the
-database (a message's new id, a person who blocked the bot) runs in a task of
-its own that is never cancelled: cancelling a task that holds or waits for
-the database would leave its transaction to chance.
+The tasks that edit messages only talk to Telegram, so they may be cancelled (an edit made obsolete, a seat
+emptied) at any moment.  What must reach the database (a message's new id, a person who blocked the bot)
+runs in a task of its own that is never cancelled: cancelling a task that holds or waits for the database
+would leave its transaction to chance.
 """
 
 from __future__ import annotations
@@ -40,6 +34,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.faults import group_gone, moved_to, passes
+from bot.muting import Muting
 from bot.posting import Poster
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
 from bot.slots import TAP_GAP, ChatPace, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
@@ -76,6 +71,7 @@ class Publisher:
         self.on_moved: Callable[[int, int], Awaitable[None]] | None = None  # told once: (old id, new id)
         self.lost: set[int] = set()  # groups the bot is no longer in: nothing is sent there (see regain)
         self.moved: dict[int, int] = {}  # groups that became supergroups, old id to new
+        self.muting = Muting(self.tasks)  # told of each refusal to write in a group, and each message sent there
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None,
              thread_id: int | None = None) -> Slot:
@@ -286,7 +282,7 @@ class Publisher:
         if chat_id in self.lost:
             return None
         try:
-            return await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
+            sent = await self.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup,
                                                disable_notification=silent, message_thread_id=thread_id)
         except TelegramError as exc:
             if passes(exc):
@@ -296,10 +292,14 @@ class Publisher:
             if follow and new is not None and new not in self.moved:
                 return await self._send(new, text, markup, silent=silent, follow=False)
             return None
+        self.muting.wrote(chat_id)  # a group that muted the bot lets it write again
+        return sent
 
     def _refused(self, chat_id: int, exc: TelegramError, what: str) -> None:
         """A call to ``chat_id`` was refused for good: a moved or lost group or a block reported, else logged."""
         new = moved_to(exc)
+        if self.muting.refused(chat_id, exc):
+            return  # the bot is muted there (logged by bot.muting): its tables pause if it lasts
         if new is not None:
             if chat_id not in self.moved:
                 self.moved[chat_id] = new

@@ -327,10 +327,11 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
     if table.between_hands is not None:
-        line = paused_line(tr) if table.paused else pause_line(tr, table, now)
+        line = muted_line(tr) if table.muted else paused_line(tr) if table.paused else pause_line(tr, table, now)
         return "\n".join(lines + [line]), _next_hand_markup(tr, table)
     # Paused for want of anyone present: the next hand is dealt, and nothing moves until someone is back.
-    lines += [paused_line(tr)] if table.paused else phase_lines(tr, table, view, now)
+    # Muted (bot.muting): nothing moves by itself until the bot may write here again; an edit may still show it.
+    lines += [muted_line(tr)] if table.muted else [paused_line(tr)] if table.paused else phase_lines(tr, table, view, now)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
     ]])
@@ -340,6 +341,11 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
 def paused_line(tr: Translator) -> str:
     """A table paused for want of anyone present (the AI would play alone): how it goes on."""
     return tr("The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it.")
+
+
+def muted_line(tr: Translator) -> str:
+    """A table paused because the group does not let the bot send messages (:mod:`bot.muting`): how it goes on."""
+    return tr("The table is paused: I may not send messages here. It goes on once an admin lets me send messages again; /stop closes it.")
 
 
 def pause_line(tr: Translator, table: Table, now: float | None = None) -> str:

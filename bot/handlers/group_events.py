@@ -1,6 +1,7 @@
-"""What happens to a group itself: the bot is added to it or removed from it; it becomes a supergroup (a new
-chat id).  Losing a group is an event, not an error: its table closes and its people are told privately
-(:meth:`bot.tables.Tables.group_lost`)."""
+"""What happens to a group itself: the bot is added to it or removed from it, muted or let write again; it
+becomes a supergroup (a new chat id).  Losing a group is an event, not an error: its table closes and its
+people are told privately (:meth:`bot.tables.Tables.group_lost`).  A group that mutes the bot keeps its
+table, paused until the bot may write there again (:mod:`bot.muting`)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,8 @@ OUT: frozenset[str] = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED}
 
 
 async def on_bot_status(update: Update, context: Context) -> None:
-    """The bot's own membership changed (``my_chat_member``): added to a group (a hello), or removed from
-    it or leaving it (its table closes).  In a private chat it is a person blocking or restarting the bot,
+    """The bot's own membership changed (``my_chat_member``): added to a group (a hello), removed from it or
+    leaving it (its table closes), muted or let write again (its table pauses, or goes on).  In a private chat it is a person blocking or restarting the bot,
     which the publisher and /start handle."""
     change = update.my_chat_member
     if change is None or not in_group(change.chat):
@@ -32,8 +33,13 @@ async def on_bot_status(update: Update, context: Context) -> None:
         log.warning("the bot is no longer in group %s (%s)", change.chat.id, change.new_chat_member.status)
         await tables_of(context).group_lost(change.chat.id)
         return
-    if change.new_chat_member.status in IN:
+    new = change.new_chat_member
+    if new.status in IN:
         tables_of(context).group_back(change.chat.id)
+    if new.status == ChatMemberStatus.RESTRICTED and not getattr(new, "can_send_messages", True):
+        tables_of(context).muting.mute(change.chat.id, "restricted by an admin")  # its tables pause
+    elif new.status in IN or new.status == ChatMemberStatus.RESTRICTED:
+        tables_of(context).muting.unmute(change.chat.id, f"now {new.status}")  # its tables go on
     await on_bot_added(update, context)
 
 

@@ -8,6 +8,13 @@ waiting for the group are dropped, and nothing more is sent there.  A person
 blocking the bot never closes a table (:func:`bot.tables.seats.unreachable`
 handles that).
 
+A group that mutes the bot (:mod:`bot.muting`) keeps its tables, paused
+(:func:`mute_group`): nothing moves by itself, and the people seated are told
+privately why and what to do, once; when the bot may write there again
+(:func:`unmute_group`) the group is told, the table message comes anew at the
+bottom of the group, and the clock of the window the table waits in starts
+again, whole.
+
 A group that became a supergroup keeps its table: its records move to the
 new id (:func:`storage.migrate_chat`) and its table message is shown anew
 there.  Both calls are safe to make twice (a service message and a refused
@@ -17,16 +24,19 @@ call may both tell it).
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from functools import partial
 
 import storage
-from bot.i18n import translator
+from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.model import Table
 from bot.tables.hand_messages import retire
 from bot.tables.house import House
 from bot.tables.nudges import clear
-from bot.tables.showing import refresh
+from bot.tables.showing import bring_down, refresh
+from bot.tables.turns import after_change, set_timer, store_deadline
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +46,7 @@ async def lose_group(house: House, chat_id: int) -> list[Table]:
     privately, drop what waits for the group.  Returns the tables closed.  Takes each table's lock."""
     if house.publisher is not None:
         house.publisher.lose(chat_id, "the bot left or was removed", tell=False)  # we are what it would tell
+    house.muting.forget(chat_id)
     if house.outbox is not None:
         await house.outbox.drop(chat_id)
     return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
@@ -70,6 +81,62 @@ async def _close(house: House, table: Table) -> bool:
     return True
 
 
+async def mute_group(house: House, chat_id: int, muted: Callable[[], bool]) -> None:
+    """The bot may not write in this group: its tables pause and their people are told privately, once.
+    ``muted`` says whether it still holds when each table's lock is taken (an unmute may come between)."""
+    for table in house.all_in_chat(chat_id):
+        async with table.lock:
+            if house.get(table.id) is not table or table.muted or not muted():
+                continue
+            table.muted = True
+            log.warning("table %s paused: the bot may not write in group %s", table.id, chat_id)
+            refresh(house, table)  # where an edit still passes, the table message says why nothing moves
+            _tell_seated(house, table, lambda tr, title: tr(
+                "I may not send messages in {title} any more (I was muted there), so the table there is paused. It "
+                "goes on once an admin lets me send messages there again; or /stop there closes it.", title=title))
+
+
+async def unmute_group(house: House, chat_id: int, muted: Callable[[], bool]) -> None:
+    """The bot may write in this group again: its paused tables go on, the group is told and shown the table
+    anew, their people are told privately."""
+    for table in house.all_in_chat(chat_id):
+        async with table.lock:
+            if house.get(table.id) is not table or not table.muted or muted():
+                continue
+            table.muted = False
+            log.warning("table %s goes on: the bot may write in group %s again", table.id, chat_id)
+            tr = house.tr(table)
+            house.announce(table, tr("I may send messages here again: the table goes on."))
+            _tell_seated(house, table, lambda tr, title: tr(
+                "I may send messages in {title} again: the table there goes on.", title=title))
+            table.progress = time.time()
+            bring_down(house, table)  # where the bot may not pin, the table comes anew to the bottom
+            clock_again(house, table)
+            after_change(house, table)  # the AI seats, the next hand, the messages
+
+
+def clock_again(house: House, table: Table) -> None:
+    """The clock of the window the table waits in starts again, whole (a table that was muted goes on: nobody
+    could see it meanwhile)."""
+    if table.deadline is None or not table.playing:
+        return
+    table.deadline = time.time() + table.window()
+    table.reminded = False
+    house.spawn("deadline", partial(store_deadline, house, table), table)
+    set_timer(house, table)
+
+
+def _tell_seated(house: House, table: Table, line: Callable[[Translator, str], str]) -> None:
+    """A line to every person seated at the table, in their private chat and language (``line`` says it with a
+    translator and the group's title)."""
+    if house.publisher is None:
+        return
+    title = name_html(house.group_titles.get(table.chat_id, table.title))
+    for info in table.seats:
+        if info is not None and info.user_id is not None and info.reachable:
+            house.publisher.post(info.user_id, line(translator(info.lang), title))
+
+
 def regain_group(house: House, chat_id: int) -> None:
     """The bot is in this group again (added back, or a command came from it): it may write there."""
     if house.publisher is not None:
@@ -79,6 +146,7 @@ def regain_group(house: House, chat_id: int) -> None:
 async def move_group(house: House, old: int, new: int) -> None:
     """The group ``old`` became the supergroup ``new``: its records and its table move there, the table
     message is shown anew in the new chat, and its waiting announcements go there."""
+    house.muting.moved(old, new)
     try:
         await storage.migrate_chat(house.db, old, new)
     except storage.NotFound:

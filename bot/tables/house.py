@@ -24,6 +24,7 @@ from bot.config import Settings
 from bot.faults import Faults
 from bot.i18n import Translator, translator
 from bot.model import Table
+from bot.muting import Muting
 from bot.publisher import Publisher
 from bot.tables.people import People
 from bot.tasks import Supervisor, Work
@@ -95,6 +96,8 @@ class House:
         self.config = config
         self.tasks = tasks if tasks is not None else Supervisor()
         """Every background task of the tables (AI seats, timers, writes), supervised."""
+        self.muting = Muting(self.tasks)
+        """Groups that do not let the bot write (muted): their tables pause (:mod:`bot.muting`)."""
         self.people = People(db)
         """People and chats, as the front ends ask about them."""
         self.faults = faults if faults is not None else Faults()

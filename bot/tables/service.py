@@ -275,6 +275,15 @@ class Tables(House):
         """The bot is in this group again: it may write there."""
         groups.regain_group(self, chat_id)
 
+    async def group_muted(self, chat_id: int) -> None:
+        """The bot may not write in this group (:attr:`muting` says so): its tables pause, their people are
+        told privately.  Takes each table's lock."""
+        await groups.mute_group(self, chat_id, lambda: chat_id in self.muting.muted)
+
+    async def group_unmuted(self, chat_id: int) -> None:
+        """The bot may write in this group again: its paused tables go on.  Takes each table's lock."""
+        await groups.unmute_group(self, chat_id, lambda: chat_id in self.muting.muted)
+
     async def group_moved(self, old: int, new: int) -> None:
         """The group became a supergroup: its records and table move to the new id.  No lock needed."""
         await groups.move_group(self, old, new)

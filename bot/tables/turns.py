@@ -133,7 +133,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
     if not table.reminded and remind_at > time.time():
         await asyncio.sleep(remind_at - time.time())
         async with table.lock:
-            if table.deadline != deadline:
+            if table.deadline != deadline or table.muted:
                 return
             table.reminded = True
             table.read_clock(time.time())  # the last stretch: 「亮主还剩 20 秒」 (one edit a window, not one a second)
@@ -142,8 +142,8 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             refresh(house, table)
     await asyncio.sleep(max(0.0, deadline - time.time()))
     async with table.lock:
-        if table.deadline != deadline or not table.playing:
-            return
+        if table.deadline != deadline or not table.playing or table.muted:
+            return  # a muted table's clock starts again when the bot may write there (bot.tables.groups)
         late = time.time() - deadline
         if late > STALL:
             # The bot was frozen, far behind or down when the turn ran out: the person could not play, or
@@ -157,8 +157,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
             # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or
             # Telegram cannot be reached (nobody can play): the clock starts again, not the timeout.
-            assert table.match is not None
-            table.deadline = time.time() + (pace.bidding if table.match.hand.phase == "bidding" else pace.turn)
+            table.deadline = time.time() + table.window()
         else:
             await time_out(house, table)
             after_change(house, table)
@@ -236,8 +235,8 @@ async def _next_hand_later(house: House, table: Table) -> None:
             await asyncio.sleep(0.5)
             waited += 0.5
         async with table.lock:
-            if house.closing:
-                return
+            if house.closing or table.muted:
+                return  # a muted table's next hand waits until the bot may write there (bot.tables.groups)
             if table.between_hands is not None and table.between_hands <= time.time():
                 next_hand(house, table)
 
@@ -264,7 +263,7 @@ def end_pause(house: House, table: Table) -> None:
 # --- AI seats ----------------------------------------------------------------------------------------
 def ai_action(house: House, table: Table) -> Action | None:
     """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
-    if not table.playing or table.paused or table.between_hands is not None:
+    if not table.playing or table.paused or table.muted or table.between_hands is not None:
         return None
     assert table.match is not None
     hand = table.match.hand
@@ -296,7 +295,8 @@ class Search:
 
     def current(self, table: Table) -> bool:
         """True while the table still waits for this search's answer."""
-        return (table.playing and not table.paused and table.between_hands is None and table.match is not None
+        return (table.playing and not table.paused and not table.muted and table.between_hands is None
+                and table.match is not None
                 and table.match.hand is self.hand and len(self.hand.events) == self.moves
                 and not human(table, self.seat))  # a person back from away plays for themselves
 
@@ -311,7 +311,7 @@ def search_due(house: House, table: Table) -> Search | None:
     App's stream).  So only the seat's view goes to a worker
     (:mod:`bot.thinking`), with the lock released meanwhile.
     """
-    if not table.playing or table.paused or table.between_hands is not None:
+    if not table.playing or table.paused or table.muted or table.between_hands is not None:
         return None
     assert table.match is not None
     hand = table.match.hand

@@ -301,6 +301,8 @@ class BotApi:
     async def send_message(self, p: Params) -> dict[str, Any]:
         """sendMessage."""
         chat = self.writable_chat(p)
+        if chat.bot_status == "restricted":
+            raise bad_request(errors.NO_TEXT_RIGHTS)
         text, entities = self._text(p, errors.TEXT_TOO_LONG)
         markup = parse_reply_markup(p.get("reply_markup"))
         reply_to = None
@@ -384,6 +386,8 @@ class BotApi:
     async def send_photo(self, p: Params) -> dict[str, Any]:
         """sendPhoto."""
         chat = self.writable_chat(p)
+        if chat.bot_status == "restricted":
+            raise bad_request(errors.NO_PHOTO_RIGHTS)
         photo, data = self._photo(p, p.get("photo"))
         caption, entities = self._caption(p, p.get_str("caption"), p.get_str("parse_mode"),
                                           p.get_json("caption_entities"))
@@ -775,4 +779,17 @@ def chat_member(user: dict[str, Any], status: str) -> dict[str, Any]:
         member.update(_ADMIN_RIGHTS)
     elif status == "kicked":
         member["until_date"] = 0
+    elif status == "restricted":  # the bot muted: a member still, without the right to send anything
+        member.update(MUTED)
     return member
+
+
+MUTED: dict[str, Any] = {
+    "is_member": True, "until_date": 0, "can_send_messages": False, "can_send_audios": False,
+    "can_send_documents": False, "can_send_photos": False, "can_send_videos": False,
+    "can_send_video_notes": False, "can_send_voice_notes": False, "can_send_polls": False,
+    "can_send_other_messages": False, "can_add_web_page_previews": False, "can_change_info": False,
+    "can_invite_users": False, "can_pin_messages": False, "can_manage_topics": False, "can_edit_tag": False,
+    "can_react_to_messages": False,
+}
+"""The rights of a member restricted from sending anything (``ChatMemberRestricted``), as Telegram lists them."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from .formatting import command_entities
+from .methods import MUTED
 from .state import CallbackQuery, Chat, Message, MessageVersion, User, unix_now
 
 if TYPE_CHECKING:
@@ -208,6 +209,33 @@ class Group:
                 "old_chat_member": {"status": old, "user": bot}, "new_chat_member": new,
             })
             state.on_change()
+
+    def mute_bot(self, by: Person, *, tell: bool = True) -> None:
+        """``by`` (an admin) restricts the bot from sending messages: Telegram then refuses its sendMessage
+        with 400 "not enough rights to send text messages to the chat" (its edits still pass).  With ``tell``
+        it sends the bot a ``my_chat_member`` update: member → restricted; without, the bot finds out only
+        from the refusals (it was offline)."""
+        self._bot_becomes("restricted", by, tell=tell)
+
+    def unmute_bot(self, by: Person, *, tell: bool = True) -> None:
+        """``by`` lifts the bot's restriction: it may send again, and is told (restricted → member)."""
+        self._bot_becomes("member", by, tell=tell)
+
+    def _bot_becomes(self, status: str, by: Person, *, tell: bool) -> None:
+        old = self.chat.bot_status
+        self.chat.bot_status = status
+        if not tell:
+            return
+        state = self.server.state
+        bot = state.bot.to_api()
+
+        def member(status: str) -> dict[str, Any]:
+            return {"status": status, "user": bot, **(MUTED if status == "restricted" else {})}
+        state.updates.push("my_chat_member", {
+            "chat": self.chat.to_api(state.users), "from": by.user.to_api(), "date": unix_now(),
+            "old_chat_member": member(old), "new_chat_member": member(status),
+        })
+        state.on_change()
 
     def add_bot(self, by: Person) -> None:
         """``by`` adds the bot to the group: Telegram sends the bot a ``my_chat_member`` update."""

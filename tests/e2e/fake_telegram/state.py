@@ -75,7 +75,8 @@ class Chat:
     members: dict[int, str] = field(default_factory=dict)
     """user id -> status: "creator", "administrator", "member", "left" or "kicked"."""
     bot_status: str = "member"
-    """The bot's own status in a group: "member", "administrator", "left" or "kicked"."""
+    """The bot's own status in a group: "member", "administrator", "restricted" (muted: it may not send,
+    though it may still edit its messages), "left" or "kicked"."""
     migrated_to: int | None = None
     migrated_from: int | None = None
     is_forum: bool = False
