@@ -58,9 +58,10 @@ def group_gone(exc: TelegramError, chat_id: int) -> bool:
     return isinstance(exc, BadRequest) and "chat not found" in exc.message.lower()
 
 
-NO_RIGHTS: Final = ("not enough rights to send", "have no rights to send", "chat_write_forbidden",
-                    "chat_send_plain_forbidden")
-"""What Telegram answers (400, at times 403) to a bot that may not send messages in a group it is in."""
+NO_RIGHTS: Final = ("not enough rights to send text messages", "have no rights to send a message",
+                    "chat_write_forbidden", "chat_send_plain_forbidden")
+"""What Telegram answers (400, at times 403) to a bot that may not send messages in a group it is in (not
+"… to send photos": a group may refuse pictures and take text, and the league then sends its tables as text)."""
 
 
 def refuses_writing(exc: TelegramError, chat_id: int) -> bool:

@@ -32,6 +32,12 @@ def test_a_removed_bot_is_not_muted(exc: BadRequest | Forbidden) -> None:
     assert group_gone(exc, GROUP) and not refuses_writing(exc, GROUP)
 
 
+def test_a_group_that_refuses_pictures_does_not_mute_the_bot() -> None:
+    """A group may let nobody send photos and still take text (the league's tables then go as text)."""
+    exc = BadRequest("Not enough rights to send photos to the chat")
+    assert not refuses_writing(exc, GROUP) and not group_gone(exc, GROUP)
+
+
 def test_message_thread_not_found_is_no_mute() -> None:
     """A topic's refusal says nothing of the group (and Telegram says it of busy topics that exist)."""
     exc = BadRequest("Message thread not found")
