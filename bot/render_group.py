@@ -76,10 +76,12 @@ def room_title(tr: Translator, ruleset: Ruleset) -> str:
 def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
     parts = [tr("Chao Di Pi"), room_title(tr, table.settings.ruleset())]
-    if table.between_hands is not None and table.last_result is not None:
+    if table.between_hands is not None and table.match is not None:
         # The match has dealt the next hand already; while the table reads the result, the header names the
-        # hand that ended (under it: 「本局结束……」 or 「下一局马上开始」), not the one that has not begun.
-        parts.append(tr("hand {n}", n=table.last_result.number))
+        # hand that ended (under it: 「本局结束……」 or 「下一局马上开始」), not the one that has not begun
+        # (after a restart in the pause the result is not in memory: the hand before the next one).
+        ended = table.last_result.number if table.last_result is not None else table.match.hand.setup.number - 1
+        parts.append(tr("hand {n}", n=ended))
     elif table.match is not None:
         parts.append(tr("hand {n}", n=table.match.hand.setup.number))
     return "<b>" + " · ".join(parts) + "</b>"

@@ -108,12 +108,13 @@ def resume(house: House, table: Table) -> None:
 
 
 def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
-    """What the match stores beside its checkpoint: who left which seat, and who asked for it back (the
-    seats in ``back`` are theirs again)."""
+    """What the match stores beside its checkpoint: who left which seat, who asked for it back (the
+    seats in ``back`` are theirs again), and when the pause between hands ends (a restart keeps it)."""
     assert table.match is not None
     return {"checkpoint": table.match.checkpoint,
             "left": {str(seat): info.user_id for seat, info in sorted(table.left.items()) if seat not in back},
-            "coming_back": sorted(table.coming_back - set(back))}
+            "coming_back": sorted(table.coming_back - set(back)),
+            "between_hands": table.between_hands}
 
 
 def left_seat(table: Table, user_id: int) -> int | None:

@@ -13,7 +13,7 @@ import time
 import storage
 from bot.model import Seat, Table, TableSettings
 from bot.tables.house import House
-from bot.tables.play import rebuild_match
+from bot.tables.play import pause_seconds, rebuild_match
 from bot.tables.seats import nobody_left
 from bot.tables.turns import turn_key
 
@@ -50,6 +50,11 @@ async def load_tables(house: House) -> None:
             for seat, user_id in active.match.extra.get("left", {}).items():  # who may take a seat back
                 table.left[int(seat)] = await _seat(house, _Left(user_id))
             table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
+            until = active.match.extra.get("between_hands")
+            if table.between_hands is None and until is not None and not table.match.hand.events \
+                    and pause_seconds(house, table) > 0:  # (CHAODIPI_HAND_PAUSE=0: there was none)
+                table.between_hands = float(until)  # the pause between hands goes on (a past one ends at once)
+                table.deadline = None
             table.progress = time.time()  # the AI seats move again from now: not stuck yet
 
 

@@ -25,7 +25,7 @@ from bot.render_group import time_left
 from bot.tables.house import House, TableError
 from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
-from bot.tables.seats import set_away
+from bot.tables.seats import match_extra, set_away
 from bot.tables.showing import bring_down, refresh
 from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
@@ -212,7 +212,7 @@ def restore_timers(house: House) -> None:
     for table in house.by_id.values():
         if table.playing and table.deadline is not None:
             set_timer(house, table)
-        elif table.playing:  # stopped between hands (the pause is not stored): the next hand's clock starts
+        elif table.playing:  # the next hand's clock starts (none while the pause between hands goes on)
             arm_deadline(house, table)
         if table.playing:
             kick_ai(house, table)
@@ -258,7 +258,15 @@ def end_pause(house: House, table: Table) -> None:
         raise TableError("That button is out of date.")
     table.between_hands = None
     table.progress = time.time()
+    house.spawn("pause", partial(store_pause, house, table), table)  # a restart does not bring it back
     bring_down(house, table)  # where the bot may not pin, the table message comes to the group's bottom
+
+
+async def store_pause(house: House, table: Table) -> None:
+    """Store the match's extra as it is when this runs (the pause between hands over), so that a restart does
+    not bring an ended pause back.  A storage fault goes to the supervisor, which runs this again."""
+    if table.match is not None and table.match_id is not None and table.playing:
+        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
 
 
 # --- AI seats ----------------------------------------------------------------------------------------

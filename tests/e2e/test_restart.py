@@ -229,3 +229,48 @@ async def test_restore_drill_backup_stop_delete_restore_play_on(fake_telegram: F
         await play_hand(server, table, {0: alice})
         assert hand.phase == "finished"
         await server.wait_for(lambda: announced(group, "Hand 1 is over"), what="the result")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_restart_between_hands_keeps_the_pause(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """At the relaxed and daily paces the next hand waits for 「Next hand」 (or for a turn's time): a restart
+    during that pause keeps it.  It used to end it at once: the next hand was dealt out to everyone the moment
+    the bot was back, while the group's last word was that it starts when someone presses 「Next hand」."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await bob.command(group, "leave")  # before any card: free, the hand ends and the pause begins
+        await server.wait_for(lambda: table.between_hands is not None, what="the pause between hands")
+        await server.wait_for(lambda: any(b.text == "▶️ Next hand" for b in table_message(group).all_buttons()),
+                              what="the Next hand button")
+        until = table.between_hands
+        assert until is not None and until > time.time() + 3000, "a relaxed pause waits an hour"
+        await settled(server, app)
+    calls_at_stop = server.calls.mark()
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        assert table.between_hands == pytest.approx(until, abs=5)
+        assert tables(app).tasks.get(f"next-hand {table.id}") is not None, "the pause's end was not armed again"
+        await settled(server, app)
+        assert any(b.text == "▶️ Next hand" for b in table_message(group).all_buttons()), table_message(group).text
+        assert "Next hand" in (table_message(group).text or "") and "hand 1" in (table_message(group).text or "")
+        sent = [c for c in server.calls.since(calls_at_stop) if c.method == "sendMessage" and c.chat_id == alice.id]
+        assert sent == [], "the next hand was shown before anyone pressed 「Next hand」"
+        pressed = await (await alice.press(table_message(group), "▶️ Next hand")).answer()
+        assert not pressed.show_alert, pressed.text
+        await server.wait_for(lambda: table.between_hands is None, what="the next hand")
+        await server.wait_for(lambda: (m := hand_message(alice)) is not None and "hand 2" in (m.text or ""),
+                              what="hand 2")
+
+    # The pause ended: a restart now shows hand 2, and no pause comes back.
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        assert table.between_hands is None
+        await settled(server, app)
+        assert "hand 2" in (table_message(group).text or "")
