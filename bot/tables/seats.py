@@ -109,12 +109,14 @@ def resume(house: House, table: Table) -> None:
 
 def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
     """What the match stores beside its checkpoint: who left which seat, who asked for it back (the
-    seats in ``back`` are theirs again), and when the pause between hands ends (a restart keeps it)."""
+    seats in ``back`` are theirs again), when the pause between hands ends, and the deadline whose reminder
+    went out (a restart keeps both)."""
     assert table.match is not None
     return {"checkpoint": table.match.checkpoint,
             "left": {str(seat): info.user_id for seat, info in sorted(table.left.items()) if seat not in back},
             "coming_back": sorted(table.coming_back - set(back)),
-            "between_hands": table.between_hands}
+            "between_hands": table.between_hands,
+            "reminded": table.deadline if table.reminded else None}
 
 
 def left_seat(table: Table, user_id: int) -> int | None:

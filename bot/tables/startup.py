@@ -50,6 +50,7 @@ async def load_tables(house: House) -> None:
             for seat, user_id in active.match.extra.get("left", {}).items():  # who may take a seat back
                 table.left[int(seat)] = await _seat(house, _Left(user_id))
             table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
+            table.reminded = table.deadline is not None and active.match.extra.get("reminded") == table.deadline
             until = active.match.extra.get("between_hands")
             if table.between_hands is None and until is not None and not table.match.hand.events \
                     and pause_seconds(house, table) > 0:  # (CHAODIPI_HAND_PAUSE=0: there was none)

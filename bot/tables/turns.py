@@ -130,12 +130,13 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
         await show_thinking(house, table, deadline, remind_at)
         if table.deadline != deadline:
             return
-    if not table.reminded and remind_at > time.time():
-        await asyncio.sleep(remind_at - time.time())
+    if not table.reminded and deadline > time.time():  # a reminder due while the bot was down goes now
+        await asyncio.sleep(max(0.0, remind_at - time.time()))
         async with table.lock:
             if table.deadline != deadline:
                 return
             table.reminded = True
+            house.spawn("extra", partial(store_extra, house, table), table)  # a restart reminds nobody again
             table.read_clock(time.time())  # the last stretch: 「亮主还剩 20 秒」 (one edit a window, not one a second)
             if not house.far_behind():  # else the turn itself may not be shown yet
                 await remind(house, table)
@@ -152,6 +153,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
                         table.id, late, grace(table))
             table.deadline = time.time() + grace(table)
             table.reminded = True
+            house.spawn("extra", partial(store_extra, house, table), table)
             await remind(house, table)
         elif cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
@@ -258,13 +260,14 @@ def end_pause(house: House, table: Table) -> None:
         raise TableError("That button is out of date.")
     table.between_hands = None
     table.progress = time.time()
-    house.spawn("pause", partial(store_pause, house, table), table)  # a restart does not bring it back
+    house.spawn("extra", partial(store_extra, house, table), table)  # a restart does not bring it back
     bring_down(house, table)  # where the bot may not pin, the table message comes to the group's bottom
 
 
-async def store_pause(house: House, table: Table) -> None:
-    """Store the match's extra as it is when this runs (the pause between hands over), so that a restart does
-    not bring an ended pause back.  A storage fault goes to the supervisor, which runs this again."""
+async def store_extra(house: House, table: Table) -> None:
+    """Store the match's extra as it is when this runs (the pause between hands over, a reminder sent), so
+    that a restart brings no ended pause back and sends no reminder twice.  A storage fault goes to the
+    supervisor, which runs this again."""
     if table.match is not None and table.match_id is not None and table.playing:
         await storage.update_match(house.db, table.match_id, extra=match_extra(table))
 

@@ -274,3 +274,48 @@ async def test_a_restart_between_hands_keeps_the_pause(fake_telegram: FakeTelegr
         assert table.between_hands is None
         await settled(server, app)
         assert "hand 2" in (table_message(group).text or "")
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_reminder_due_while_the_bot_was_down_is_sent_once_it_is_back(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot was down when Alice's reminder was due (her deadline had not passed yet): she is reminded as
+    soon as it is back, not timed out unwarned when the rest of her time runs out; and a restart after her
+    reminder reminds her no second time."""
+    monkeypatch.setitem(PACES, "relaxed", Pace(turn=3600, bidding=3600, reminder=600))
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+    people = {0: alice, 2: bob}
+
+    def reminders() -> int:
+        return sum("⏰" in (m.text or "") for m in group.bot_messages())
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await play_hand(server, table, people, until=_midway(3, 0))
+        await _settled(server, app, table)
+        table_id = table.id
+        assert reminders() == 0
+
+    # Down for the better part of her hour: ten minutes before her deadline (the reminder's time) passed.
+    db = await storage.open_database(db_path)
+    try:
+        await storage.update_table(db, table_id, turn_deadline=time.time() + 300)
+    finally:
+        await db.close()
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await server.wait_for(lambda: announced(group, "⏰ Alice"), timeout=10, what="the reminder missed while down")
+        assert not table.seats[0].timed_out  # type: ignore[union-attr]
+        await settled(server, app)
+        assert reminders() == 1
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await _settled(server, app, table)
+        assert reminders() == 1, "reminded twice"
