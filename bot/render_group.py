@@ -314,14 +314,17 @@ def time_left(tr: Translator, seconds: float) -> str:
     """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours.
 
     Seconds go in steps of ten, rounded up: a message redrawn a few seconds later
-    reads the same, so redrawing it costs no edit.
+    reads the same, so redrawing it costs no edit.  Minutes and hours are the
+    nearest: a reminder sent a moment after its time (3 hours before a daily
+    deadline) says 3 hours, not the 2 that 2 h 59 min 59 s would read as.
     """
     left = max(0, int(seconds))
     if left < 120:
         return tr("({s} s left)", s=-(-left // 10) * 10)
-    if left < 7200:
-        return tr("({m} min left)", m=left // 60)
-    return tr("({h} h left)", h=left // 3600)
+    minutes = round(max(0.0, seconds) / 60)
+    if minutes < 120:
+        return tr("({m} min left)", m=minutes)
+    return tr("({h} h left)", h=round(seconds / 3600))
 
 
 def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup | None]:
