@@ -28,7 +28,7 @@ from bot.model import Seat, Table
 from bot.render_group import paused_line
 from bot.tables.hand_messages import freeze, holds
 from bot.tables.house import House, TableError
-from bot.tables.nudges import clear
+from bot.tables.nudges import clear, clear_left
 from bot.untrusted import MAX_ID, parse_int
 from engine.special import escape_loss
 
@@ -184,6 +184,7 @@ async def leave_between_hands(house: House, table: Table, seat: int) -> None:
     assert leaver is not None
     table.left[seat] = leaver
     table.coming_back.discard(seat)
+    house.spawn("nudge", partial(clear_left, house, table, leaver), table, restart=False)  # an away notice goes
     tr = house.tr(table)
     house.announce(table, tr("{who} left the table; the AI takes the seat from the next hand.",
                              who=name_html(leaver.name)) + "\n"
