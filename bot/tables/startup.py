@@ -41,15 +41,17 @@ async def load_tables(house: House) -> None:
         house.register(table)
         house.group_titles[table.chat_id] = table.title
         if active.match is not None and active.hand is not None:
+            # Who may take a seat back, and who asked to: before the replay, since a hand it settles (the crash
+            # came before) seats them and stores who is left.
+            for seat, user_id in active.match.extra.get("left", {}).items():
+                table.left[int(seat)] = await _seat(house, _Left(user_id))
+            table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
             await rebuild_match(house, table, active)
             table.turn_key = turn_key(table)
             # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
             assert table.match is not None
             table.paused = table.playing and nobody_left(table) and not table.match.hand.events
             table.presses.restarted()
-            for seat, user_id in active.match.extra.get("left", {}).items():  # who may take a seat back
-                table.left[int(seat)] = await _seat(house, _Left(user_id))
-            table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
             table.reminded = table.deadline is not None and active.match.extra.get("reminded") == table.deadline
             until = active.match.extra.get("between_hands")
             if table.between_hands is None and until is not None and not table.match.hand.events \

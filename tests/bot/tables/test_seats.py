@@ -93,3 +93,29 @@ async def test_a_language_chosen_after_leaving_is_the_seats_when_it_is_taken_bac
     assert await service.take_seat_back(table, 2) is True
     seat = table.seats[2]
     assert seat is not None and seat.user_id == 2 and seat.lang == "zh"
+
+
+async def test_a_hand_settled_after_a_crash_seats_whoever_asked_back(service: Tables) -> None:
+    """The bot was killed after storing the move that ended a hand and before settling it: the next start
+    settles it, and Dave, who had asked for his seat back from the next hand, has it (he was left to the
+    AI for another hand, and the stored match forgot he had left at all: after one more restart he could
+    not take the seat back)."""
+    table = await _started(service)
+    await service.escape(table, 2)
+    assert table.match is not None and table.hand_id is not None
+    await service.act(table, Action("pass", 0))  # the hand has begun: Ann passed
+    assert await service.take_seat_back(table, 2) is False and table.coming_back == {2}
+    # Ann's escape is stored, and the bot dies before the hand is settled.
+    seq = len(table.match.hand.events) + 1
+    await storage.append_event(service.db, table.hand_id, seq, "escape", Action("escape", 0).to_dict())
+    again = Tables(service.db, service.config)
+    await load_tables(again)
+    reloaded = again.get(table.id)
+    assert reloaded is not None
+    assert reloaded.seat_of(2) == 2 and not reloaded.coming_back and 2 not in reloaded.left
+    assert reloaded.seat_of(1) is None and reloaded.left[0].user_id == 1
+    assert reloaded.match_id is not None
+    match = await storage.get_match(service.db, reloaded.match_id)
+    assert match is not None and match.extra["left"] == {"0": 1} and match.extra["coming_back"] == []
+    seats = await storage.get_seats(service.db, table.id)
+    assert {s.seat: s.user_id for s in seats}[2] == 2
