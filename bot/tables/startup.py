@@ -47,6 +47,8 @@ async def load_tables(house: House) -> None:
                 table.left[int(seat)] = await _seat(house, _Left(user_id))
             table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
             await rebuild_match(house, table, active)
+            if table.hand_id != active.hand.hand_id:  # it settled the hand: the stored deadline was that hand's
+                table.deadline = None
             table.turn_key = turn_key(table)
             # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
             assert table.match is not None

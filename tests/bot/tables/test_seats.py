@@ -4,6 +4,7 @@ language its person chose meanwhile."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -119,3 +120,25 @@ async def test_a_hand_settled_after_a_crash_seats_whoever_asked_back(service: Ta
     assert match is not None and match.extra["left"] == {"0": 1} and match.extra["coming_back"] == []
     seats = await storage.get_seats(service.db, table.id)
     assert {s.seat: s.user_id for s in seats}[2] == 2
+
+
+async def test_a_hand_settled_after_a_crash_leaves_its_deadline_behind(service: Tables) -> None:
+    """The hand that ended as the bot died was waiting for a move with a deadline (stored): the start that
+    settles it does not give that deadline to the next hand (its bidding window closed when the ended turn
+    would have, a few minutes on at the relaxed pace, or at once with the reminder's grace)."""
+    table = await service.new_table(CHAT, "Back", 1, "en", "yancheng")
+    await service.change_setting(table, "pace", "relaxed")
+    await service.sit(table, 1, "Ann", "en", 0)
+    while not table.full:
+        await service.add_ai(table)
+    await service.start(table)
+    assert table.match is not None and table.hand_id is not None
+    ended = table.hand_id
+    await storage.update_table(service.db, table.id, turn_deadline=time.time() + 120)  # Ann's turn, 2 min left
+    await storage.append_event(service.db, ended, len(table.match.hand.events) + 1, "escape",
+                               Action("escape", 0).to_dict())  # stored; the bot dies before settling the hand
+    again = Tables(service.db, service.config)
+    await load_tables(again)
+    reloaded = again.get(table.id)
+    assert reloaded is not None and reloaded.hand_id != ended
+    assert reloaded.deadline is None
