@@ -155,6 +155,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             table.reminded = True
             house.spawn("extra", partial(store_extra, house, table), table)
             await remind(house, table)
+            refresh(house, table)  # the messages drawn from the deadline that passed show the time given now
         elif cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
             # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or

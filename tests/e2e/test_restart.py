@@ -319,3 +319,37 @@ async def test_a_reminder_due_while_the_bot_was_down_is_sent_once_it_is_back(
         table = _reloaded(app, group)
         await _settled(server, app, table)
         assert reminders() == 1, "reminded twice"
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_table_message_shows_the_grace_a_deadline_passed_while_down_gets(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's deadline passed while the bot was down: at start she gets the reminder's time more, and the
+    group's table message says how long that is (it said '(0 s left)', drawn at start from the deadline
+    that had passed, until the next move: ten minutes at the relaxed pace, three hours at the daily)."""
+    monkeypatch.setitem(PACES, "relaxed", Pace(turn=3600, bidding=3600, reminder=600))
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
+        await _settled(server, app, table)
+        table_id = table.id
+
+    db = await storage.open_database(db_path)
+    try:
+        await storage.update_table(db, table_id, turn_deadline=time.time() - 60)
+    finally:
+        await db.close()
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await server.wait_for(lambda: announced(group, "⏰ Alice"), what="the reminder at start")
+        await settled(server, app)
+        text = table_message(group).text or ""
+        assert "Alice to play" in text and "(10 min left)" in text, text
