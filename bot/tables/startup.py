@@ -50,6 +50,8 @@ async def load_tables(house: House) -> None:
             if table.hand_id != active.hand.hand_id:  # it settled the hand: the stored deadline was that hand's
                 table.deadline = None
             table.turn_key = turn_key(table)
+            if table.hand_id == active.hand.hand_id:  # the turn began with the hand's last move (or its deal)
+                table.turn_since = active.events[-1].created_at if active.events else active.hand.created_at
             # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
             assert table.match is not None
             table.paused = table.playing and nobody_left(table) and not table.match.hand.events

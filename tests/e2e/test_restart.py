@@ -353,3 +353,30 @@ async def test_the_table_message_shows_the_grace_a_deadline_passed_while_down_ge
         await settled(server, app)
         text = table_message(group).text or ""
         assert "Alice to play" in text and "(10 min left)" in text, text
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_restart_keeps_when_the_turn_began(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """At the relaxed and daily paces the table message says since when the person to move has had their
+    turn, 「（14:03 起）」: a restart keeps it (the turn's start was in memory only, and every table message lost
+    it at start, until the next move)."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
+        await _settled(server, app, table)
+        line = next(line for line in (table_message(group).text or "").splitlines() if "Alice to play" in line)
+        assert "(since " in line, line
+        since = line[line.index("(since "):line.index(")") + 1]
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await _settled(server, app, table)
+        line = next(line for line in (table_message(group).text or "").splitlines() if "Alice to play" in line)
+        assert since in line, line
