@@ -76,10 +76,12 @@ def room_title(tr: Translator, ruleset: Ruleset) -> str:
 def header(tr: Translator, table: Table) -> str:
     """炒地皮 · 盐城（暗炒）· 第 2 局."""
     parts = [tr("Chao Di Pi"), room_title(tr, table.settings.ruleset())]
-    if table.between_hands is not None and table.last_result is not None:
+    if table.between_hands is not None and table.match is not None:
         # The match has dealt the next hand already; while the table reads the result, the header names the
-        # hand that ended (under it: 「本局结束……」 or 「下一局马上开始」), not the one that has not begun.
-        parts.append(tr("hand {n}", n=table.last_result.number))
+        # hand that ended (under it: 「本局结束……」 or 「下一局马上开始」), not the one that has not begun
+        # (after a restart in the pause the result is not in memory: the hand before the next one).
+        ended = table.last_result.number if table.last_result is not None else table.match.hand.setup.number - 1
+        parts.append(tr("hand {n}", n=ended))
     elif table.match is not None:
         parts.append(tr("hand {n}", n=table.match.hand.setup.number))
     return "<b>" + " · ".join(parts) + "</b>"
@@ -312,14 +314,17 @@ def time_left(tr: Translator, seconds: float) -> str:
     """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours.
 
     Seconds go in steps of ten, rounded up: a message redrawn a few seconds later
-    reads the same, so redrawing it costs no edit.
+    reads the same, so redrawing it costs no edit.  Minutes and hours are the
+    nearest: a reminder sent a moment after its time (3 hours before a daily
+    deadline) says 3 hours, not the 2 that 2 h 59 min 59 s would read as.
     """
     left = max(0, int(seconds))
     if left < 120:
         return tr("({s} s left)", s=-(-left // 10) * 10)
-    if left < 7200:
-        return tr("({m} min left)", m=left // 60)
-    return tr("({h} h left)", h=left // 3600)
+    minutes = round(max(0.0, seconds) / 60)
+    if minutes < 120:
+        return tr("({m} min left)", m=minutes)
+    return tr("({h} h left)", h=round(seconds / 3600))
 
 
 def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup | None]:

@@ -20,7 +20,7 @@ from telegram import InlineKeyboardMarkup
 import storage
 from bot.i18n import translator
 from bot.labels import name_html
-from bot.model import Table
+from bot.model import Seat, Table
 from bot.tables.hand_messages import back_button, remove
 from bot.tables.house import House
 
@@ -103,6 +103,16 @@ async def clear(house: House, table: Table, seat: int) -> None:
     old = info.nudge_message_id
     info.nudge_message_id = None
     await storage.set_seat_messages(house.db, table.id, seat, nudge_message_id=None)
+    await remove(house, info.user_id, old, out_of_date(house, table, info.lang))
+
+
+async def clear_left(house: House, table: Table, info: Seat) -> None:
+    """The nudge (or away notice) of someone who just left their seat goes with it: the seat is the AI's (its
+    record's message ids were cleared with the change of hands), and nothing there is theirs to do."""
+    if house.publisher is None or info.user_id is None or info.nudge_message_id is None:
+        return
+    old = info.nudge_message_id
+    info.nudge_message_id = None
     await remove(house, info.user_id, old, out_of_date(house, table, info.lang))
 
 

@@ -26,7 +26,7 @@ from bot.ratelimit import PRESSER, PRIORITY
 from bot.render_group import render_match_over, render_result
 from bot.tables.hand_messages import freeze, retire, slot_key
 from bot.tables.house import House, TableError
-from bot.tables.nudges import clear
+from bot.tables.nudges import clear, clear_left
 from bot.tables.seats import hand_to_ai, leave_between_hands, match_extra, pause_if_empty, sat_again
 from bot.tables.showing import show_last_time
 from engine.hand import Action, Trick
@@ -154,6 +154,7 @@ async def hand_over(house: House, table: Table, record: HandRecord, last: Trick 
     table.presses.clear_all()
     if leaver is not None and escaped is not None:
         freeze(house, table, escaped, leaver)
+        house.spawn("nudge", partial(clear_left, house, table, leaver), table, restart=False)  # not their turn
     for seat in back:
         who = name_html(table.left[seat].name)
         sat_again(table, seat)

@@ -28,7 +28,7 @@ from bot.model import Seat, Table
 from bot.render_group import paused_line
 from bot.tables.hand_messages import freeze, holds
 from bot.tables.house import House, TableError
-from bot.tables.nudges import clear
+from bot.tables.nudges import clear, clear_left
 from bot.untrusted import MAX_ID, parse_int
 from engine.special import escape_loss
 
@@ -108,12 +108,15 @@ def resume(house: House, table: Table) -> None:
 
 
 def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
-    """What the match stores beside its checkpoint: who left which seat, and who asked for it back (the
-    seats in ``back`` are theirs again)."""
+    """What the match stores beside its checkpoint: who left which seat, who asked for it back (the
+    seats in ``back`` are theirs again), when the pause between hands ends, and the deadline whose reminder
+    went out (a restart keeps both)."""
     assert table.match is not None
     return {"checkpoint": table.match.checkpoint,
             "left": {str(seat): info.user_id for seat, info in sorted(table.left.items()) if seat not in back},
-            "coming_back": sorted(table.coming_back - set(back))}
+            "coming_back": sorted(table.coming_back - set(back)),
+            "between_hands": table.between_hands,
+            "reminded": table.deadline if table.reminded else None}
 
 
 def left_seat(table: Table, user_id: int) -> int | None:
@@ -181,6 +184,7 @@ async def leave_between_hands(house: House, table: Table, seat: int) -> None:
     assert leaver is not None
     table.left[seat] = leaver
     table.coming_back.discard(seat)
+    house.spawn("nudge", partial(clear_left, house, table, leaver), table, restart=False)  # an away notice goes
     tr = house.tr(table)
     house.announce(table, tr("{who} left the table; the AI takes the seat from the next hand.",
                              who=name_html(leaver.name)) + "\n"

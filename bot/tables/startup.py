@@ -13,7 +13,7 @@ import time
 import storage
 from bot.model import Seat, Table, TableSettings
 from bot.tables.house import House
-from bot.tables.play import rebuild_match
+from bot.tables.play import pause_seconds, rebuild_match
 from bot.tables.seats import nobody_left
 from bot.tables.turns import turn_key
 
@@ -41,15 +41,27 @@ async def load_tables(house: House) -> None:
         house.register(table)
         house.group_titles[table.chat_id] = table.title
         if active.match is not None and active.hand is not None:
+            # Who may take a seat back, and who asked to: before the replay, since a hand it settles (the crash
+            # came before) seats them and stores who is left.
+            for seat, user_id in active.match.extra.get("left", {}).items():
+                table.left[int(seat)] = await _seat(house, _Left(user_id))
+            table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
             await rebuild_match(house, table, active)
+            if table.hand_id != active.hand.hand_id:  # it settled the hand: the stored deadline was that hand's
+                table.deadline = None
             table.turn_key = turn_key(table)
+            if table.hand_id == active.hand.hand_id:  # the turn began with the hand's last move (or its deal)
+                table.turn_since = active.events[-1].created_at if active.events else active.hand.created_at
             # Nobody left between two hands: stay paused (mid-hand, the AI finishes the hand first).
             assert table.match is not None
             table.paused = table.playing and nobody_left(table) and not table.match.hand.events
             table.presses.restarted()
-            for seat, user_id in active.match.extra.get("left", {}).items():  # who may take a seat back
-                table.left[int(seat)] = await _seat(house, _Left(user_id))
-            table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
+            table.reminded = table.deadline is not None and active.match.extra.get("reminded") == table.deadline
+            until = active.match.extra.get("between_hands")
+            if table.between_hands is None and until is not None and not table.match.hand.events \
+                    and pause_seconds(house, table) > 0:  # (CHAODIPI_HAND_PAUSE=0: there was none)
+                table.between_hands = float(until)  # the pause between hands goes on (a past one ends at once)
+                table.deadline = None
             table.progress = time.time()  # the AI seats move again from now: not stuck yet
 
 

@@ -25,7 +25,7 @@ from bot.render_group import time_left
 from bot.tables.house import House, TableError
 from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
-from bot.tables.seats import set_away
+from bot.tables.seats import match_extra, set_away
 from bot.tables.showing import bring_down, refresh
 from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
@@ -130,12 +130,13 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
         await show_thinking(house, table, deadline, remind_at)
         if table.deadline != deadline:
             return
-    if not table.reminded and remind_at > time.time():
-        await asyncio.sleep(remind_at - time.time())
+    if not table.reminded and deadline > time.time():  # a reminder due while the bot was down goes now
+        await asyncio.sleep(max(0.0, remind_at - time.time()))
         async with table.lock:
             if table.deadline != deadline or table.muted:
                 return
             table.reminded = True
+            house.spawn("extra", partial(store_extra, house, table), table)  # a restart reminds nobody again
             table.read_clock(time.time())  # the last stretch: 「亮主还剩 20 秒」 (one edit a window, not one a second)
             if not house.far_behind():  # else the turn itself may not be shown yet
                 await remind(house, table)
@@ -152,7 +153,9 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
                         table.id, late, grace(table))
             table.deadline = time.time() + grace(table)
             table.reminded = True
+            house.spawn("extra", partial(store_extra, house, table), table)
             await remind(house, table)
+            refresh(house, table)  # the messages drawn from the deadline that passed show the time given now
         elif cards_not_sent(house, table) or house.far_behind() or "telegram" in house.faults.open:
             # Someone has not been sent their cards yet, or the bot is far behind Telegram's limits
             # (their turn may not be shown yet, and a timeout's messages would add to the backlog), or
@@ -211,7 +214,7 @@ def restore_timers(house: House) -> None:
     for table in house.by_id.values():
         if table.playing and table.deadline is not None:
             set_timer(house, table)
-        elif table.playing:  # stopped between hands (the pause is not stored): the next hand's clock starts
+        elif table.playing:  # the next hand's clock starts (none while the pause between hands goes on)
             arm_deadline(house, table)
         if table.playing:
             kick_ai(house, table)
@@ -257,7 +260,16 @@ def end_pause(house: House, table: Table) -> None:
         raise TableError("That button is out of date.")
     table.between_hands = None
     table.progress = time.time()
+    house.spawn("extra", partial(store_extra, house, table), table)  # a restart does not bring it back
     bring_down(house, table)  # where the bot may not pin, the table message comes to the group's bottom
+
+
+async def store_extra(house: House, table: Table) -> None:
+    """Store the match's extra as it is when this runs (the pause between hands over, a reminder sent), so
+    that a restart brings no ended pause back and sends no reminder twice.  A storage fault goes to the
+    supervisor, which runs this again."""
+    if table.match is not None and table.match_id is not None and table.playing:
+        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
 
 
 # --- AI seats ----------------------------------------------------------------------------------------

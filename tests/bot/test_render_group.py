@@ -400,6 +400,13 @@ def test_a_new_trick_shows_no_current_line(lang: str) -> None:
     (600, "（还剩 10 分钟）", "(10 min left)"),
     (3 * 3600 + 30, "（还剩 3 小时）", "(3 h left)"),
     (-5, "（还剩 0 秒）", "(0 s left)"),
+    # Read a moment after a reminder's time or a pause's start (a timer wakes just after its time): the
+    # reminder's 3 hours (daily) and 10 minutes (relaxed), the relaxed pause's hour, the daily pause's day.
+    (3 * 3600 - 0.5, "（还剩 3 小时）", "(3 h left)"),
+    (600 - 0.5, "（还剩 10 分钟）", "(10 min left)"),
+    (3600 - 0.5, "（还剩 60 分钟）", "(60 min left)"),
+    (86400 - 0.5, "（还剩 24 小时）", "(24 h left)"),
+    (2 * 3600 - 0.5, "（还剩 2 小时）", "(2 h left)"),
 ])
 def test_time_left_in_coarse_steps(left: float, zh: str, en: str) -> None:
     assert time_left(translator("zh"), left) == zh

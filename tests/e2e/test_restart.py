@@ -229,3 +229,154 @@ async def test_restore_drill_backup_stop_delete_restore_play_on(fake_telegram: F
         await play_hand(server, table, {0: alice})
         assert hand.phase == "finished"
         await server.wait_for(lambda: announced(group, "Hand 1 is over"), what="the result")
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_restart_between_hands_keeps_the_pause(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """At the relaxed and daily paces the next hand waits for 「Next hand」 (or for a turn's time): a restart
+    during that pause keeps it.  It used to end it at once: the next hand was dealt out to everyone the moment
+    the bot was back, while the group's last word was that it starts when someone presses 「Next hand」."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await bob.command(group, "leave")  # before any card: free, the hand ends and the pause begins
+        await server.wait_for(lambda: table.between_hands is not None, what="the pause between hands")
+        await server.wait_for(lambda: any(b.text == "▶️ Next hand" for b in table_message(group).all_buttons()),
+                              what="the Next hand button")
+        until = table.between_hands
+        assert until is not None and until > time.time() + 3000, "a relaxed pause waits an hour"
+        await settled(server, app)
+    calls_at_stop = server.calls.mark()
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        assert table.between_hands == pytest.approx(until, abs=5)
+        assert tables(app).tasks.get(f"next-hand {table.id}") is not None, "the pause's end was not armed again"
+        await settled(server, app)
+        assert any(b.text == "▶️ Next hand" for b in table_message(group).all_buttons()), table_message(group).text
+        assert "Next hand" in (table_message(group).text or "") and "hand 1" in (table_message(group).text or "")
+        sent = [c for c in server.calls.since(calls_at_stop) if c.method == "sendMessage" and c.chat_id == alice.id]
+        assert sent == [], "the next hand was shown before anyone pressed 「Next hand」"
+        pressed = await (await alice.press(table_message(group), "▶️ Next hand")).answer()
+        assert not pressed.show_alert, pressed.text
+        await server.wait_for(lambda: table.between_hands is None, what="the next hand")
+        await server.wait_for(lambda: (m := hand_message(alice)) is not None and "hand 2" in (m.text or ""),
+                              what="hand 2")
+
+    # The pause ended: a restart now shows hand 2, and no pause comes back.
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        assert table.between_hands is None
+        await settled(server, app)
+        assert "hand 2" in (table_message(group).text or "")
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_reminder_due_while_the_bot_was_down_is_sent_once_it_is_back(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot was down when Alice's reminder was due (her deadline had not passed yet): she is reminded as
+    soon as it is back, not timed out unwarned when the rest of her time runs out; and a restart after her
+    reminder reminds her no second time."""
+    monkeypatch.setitem(PACES, "relaxed", Pace(turn=3600, bidding=3600, reminder=600))
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+    people = {0: alice, 2: bob}
+
+    def reminders() -> int:
+        return sum("⏰" in (m.text or "") for m in group.bot_messages())
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await play_hand(server, table, people, until=_midway(3, 0))
+        await _settled(server, app, table)
+        table_id = table.id
+        assert reminders() == 0
+
+    # Down for the better part of her hour: ten minutes before her deadline (the reminder's time) passed.
+    db = await storage.open_database(db_path)
+    try:
+        await storage.update_table(db, table_id, turn_deadline=time.time() + 300)
+    finally:
+        await db.close()
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await server.wait_for(lambda: announced(group, "⏰ Alice"), timeout=10, what="the reminder missed while down")
+        assert not table.seats[0].timed_out  # type: ignore[union-attr]
+        await settled(server, app)
+        assert reminders() == 1
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await _settled(server, app, table)
+        assert reminders() == 1, "reminded twice"
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_the_table_message_shows_the_grace_a_deadline_passed_while_down_gets(
+        fake_telegram: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's deadline passed while the bot was down: at start she gets the reminder's time more, and the
+    group's table message says how long that is (it said '(0 s left)', drawn at start from the deadline
+    that had passed, until the next move: ten minutes at the relaxed pace, three hours at the daily)."""
+    monkeypatch.setitem(PACES, "relaxed", Pace(turn=3600, bidding=3600, reminder=600))
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
+        await _settled(server, app, table)
+        table_id = table.id
+
+    db = await storage.open_database(db_path)
+    try:
+        await storage.update_table(db, table_id, turn_deadline=time.time() - 60)
+    finally:
+        await db.close()
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await server.wait_for(lambda: announced(group, "⏰ Alice"), what="the reminder at start")
+        await settled(server, app)
+        text = table_message(group).text or ""
+        assert "Alice to play" in text and "(10 min left)" in text, text
+
+
+@pytest.mark.long
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_restart_keeps_when_the_turn_began(fake_telegram: FakeTelegram, tmp_path: Path) -> None:
+    """At the relaxed and daily paces the table message says since when the person to move has had their
+    turn, 「（14:03 起）」: a restart keeps it (the turn's start was in memory only, and every table message lost
+    it at start, until the next move)."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    group = server.group("Slow table", [alice, bob])
+    db_path = tmp_path / "t.db"
+
+    async with bot_running(server, db_path) as app:
+        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
+        await _settled(server, app, table)
+        line = next(line for line in (table_message(group).text or "").splitlines() if "Alice to play" in line)
+        assert "(since " in line, line
+        since = line[line.index("(since "):line.index(")") + 1]
+
+    async with bot_running(server, db_path) as app:
+        table = _reloaded(app, group)
+        await _settled(server, app, table)
+        line = next(line for line in (table_message(group).text or "").splitlines() if "Alice to play" in line)
+        assert since in line, line

@@ -143,6 +143,75 @@ async def test_a_stop_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fa
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_leaving_at_ones_turn_leaves_no_your_turn_in_private(fake_telegram: FakeTelegram,
+                                                                   tmp_path: Path) -> None:
+    """At the relaxed pace Ann is nudged 「轮到你了」 when her turn comes, and she leaves the table instead
+    (/leave, the escape confirmed): her nudge goes with her seat (it stayed as her chat's last message,
+    saying it was her turn at a seat the AI holds)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    group = server.group("Leaving", [ann])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        await fill_with_ai(server, ann, group, 3)
+        await choose_setting(server, ann, group, "strength", "casual")
+        await choose_setting(server, ann, group, "pace", "relaxed")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
+                         and bool(h.current))  # an AI led: her turn began with someone else's move
+        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
+                              what="Ann nudged")
+        await settled(server, app)
+        await ann.command(group, "leave")
+        question = await server.wait_for(
+            lambda: next((m for m in reversed(group.bot_messages())
+                          if any(":esc:" in (b.callback_data or "") for b in m.all_buttons())), None),
+            what="the escape question")
+        answer = await (await ann.press(question, lambda b: ":esc:" in (b.callback_data or ""))).answer()
+        assert not answer.show_alert, answer.text
+        await server.wait_for(lambda: table.seat_of(ann.id) is None, what="Ann's escape")
+        await settled(server, app)
+        texts = [m.text or "" for m in ann.bot_private_messages()]
+        assert not any("Your turn" in t for t in texts), texts
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_leaving_between_hands_while_away_takes_the_away_notice_along(fake_telegram: FakeTelegram,
+                                                                           tmp_path: Path) -> None:
+    """Ann ran out of time (the AI plays for her, her notice offers 「I'm back」) and leaves the table in the
+    pause between hands: the notice goes (it stayed, its 「I'm back」 for a seat the AI holds from then on)."""
+    server = fake_telegram
+    ann = server.person("Ann", None, language_code="en", started=True)
+    bob = server.person("Bob", None, language_code="en", started=True)
+    group = server.group("Away, then gone", [ann, bob])
+    async with bot_running(server, tmp_path / "t.db") as app:
+        await ann.command(group, "newgame")
+        await wait_seated(server, app, group, ann)
+        assert not (await press_lobby(server, bob, group, "sit", "2")).show_alert
+        await wait_seated(server, app, group, bob)
+        await fill_with_ai(server, ann, group, 2)
+        await choose_setting(server, ann, group, "strength", "casual")
+        await choose_setting(server, ann, group, "pace", "relaxed")
+        table = await start_match(server, app, ann, group, seed_index=3)
+        people = {0: ann, 2: bob}
+        await play_until(server, table, people, lambda h: h.phase == "playing" and h.turn == 0)
+        await settled(server, app)
+        async with table.lock:  # her deadline passes now
+            table.deadline = time.time() - 1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: any("I'm back" in b.text for m in ann.bot_private_messages()
+                                          for b in m.all_buttons()), what="the away notice")
+        await play_hand(server, table, {2: bob})
+        await server.wait_for(lambda: table.between_hands is not None, what="the pause between hands")
+        await ann.command(group, "leave")
+        await server.wait_for(lambda: table.seat_of(ann.id) is None, what="Ann gone")
+        await settled(server, app)
+        offers = [m.text for m in ann.bot_private_messages() if any("I'm back" in b.text for b in m.all_buttons())]
+        assert not offers, offers
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_the_bot_removed_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fake_telegram: FakeTelegram,
                                                                                       tmp_path: Path) -> None:
     """As at a /stop mid-hand, when the bot is removed from the group: Ann's nudge goes, her hand message loses

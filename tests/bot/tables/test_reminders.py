@@ -62,3 +62,14 @@ async def test_nobody_to_remind_sends_nothing() -> None:
     tables, recorder = service(table)
     await remind(tables, table)
     assert recorder.sent == []
+
+
+async def test_a_reminder_on_time_says_the_time_the_pace_gives() -> None:
+    """The timer reminds a moment after the reminder's time (3 hours before a daily deadline): the text says
+    3 hours, not the 「还剩 2 小时」 that 2 h 59 min 59 s read as."""
+    table = T.playing("yangzhou")
+    table.seats[1] = Seat(101, "Bob", lang="zh")
+    table.deadline = time.time() + 3 * 3600 - 0.5
+    tables, recorder = service(table)
+    await remind(tables, table)
+    assert recorder.sent[0][1].endswith("（还剩 3 小时）。")

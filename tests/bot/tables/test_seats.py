@@ -4,6 +4,7 @@ language its person chose meanwhile."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -93,3 +94,51 @@ async def test_a_language_chosen_after_leaving_is_the_seats_when_it_is_taken_bac
     assert await service.take_seat_back(table, 2) is True
     seat = table.seats[2]
     assert seat is not None and seat.user_id == 2 and seat.lang == "zh"
+
+
+async def test_a_hand_settled_after_a_crash_seats_whoever_asked_back(service: Tables) -> None:
+    """The bot was killed after storing the move that ended a hand and before settling it: the next start
+    settles it, and Dave, who had asked for his seat back from the next hand, has it (he was left to the
+    AI for another hand, and the stored match forgot he had left at all: after one more restart he could
+    not take the seat back)."""
+    table = await _started(service)
+    await service.escape(table, 2)
+    assert table.match is not None and table.hand_id is not None
+    await service.act(table, Action("pass", 0))  # the hand has begun: Ann passed
+    assert await service.take_seat_back(table, 2) is False and table.coming_back == {2}
+    # Ann's escape is stored, and the bot dies before the hand is settled.
+    seq = len(table.match.hand.events) + 1
+    await storage.append_event(service.db, table.hand_id, seq, "escape", Action("escape", 0).to_dict())
+    again = Tables(service.db, service.config)
+    await load_tables(again)
+    reloaded = again.get(table.id)
+    assert reloaded is not None
+    assert reloaded.seat_of(2) == 2 and not reloaded.coming_back and 2 not in reloaded.left
+    assert reloaded.seat_of(1) is None and reloaded.left[0].user_id == 1
+    assert reloaded.match_id is not None
+    match = await storage.get_match(service.db, reloaded.match_id)
+    assert match is not None and match.extra["left"] == {"0": 1} and match.extra["coming_back"] == []
+    seats = await storage.get_seats(service.db, table.id)
+    assert {s.seat: s.user_id for s in seats}[2] == 2
+
+
+async def test_a_hand_settled_after_a_crash_leaves_its_deadline_behind(service: Tables) -> None:
+    """The hand that ended as the bot died was waiting for a move with a deadline (stored): the start that
+    settles it does not give that deadline to the next hand (its bidding window closed when the ended turn
+    would have, a few minutes on at the relaxed pace, or at once with the reminder's grace)."""
+    table = await service.new_table(CHAT, "Back", 1, "en", "yancheng")
+    await service.change_setting(table, "pace", "relaxed")
+    await service.sit(table, 1, "Ann", "en", 0)
+    while not table.full:
+        await service.add_ai(table)
+    await service.start(table)
+    assert table.match is not None and table.hand_id is not None
+    ended = table.hand_id
+    await storage.update_table(service.db, table.id, turn_deadline=time.time() + 120)  # Ann's turn, 2 min left
+    await storage.append_event(service.db, ended, len(table.match.hand.events) + 1, "escape",
+                               Action("escape", 0).to_dict())  # stored; the bot dies before settling the hand
+    again = Tables(service.db, service.config)
+    await load_tables(again)
+    reloaded = again.get(table.id)
+    assert reloaded is not None and reloaded.hand_id != ended
+    assert reloaded.deadline is None
