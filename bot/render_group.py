@@ -14,7 +14,7 @@ from typing import Final
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks, story
-from bot.clocks import window_clock
+from bot.clocks import time_left, window_clock
 from bot.i18n import Translator
 from bot.labels import (
     cards_label,
@@ -308,23 +308,6 @@ def _deadline(tr: Translator, table: Table, now: float | None) -> str:
 def _aside(tr: Translator, bracketed: str) -> str:
     """A bracketed note after a line: a space before "(…)", none before a full-width 「（…）」."""
     return bracketed if bracketed.startswith("（") else " " + bracketed
-
-
-def time_left(tr: Translator, seconds: float) -> str:
-    """「（还剩 20 秒）」: seconds under two minutes (the real-time pace), else minutes, else hours.
-
-    Seconds go in steps of ten, rounded up: a message redrawn a few seconds later
-    reads the same, so redrawing it costs no edit.  Minutes and hours are the
-    nearest: a reminder sent a moment after its time (3 hours before a daily
-    deadline) says 3 hours, not the 2 that 2 h 59 min 59 s would read as.
-    """
-    left = max(0, int(seconds))
-    if left < 120:
-        return tr("({s} s left)", s=-(-left // 10) * 10)
-    minutes = round(max(0.0, seconds) / 60)
-    if minutes < 120:
-        return tr("({m} min left)", m=minutes)
-    return tr("({h} h left)", h=round(seconds / 3600))
 
 
 def render_table(tr: Translator, table: Table, now: float | None = None) -> tuple[str, InlineKeyboardMarkup | None]:

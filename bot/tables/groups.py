@@ -35,8 +35,9 @@ from bot.model import Table
 from bot.tables.hand_messages import retire
 from bot.tables.house import House
 from bot.tables.nudges import clear
+from bot.tables.seats import store_deadline
 from bot.tables.showing import bring_down, refresh
-from bot.tables.turns import after_change, set_timer, store_deadline
+from bot.tables.turns import after_change, set_timer
 
 log = logging.getLogger(__name__)
 

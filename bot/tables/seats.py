@@ -119,6 +119,20 @@ def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
             "reminded": table.deadline if table.reminded else None}
 
 
+async def store_extra(house: House, table: Table) -> None:
+    """Store the match's extra as it is when this runs (the pause between hands over, a reminder sent), so
+    that a restart brings no ended pause back and sends no reminder twice.  A storage fault goes to the
+    supervisor, which runs this again."""
+    if table.match is not None and table.match_id is not None and table.playing:
+        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
+
+
+async def store_deadline(house: House, table: Table) -> None:
+    """Store the table's deadline as it is when this runs (a retry never writes an older one), so that a
+    restart re-arms it.  A storage fault goes to the supervisor, which runs this again in a moment."""
+    await storage.update_table(house.db, table.id, turn_deadline=table.deadline)
+
+
 def left_seat(table: Table, user_id: int) -> int | None:
     """The seat this person left (escaped) in this match and the AI plays now, if any."""
     return next((seat for seat, info in table.left.items() if info.user_id == user_id), None)

@@ -19,13 +19,13 @@ from typing import Any, Final
 
 import storage
 from bot import logs
+from bot.clocks import time_left
 from bot.labels import and_list, name_html
 from bot.model import PACES, Table
-from bot.render_group import time_left
 from bot.tables.house import House, TableError
 from bot.tables.nudges import away_notice, clear, nudge, stale
 from bot.tables.play import act, escape
-from bot.tables.seats import match_extra, set_away
+from bot.tables.seats import set_away, store_deadline, store_extra
 from bot.tables.showing import bring_down, refresh
 from bot.tables.shown import cards_not_sent, human, show_thinking, waiting_humans
 from engine.ai import choose_action
@@ -98,12 +98,6 @@ def arm_deadline(house: House, table: Table) -> list[int]:
     house.spawn("deadline", partial(store_deadline, house, table), table)
     set_timer(house, table)
     return waiting
-
-
-async def store_deadline(house: House, table: Table) -> None:
-    """Store the table's deadline as it is when this runs (a retry never writes an older one), so that a
-    restart re-arms it.  A storage fault goes to the supervisor, which runs this again in a moment."""
-    await storage.update_table(house.db, table.id, turn_deadline=table.deadline)
 
 
 def grace(table: Table) -> float:
@@ -262,14 +256,6 @@ def end_pause(house: House, table: Table) -> None:
     table.progress = time.time()
     house.spawn("extra", partial(store_extra, house, table), table)  # a restart does not bring it back
     bring_down(house, table)  # where the bot may not pin, the table message comes to the group's bottom
-
-
-async def store_extra(house: House, table: Table) -> None:
-    """Store the match's extra as it is when this runs (the pause between hands over, a reminder sent), so
-    that a restart brings no ended pause back and sends no reminder twice.  A storage fault goes to the
-    supervisor, which runs this again."""
-    if table.match is not None and table.match_id is not None and table.playing:
-        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
 
 
 # --- AI seats ----------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 
 from bot import callbacks
+from bot.clocks import clock_span, time_left
 from bot.i18n import translator
 from bot.labels import card_label, cards_label
 from bot.model import Seat, Table, TableSettings
@@ -27,7 +28,6 @@ from bot.render_group import (
     render_result,
     render_settings,
     render_table,
-    time_left,
 )
 from bot.render_private import render_hand
 from engine.cards import Card
@@ -782,3 +782,15 @@ def test_a_late_bid_or_steal_is_told_its_window_closed() -> None:
     assert table.window_closed(seat, old, "steal") is None
     T.step(table)  # the seat asked answered (or the AI for it): its steal turn is over
     assert table.window_closed(seat, old, "pass_steal") == "stealing"
+
+
+@pytest.mark.parametrize(("left", "zh", "en"), [
+    (45, "45 秒", "45 s"),
+    # A window's clock read a moment after the window began: the relaxed bidding's hour, the daily one's day.
+    (3600 - 0.01, "60 分钟", "60 min"),
+    (86400 - 0.01, "24 小时", "24 h"),
+    (600 - 0.5, "10 分钟", "10 min"),
+])
+def test_a_clock_read_at_its_windows_start_says_the_time_the_pace_gives(left: float, zh: str, en: str) -> None:
+    assert clock_span(translator("zh"), left) == zh
+    assert clock_span(translator("en"), left) == en
