@@ -316,7 +316,7 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
     if table.between_hands is not None:
         line = muted_line(tr) if table.muted else paused_line(tr) if table.paused else pause_line(tr, table, now)
-        return "\n".join(lines + [line]), _next_hand_markup(tr, table)
+        return "\n".join(lines + [line]), None if table.muted else _next_hand_markup(tr, table)
     # Paused for want of anyone present: the next hand is dealt, and nothing moves until someone is back.
     # Muted (bot.muting): nothing moves by itself until the bot may write here again; an edit may still show it.
     lines += [muted_line(tr)] if table.muted else [paused_line(tr)] if table.paused else phase_lines(tr, table, view, now)

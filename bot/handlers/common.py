@@ -107,6 +107,10 @@ async def reply(update: Update, context: Context, text: str, markup: InlineKeybo
                                  allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("reply failed in chat %s: %s", message.chat_id, type(exc).__name__)
+        return
+    # A message went through: a group that muted the bot lets it write again (its permissions were given back
+    # to everyone, or a timed mute ran out: Telegram sends the bot no update for either).
+    tables_of(context).muting.wrote(message.chat_id)
 
 
 def in_group(chat: Chat | None) -> bool:

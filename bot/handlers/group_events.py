@@ -24,8 +24,9 @@ OUT: frozenset[str] = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED}
 
 async def on_bot_status(update: Update, context: Context) -> None:
     """The bot's own membership changed (``my_chat_member``): added to a group (a hello), removed from it or
-    leaving it (its table closes), muted or let write again (its table pauses, or goes on).  In a private chat it is a person blocking or restarting the bot,
-    which the publisher and /start handle."""
+    leaving it (its table closes; a restricted bot that is no member has left too), muted or let write again
+    (its table pauses, or goes on).  In a private chat it is a person blocking or restarting the bot, which
+    the publisher and /start handle."""
     change = update.my_chat_member
     if change is None or not in_group(change.chat):
         return
@@ -36,6 +37,10 @@ async def on_bot_status(update: Update, context: Context) -> None:
     new = change.new_chat_member
     if new.status in IN:
         tables_of(context).group_back(change.chat.id)
+    if new.status == ChatMemberStatus.RESTRICTED and not getattr(new, "is_member", True):
+        log.warning("the bot is no longer in group %s (restricted, not a member)", change.chat.id)
+        await tables_of(context).group_lost(change.chat.id)
+        return
     if new.status == ChatMemberStatus.RESTRICTED and not getattr(new, "can_send_messages", True):
         tables_of(context).muting.mute(change.chat.id, "restricted by an admin")  # its tables pause
     elif new.status in IN or new.status == ChatMemberStatus.RESTRICTED:

@@ -41,11 +41,20 @@ class _People:
         self.remembered.append((user_id, name, code))
 
 
+class _Muting:
+    def __init__(self) -> None:
+        self.wrote_to: list[int] = []
+
+    def wrote(self, chat_id: int) -> None:
+        self.wrote_to.append(chat_id)
+
+
 def _context(*, tables_lang: str | None = None, people: _People | None = None, bot: Any = None,
              public_url: str | None = None) -> Any:
     tables = [SimpleNamespace(lang=tables_lang)] if tables_lang else []
     service = SimpleNamespace(all_in_chat=lambda chat_id: tables if chat_id == GROUP else [],
-                              people=people or _People(), config=SimpleNamespace(public_url=public_url))
+                              people=people or _People(), config=SimpleNamespace(public_url=public_url),
+                              muting=_Muting())
     return SimpleNamespace(bot_data={"tables": service}, bot=bot)
 
 
@@ -203,6 +212,9 @@ async def test_replies_are_paced_per_chat_and_a_refused_one_is_logged_not_raised
         await common.reply(_update(refused), context, "blocked")
     assert [r.getMessage() for r in caplog.records] == ["reply failed in chat -6: Forbidden"]
     await common.reply(_update(None), context, "nowhere")  # a channel post: nothing to reply to
+    # Each reply that went through tells bot.muting the bot may write there (a group whose permissions came
+    # back, or whose timed mute ran out, sends the bot no update); the refused one does not.
+    assert context.bot_data["tables"].muting.wrote_to == [GROUP, -5, GROUP]
 
 
 async def test_the_menu_button_opens_the_app_in_the_persons_language_where_the_app_is_on(

@@ -15,6 +15,7 @@ import storage
 from bot.config import Settings
 from bot.i18n import translator
 from bot.model import Table
+from bot.render_group import render_table
 from bot.tables import ComeBack, Done, Front, Hint, Move, NextHand, Peek, Person, Refused, Request, Select, Tables
 from bot.tables import perform as perform_room
 from bot.tables.seats import set_away
@@ -155,6 +156,21 @@ async def test_a_forged_next_hand_does_not_cut_the_real_time_pause_short(db: sto
         assert isinstance(outcome, Refused)
         assert outcome.text(translator("en")) == "The next hand starts in a moment."
         assert table.between_hands is not None, "the pause goes on"
+
+
+async def test_next_hand_on_a_muted_table_is_refused_and_offered_nowhere(db: storage.Database) -> None:
+    """A group that mutes the bot pauses its table (bot.muting): no next hand is dealt until the bot may write
+    there again, so 「下一局」 is neither shown under the table message nor taken from a press or the app."""
+    async with started(db, pace="relaxed") as (tables, table):
+        async with table.lock:
+            await tables.escape(table, 0)  # before any card: hand 1 ends, hand 2 is dealt, the pause begins
+        assert table.match is not None and table.between_hands is not None
+        assert render_table(translator("en"), table)[1] is not None, "「下一局」 under the table message"
+        table.muted = True
+        assert render_table(translator("en"), table)[1] is None
+        outcome = await tables.perform(person(1, "app"), table, NextHand(str(table.match.deals)))
+        assert isinstance(outcome, Refused) and outcome.text(translator("en")).startswith("The table is paused")
+        assert table.between_hands is not None, "the next hand waits"
 
 
 async def test_someone_without_a_seat_or_at_a_closed_table_is_refused(db: storage.Database) -> None:
