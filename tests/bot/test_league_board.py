@@ -371,11 +371,12 @@ async def test_a_group_that_lets_nobody_send_photos_gets_its_leaderboard_in_word
             return None
 
     update = SimpleNamespace(effective_message=Message())
-    context = SimpleNamespace(bot_data={})
+    wrote: list[int] = []  # the text went through: bot.muting hears the bot may write there
+    context = SimpleNamespace(bot_data={"tables": SimpleNamespace(muting=SimpleNamespace(wrote=wrote.append))})
     answer = Answer("<b>League</b>\n1. Ann · +3", Stretch("all", None, True), photo=b"png",
                     buttons=(("This season", CURRENT),))
     await send_board(update, context, answer, "en")  # type: ignore[arg-type]
-    assert sent == ["<b>League</b>\n1. Ann · +3"]
+    assert sent == ["<b>League</b>\n1. Ann · +3"] and len(wrote) == 1
 
 
 async def test_a_button_from_a_text_table_to_a_picture_shows_the_table_in_words_where_photos_are_refused(
