@@ -43,6 +43,14 @@ POLL_AGAIN: Final = 1.0
 log = logging.getLogger(__name__)
 
 
+def log_skipped(update_id: int, raw: dict[str, Any], exc: Exception) -> None:
+    """The one ERROR line of an update the library cannot read: its id, its kinds and why (quoted: its text may
+    carry what a person typed)."""
+    kinds = ", ".join(sorted(repr(key) for key in raw if key != "update_id"))
+    log.error("update %s (%s) cannot be read and is skipped: %s: %r", update_id, kinds, type(exc).__name__,
+              str(exc)[:200])
+
+
 def readable_updates(payload: bytes) -> bytes:
     """``getUpdates``' answer with every update python-telegram-bot cannot read replaced by its bare
     ``{"update_id": N}`` (an update of no kind, which no handler takes), each logged as an error; any other
@@ -62,9 +70,7 @@ def readable_updates(payload: bytes) -> bytes:
             update_id = raw.get("update_id") if isinstance(raw, dict) else None
             if type(update_id) is not int:
                 return payload  # nothing to confirm it by: the library's own handling
-            kinds = sorted(str(key) for key in raw if key != "update_id")
-            log.error("update %s (%s) cannot be read and is skipped: %s: %.200s", update_id, ", ".join(kinds),
-                      type(exc).__name__, exc)
+            log_skipped(update_id, raw, exc)
             result[index] = {"update_id": update_id}
             skipped = True
     return json.dumps(answer).encode() if skipped else payload

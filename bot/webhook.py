@@ -58,6 +58,7 @@ from telegram.ext import Application
 from bot.config import Settings
 from bot.health import Health
 from bot.http_errors import Runner
+from bot.reachability import log_skipped
 from bot.updates import UPDATE_KINDS
 
 log = logging.getLogger(__name__)
@@ -143,9 +144,7 @@ class WebhookServer:
                 return web.Response(status=400, text="not an update")
             # From Telegram (the secret says so), but not readable by the library (a field it requires
             # missing): said loudly and confirmed, or Telegram would deliver it again and again.
-            kinds = sorted(str(key) for key in data if key != "update_id")
-            log.error("update %s (%s) cannot be read and is skipped: %s: %.200s", data["update_id"],
-                      ", ".join(kinds), type(exc).__name__, exc)
+            log_skipped(data["update_id"], data, exc)
             return web.Response(text="skipped")
         if update is None:
             return web.Response(status=400, text="not an update")

@@ -125,6 +125,19 @@ async def start_match(server: FakeTelegram, app: App, person: Person, group: Gro
     return table
 
 
+async def table_of_one(server: FakeTelegram, app: App, person: Person, group: Group, seed_index: int,
+                       pace: str | None = None) -> Table:
+    """``person`` opens a table in ``group``, three casual AI seats fill it (at ``pace`` if given), the match
+    starts."""
+    await person.command(group, "newgame", "yancheng")
+    await wait_seated(server, app, group, person)
+    await fill_with_ai(server, person, group, 3)
+    await choose_setting(server, person, group, "strength", "casual")
+    if pace is not None:
+        await choose_setting(server, person, group, "pace", pace)
+    return await start_match(server, app, person, group, seed_index)
+
+
 # --- the private hand keyboard ------------------------------------------------------------------
 
 async def up_to_date_hand(server: FakeTelegram, person: Person, table: Table, seat: int,

@@ -25,7 +25,16 @@ from . import botkit
 from .botkit import bot_running, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
-from .scenario import App, announced, choose_setting, fill_with_ai, hint_and_do, play_hand, start_match, wait_seated
+from .scenario import (
+    App,
+    announced,
+    choose_setting,
+    fill_with_ai,
+    hint_and_do,
+    play_hand,
+    table_of_one,
+    wait_seated,
+)
 
 REMOVED = translator("en")("I was removed from {title}, so the table there is closed. The hands already played are kept.",
                            title="{title}").split("{title}")
@@ -35,15 +44,6 @@ async def settled(server: FakeTelegram, app: App) -> None:
     """Every message shows the latest state: no edit waits, no notice or announcement is on its way, no call
     is in flight (the bot's own signals, as in test_budget.py)."""
     await botkit.settled(server, app)
-
-
-async def table_of_one(server: FakeTelegram, app: App, person: Person, group: Group, seed_index: int) -> Table:
-    """``person`` opens a table in ``group``, three casual AI seats fill it, the match starts."""
-    await person.command(group, "newgame", "yancheng")
-    await wait_seated(server, app, group, person)
-    await fill_with_ai(server, person, group, 3)
-    await choose_setting(server, person, group, "strength", "casual")
-    return await start_match(server, app, person, group, seed_index)
 
 
 def told_privately(person: Person, title: str) -> bool:

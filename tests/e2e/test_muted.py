@@ -24,8 +24,8 @@ from bot.tables.turns import set_timer
 from .botkit import bot_running, table_message, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, Person
-from .scenario import App, announced, hint_and_do, play_hand
-from .test_groups_as_they_are import settled, table_of_one
+from .scenario import App, announced, hint_and_do, play_hand, table_of_one
+from .test_groups_as_they_are import settled
 
 EN = translator("en")
 TITLE = "Muted group"

@@ -91,6 +91,23 @@ async def _settled(server: FakeTelegram, app: App, table: Table) -> None:
     await settled(server, app)
 
 
+async def _alice_to_play(server: FakeTelegram, app: App, alice: Person, bob: Person, group: Group) -> Table:
+    """A relaxed table of Alice, Bob (seat 2) and two AI seats, past three tricks, at Alice's turn."""
+    table = await _open(server, app, alice, bob, group, pace="relaxed")
+    await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
+    await _settled(server, app, table)
+    return table
+
+
+async def _deadline_while_down(db_path: Path, table_id: int, deadline: float) -> None:
+    """What the stored deadline of the table is once the bot comes back (time passed while it was down)."""
+    db = await storage.open_database(db_path)
+    try:
+        await storage.update_table(db, table_id, turn_deadline=deadline)
+    finally:
+        await db.close()
+
+
 @pytest.mark.long
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_restart_mid_hand_loses_nothing_and_rearms_the_timer(fake_telegram: FakeTelegram,
@@ -164,18 +181,11 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_gets_a_grace_period
     people = {0: alice, 2: bob}
 
     async with bot_running(server, db_path) as app:
-        table = await _open(server, app, alice, bob, group, pace="relaxed")
+        table = await _alice_to_play(server, app, alice, bob, group)
         assert table.match is not None
-        await play_hand(server, table, people, until=_midway(3, 0))
-        await _settled(server, app, table)
         table_id, events = table.id, len(table.match.hand.events)
 
-    # The hour passes while the bot is down.
-    db = await storage.open_database(db_path)
-    try:
-        await storage.update_table(db, table_id, turn_deadline=time.time() - 5)
-    finally:
-        await db.close()
+    await _deadline_while_down(db_path, table_id, time.time() - 5)  # the hour passes while the bot is down
 
     async with bot_running(server, db_path) as app:
         table = _reloaded(app, group)
@@ -289,24 +299,17 @@ async def test_a_reminder_due_while_the_bot_was_down_is_sent_once_it_is_back(
     bob = server.person("Bob", "bob", language_code="en", started=True)
     group = server.group("Slow table", [alice, bob])
     db_path = tmp_path / "t.db"
-    people = {0: alice, 2: bob}
 
     def reminders() -> int:
         return sum("⏰" in (m.text or "") for m in group.bot_messages())
 
     async with bot_running(server, db_path) as app:
-        table = await _open(server, app, alice, bob, group, pace="relaxed")
-        await play_hand(server, table, people, until=_midway(3, 0))
-        await _settled(server, app, table)
+        table = await _alice_to_play(server, app, alice, bob, group)
         table_id = table.id
         assert reminders() == 0
 
     # Down for the better part of her hour: ten minutes before her deadline (the reminder's time) passed.
-    db = await storage.open_database(db_path)
-    try:
-        await storage.update_table(db, table_id, turn_deadline=time.time() + 300)
-    finally:
-        await db.close()
+    await _deadline_while_down(db_path, table_id, time.time() + 300)
 
     async with bot_running(server, db_path) as app:
         table = _reloaded(app, group)
@@ -336,19 +339,12 @@ async def test_the_table_message_shows_the_grace_a_deadline_passed_while_down_ge
     db_path = tmp_path / "t.db"
 
     async with bot_running(server, db_path) as app:
-        table = await _open(server, app, alice, bob, group, pace="relaxed")
-        await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
-        await _settled(server, app, table)
-        table_id = table.id
+        table_id = (await _alice_to_play(server, app, alice, bob, group)).id
 
-    db = await storage.open_database(db_path)
-    try:
-        await storage.update_table(db, table_id, turn_deadline=time.time() - 60)
-    finally:
-        await db.close()
+    await _deadline_while_down(db_path, table_id, time.time() - 60)
 
     async with bot_running(server, db_path) as app:
-        table = _reloaded(app, group)
+        _reloaded(app, group)
         await server.wait_for(lambda: announced(group, "⏰ Alice"), what="the reminder at start")
         await settled(server, app)
         text = table_message(group).text or ""
@@ -368,9 +364,7 @@ async def test_a_restart_keeps_when_the_turn_began(fake_telegram: FakeTelegram, 
     db_path = tmp_path / "t.db"
 
     async with bot_running(server, db_path) as app:
-        table = await _open(server, app, alice, bob, group, pace="relaxed")
-        await play_hand(server, table, {0: alice, 2: bob}, until=_midway(3, 0))
-        await _settled(server, app, table)
+        await _alice_to_play(server, app, alice, bob, group)
         line = next(line for line in (table_message(group).text or "").splitlines() if "Alice to play" in line)
         assert "(since " in line, line
         since = line[line.index("(since "):line.index(")") + 1]

@@ -21,14 +21,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import THINKING
+from bot.model import THINKING, Table
 from bot.tables.turns import set_timer
 
 from .botkit import bot_running, hand_message, settled, table_message, tables
 from .endings import find_ending, store_table
 from .fake_telegram import FakeTelegram, FloodLimits
-from .fake_telegram.people import MessageView, Person
+from .fake_telegram.people import Group, MessageView, Person
 from .scenario import (
+    App,
     announced,
     choose_setting,
     fill_with_ai,
@@ -37,11 +38,34 @@ from .scenario import (
     press_hand,
     press_lobby,
     start_match,
+    table_of_one,
     up_to_date_hand,
     wait_seated,
 )
 
 THINK = 1.0
+
+
+async def _nudged(server: FakeTelegram, app: App, ann: Person, group: Group) -> Table:
+    """Ann and three casual AI seats at a relaxed table: an AI led, and her turn's 「轮到你了」 came."""
+    table = await table_of_one(server, app, ann, group, seed_index=3, pace="relaxed")
+    await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
+                     and bool(h.current))  # an AI led: her turn began with someone else's move
+    await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
+                          what="Ann nudged")
+    await settled(server, app)
+    return table
+
+
+def _closed_in_private(person: Person) -> list[str]:
+    """The person's private messages, once their table closed: no 「轮到你了」, no keyboard, and their hand
+    message says the table is closed."""
+    texts = [m.text or "" for m in person.bot_private_messages()]
+    assert not any("Your turn" in t for t in texts), texts
+    keyboards = [m for m in person.bot_private_messages() if m.buttons]
+    assert not keyboards, [m.text for m in keyboards]
+    assert any("This table is closed." in t for t in texts), texts
+    return texts
 
 
 def _names(text: str | None, who: str) -> bool:
@@ -121,25 +145,11 @@ async def test_a_stop_mid_hand_leaves_no_keyboard_and_no_your_turn_in_private(fa
     ann = server.person("Ann", None, language_code="en", started=True)
     group = server.group("Stopped", [ann])
     async with bot_running(server, tmp_path / "t.db") as app:
-        await ann.command(group, "newgame")
-        await wait_seated(server, app, group, ann)
-        await fill_with_ai(server, ann, group, 3)
-        await choose_setting(server, ann, group, "strength", "casual")
-        await choose_setting(server, ann, group, "pace", "relaxed")
-        table = await start_match(server, app, ann, group, seed_index=3)
-        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
-                         and bool(h.current))  # an AI led: her turn began with someone else's move
-        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
-                              what="Ann nudged")
-        await settled(server, app)
+        await _nudged(server, app, ann, group)
         await ann.command(group, "stop")
         await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
         await settled(server, app)
-        texts = [m.text or "" for m in ann.bot_private_messages()]
-        assert not any("Your turn" in t for t in texts), texts
-        keyboards = [m for m in ann.bot_private_messages() if m.buttons]
-        assert not keyboards, [m.text for m in keyboards]
-        assert any("This table is closed." in t for t in texts), texts
+        _closed_in_private(ann)
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
@@ -152,17 +162,7 @@ async def test_leaving_at_ones_turn_leaves_no_your_turn_in_private(fake_telegram
     ann = server.person("Ann", None, language_code="en", started=True)
     group = server.group("Leaving", [ann])
     async with bot_running(server, tmp_path / "t.db") as app:
-        await ann.command(group, "newgame")
-        await wait_seated(server, app, group, ann)
-        await fill_with_ai(server, ann, group, 3)
-        await choose_setting(server, ann, group, "strength", "casual")
-        await choose_setting(server, ann, group, "pace", "relaxed")
-        table = await start_match(server, app, ann, group, seed_index=3)
-        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
-                         and bool(h.current))  # an AI led: her turn began with someone else's move
-        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
-                              what="Ann nudged")
-        await settled(server, app)
+        table = await _nudged(server, app, ann, group)
         await ann.command(group, "leave")
         question = await server.wait_for(
             lambda: next((m for m in reversed(group.bot_messages())
@@ -221,25 +221,11 @@ async def test_the_bot_removed_mid_hand_leaves_no_keyboard_and_no_your_turn_in_p
     ann = server.person("Ann", None, language_code="en", started=True)
     group = server.group("Removed", [ann])
     async with bot_running(server, tmp_path / "t.db") as app:
-        await ann.command(group, "newgame")
-        await wait_seated(server, app, group, ann)
-        await fill_with_ai(server, ann, group, 3)
-        await choose_setting(server, ann, group, "strength", "casual")
-        await choose_setting(server, ann, group, "pace", "relaxed")
-        table = await start_match(server, app, ann, group, seed_index=3)
-        await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0
-                         and bool(h.current))  # an AI led: her turn began with someone else's move
-        await server.wait_for(lambda: any("Your turn" in (m.text or "") for m in ann.bot_private_messages()),
-                              what="Ann nudged")
-        await settled(server, app)
+        await _nudged(server, app, ann, group)
         group.remove_bot(by=ann, tell=True)
         await server.wait_for(lambda: tables(app).in_chat(group.id) is None, what="the table closed")
         await settled(server, app)
-        texts = [m.text or "" for m in ann.bot_private_messages()]
-        assert not any("Your turn" in t for t in texts), texts
-        keyboards = [m for m in ann.bot_private_messages() if m.buttons]
-        assert not keyboards, [m.text for m in keyboards]
-        assert any("This table is closed." in t for t in texts), texts
+        texts = _closed_in_private(ann)
         assert texts[-1] == "I was removed from Removed, so the table there is closed. The hands already played " \
                             "are kept.", texts
 
@@ -306,11 +292,7 @@ async def test_a_table_paused_for_want_of_anyone_says_so_once_the_pause_between_
     paused = ("The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or "
               "「I'm back」) or takes a seat (/join); /stop closes it.")
     async with bot_running(server, tmp_path / "t.db") as app:
-        await ann.command(group, "newgame")
-        await wait_seated(server, app, group, ann)
-        await fill_with_ai(server, ann, group, 3)
-        await choose_setting(server, ann, group, "strength", "casual")
-        table = await start_match(server, app, ann, group, seed_index=3)
+        table = await table_of_one(server, app, ann, group, seed_index=3)
         await play_until(server, table, {0: ann}, lambda h: h.phase == "playing" and h.turn == 0)
         async with table.lock:  # her deadline passes now
             table.deadline = time.time() - 1
