@@ -120,11 +120,14 @@ def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
 
 
 async def store_extra(house: House, table: Table) -> None:
-    """Store the match's extra as it is when this runs (the pause between hands over, a reminder sent), so
-    that a restart brings no ended pause back and sends no reminder twice.  A storage fault goes to the
-    supervisor, which runs this again."""
-    if table.match is not None and table.match_id is not None and table.playing:
-        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
+    """Store the match's extra as it is when it is written (the pause between hands over, a reminder sent), so
+    that a restart brings no ended pause back and sends no reminder twice.  Background work (``house.spawn``),
+    never awaited under the table's lock: it takes the lock, so that the extra it computes is the table's
+    state when it is written, never one that a change stored meanwhile (a person back in their seat) has made
+    older.  A storage fault goes to the supervisor, which runs this again."""
+    async with table.lock:
+        if table.match is not None and table.match_id is not None and table.playing:
+            await storage.update_match(house.db, table.match_id, extra=match_extra(table))
 
 
 async def store_deadline(house: House, table: Table) -> None:
