@@ -14,8 +14,10 @@ sends there goes through.
 
 :class:`Muting` keeps that state for the publisher and the outbox, which tell
 it of each refusal and each message sent, and calls the tables (``on_muted``,
-``on_unmuted``) in a supervised task, once per change.  It is in memory: after
-a restart, a group still muted is found again by its refusals.
+``on_unmuted``) in a supervised task, once per change.  The tables store the
+mute with each match (:func:`bot.tables.seats.match_extra`): at start-up a
+group whose table was paused so is :meth:`Muting.remember`-ed as muting the
+bot, without telling anyone again, and goes on as above.
 """
 
 from __future__ import annotations
@@ -88,6 +90,11 @@ class Muting:
         if self.on_muted is not None:
             on_muted = self.on_muted
             self.tasks.start(f"muted {chat_id}", lambda: on_muted(chat_id))
+
+    def remember(self, chat_id: int) -> None:
+        """At start-up: the group muted the bot before the restart (its table was stored paused so), and still
+        does until told otherwise.  Nobody is told (they were, once)."""
+        self.muted.add(chat_id)
 
     def unmute(self, chat_id: int, why: str) -> None:
         """The bot may write in this group again: its tables go on (told once)."""

@@ -10,7 +10,9 @@ handles that).
 
 A group that mutes the bot (:mod:`bot.muting`) keeps its tables, paused
 (:func:`mute_group`): nothing moves by itself, and the people seated are told
-privately why and what to do, once; when the bot may write there again
+privately why and what to do, once; a match stores it in its extra, so that
+after a restart its table comes back paused, its people not told again
+(:mod:`bot.tables.startup`).  When the bot may write there again
 (:func:`unmute_group`) the group is told, the table message comes anew at the
 bottom of the group, and the clock of the window the table waits in starts
 again, whole.
@@ -35,7 +37,7 @@ from bot.model import Table
 from bot.tables.hand_messages import retire
 from bot.tables.house import House
 from bot.tables.nudges import clear
-from bot.tables.seats import store_deadline
+from bot.tables.seats import store_deadline, store_extra
 from bot.tables.showing import bring_down, refresh
 from bot.tables.turns import after_change, set_timer
 
@@ -90,6 +92,7 @@ async def mute_group(house: House, chat_id: int, muted: Callable[[], bool]) -> N
             if house.get(table.id) is not table or table.muted or not muted():
                 continue
             table.muted = True
+            house.spawn("extra", partial(store_extra, house, table), table)  # a restart keeps the table paused
             log.warning("table %s paused: the bot may not write in group %s", table.id, chat_id)
             refresh(house, table)  # where an edit still passes, the table message says why nothing moves
             _tell_seated(house, table, lambda tr, title: tr(
@@ -105,6 +108,7 @@ async def unmute_group(house: House, chat_id: int, muted: Callable[[], bool]) ->
             if house.get(table.id) is not table or not table.muted or muted():
                 continue
             table.muted = False
+            house.spawn("extra", partial(store_extra, house, table), table)  # a restart keeps it going
             log.warning("table %s goes on: the bot may write in group %s again", table.id, chat_id)
             tr = house.tr(table)
             house.announce(table, tr("I may send messages here again: the table goes on."))

@@ -109,22 +109,26 @@ def resume(house: House, table: Table) -> None:
 
 def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
     """What the match stores beside its checkpoint: who left which seat, who asked for it back (the
-    seats in ``back`` are theirs again), when the pause between hands ends, and the deadline whose reminder
-    went out (a restart keeps both)."""
+    seats in ``back`` are theirs again), when the pause between hands ends, the deadline whose reminder
+    went out, and whether the group mutes the bot (a restart keeps them)."""
     assert table.match is not None
     return {"checkpoint": table.match.checkpoint,
             "left": {str(seat): info.user_id for seat, info in sorted(table.left.items()) if seat not in back},
             "coming_back": sorted(table.coming_back - set(back)),
             "between_hands": table.between_hands,
-            "reminded": table.deadline if table.reminded else None}
+            "reminded": table.deadline if table.reminded else None,
+            "muted": table.muted}
 
 
 async def store_extra(house: House, table: Table) -> None:
-    """Store the match's extra as it is when this runs (the pause between hands over, a reminder sent), so
-    that a restart brings no ended pause back and sends no reminder twice.  A storage fault goes to the
-    supervisor, which runs this again."""
-    if table.match is not None and table.match_id is not None and table.playing:
-        await storage.update_match(house.db, table.match_id, extra=match_extra(table))
+    """Store the match's extra as it is when it is written (the pause between hands over, a reminder sent), so
+    that a restart brings no ended pause back and sends no reminder twice.  Background work (``house.spawn``),
+    never awaited under the table's lock: it takes the lock, so that the extra it computes is the table's
+    state when it is written, never one that a change stored meanwhile (a person back in their seat) has made
+    older.  A storage fault goes to the supervisor, which runs this again."""
+    async with table.lock:
+        if table.match is not None and table.match_id is not None and table.playing:
+            await storage.update_match(house.db, table.match_id, extra=match_extra(table))
 
 
 async def store_deadline(house: House, table: Table) -> None:

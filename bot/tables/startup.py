@@ -2,8 +2,10 @@
 
 The event log is the truth: each table's match resumes from its checkpoint
 and its current hand's log is replayed (a hand that ended before the last
-run could settle it is settled now).  Deadlines come back from storage;
-:func:`bot.tables.turns.restore_timers` re-arms them afterwards.
+run could settle it is settled now).  A table whose group muted the bot comes
+back paused (:mod:`bot.muting`), until the bot may write there again.
+Deadlines come back from storage; :func:`bot.tables.turns.restore_timers`
+re-arms them afterwards.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ async def load_tables(house: House) -> None:
             for seat, user_id in active.match.extra.get("left", {}).items():
                 table.left[int(seat)] = await _seat(house, _Left(user_id))
             table.coming_back = {int(seat) for seat in active.match.extra.get("coming_back", ())}
+            if active.match.extra.get("muted"):  # paused as before, its people not told again (they were once)
+                table.muted = True
+                house.muting.remember(table.chat_id)
             await rebuild_match(house, table, active)
             if table.hand_id != active.hand.hand_id:  # it settled the hand: the stored deadline was that hand's
                 table.deadline = None

@@ -72,3 +72,27 @@ async def test_refusals_mute_once_they_last_and_a_message_sent_unmutes() -> None
     muting.wrote(GROUP)
     await asyncio.gather(*muting.tasks.running())
     assert told == [f"muted {GROUP}", f"unmuted {GROUP}"]  # once each
+
+
+async def test_a_mute_remembered_at_start_up_tells_nobody_and_a_message_sent_unmutes() -> None:
+    """The group muted the bot before a restart (its table was stored paused so): remembered, nobody is told
+    again, a refusal is only logged, and the first message that goes through lets the tables go on, once."""
+    told: list[str] = []
+    muting = Muting(Supervisor(), after=0.0)
+
+    async def muted(chat_id: int) -> None:
+        told.append(f"muted {chat_id}")
+
+    async def unmuted(chat_id: int) -> None:
+        told.append(f"unmuted {chat_id}")
+    muting.on_muted, muting.on_unmuted = muted, unmuted
+    muting.remember(GROUP)
+    refusal = BadRequest("Not enough rights to send text messages to the chat")
+    assert muting.refused(GROUP, refusal) and muting.refused(GROUP, refusal)
+    muting.mute(GROUP, "restricted by an admin")  # the update, fetched again after the restart
+    assert GROUP in muting.muted
+    await asyncio.gather(*muting.tasks.running())
+    assert told == []
+    muting.wrote(GROUP)
+    await asyncio.gather(*muting.tasks.running())
+    assert told == [f"unmuted {GROUP}"] and GROUP not in muting.muted

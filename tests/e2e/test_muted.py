@@ -128,3 +128,47 @@ async def test_muted_unseen_the_refusals_pause_the_table(fake_telegram: FakeTele
         assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).tasks.get(f"next-hand {table.id}") is None
         group.unmute_bot(by=mallory)
         await goes_on(server, app, table, group, alice)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_restart_keeps_the_table_of_a_muted_group_paused(fake_telegram: FakeTelegram,
+                                                                 tmp_path: Path) -> None:
+    """The bot restarts while muted: the table comes back paused, its people not told again.  Her clock
+    running out is no timeout, and the AI seats after her wait.  It used to forget the mute: until two
+    refusals two minutes apart showed it again, the clock ran out and the AI played on, unseen in the group."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    mallory = server.person("Mallory", "mallory", language_code="en", started=True)
+    group = server.group(TITLE, [alice, mallory], creator=mallory)
+    db_path = tmp_path / "t.db"
+    async with bot_running(server, db_path) as app:
+        table = await table_of_one(server, app, alice, group, 3)
+        await play_hand(server, table, {0: alice}, until=lambda hand: hand.phase == "playing" and hand.turn == 0)
+        await settled(server, app)
+        group.mute_bot(by=mallory)
+        await server.wait_for(lambda: told(alice, PAUSED) == 1, what="Alice told privately")
+        await settled(server, app)
+        assert table.muted
+
+    async with bot_running(server, db_path) as app:
+        found = tables(app).in_chat(group.id)  # as loaded at start-up
+        assert found is not None and found.match is not None
+        table = found
+        await settled(server, app)
+        async with table.lock:  # her clock runs out while the group cannot see the table
+            table.deadline = time.time() + 0.1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
+        seat = table.seats[0]
+        assert seat is not None and not seat.timed_out and not seat.is_ai
+        hand = table.match.hand
+        moves = len(hand.events)
+        await hint_and_do(server, alice, table, 0)
+        await settled(server, app)
+        assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
+        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+        assert table.muted and group.id in tables(app).muting.muted
+        assert SAYS_PAUSED in (table_message(group).text or "")
+        assert told(alice, PAUSED) == 1, "told again after the restart"
+        group.unmute_bot(by=mallory)
+        await goes_on(server, app, table, group, alice)

@@ -4,8 +4,10 @@ language its person chose meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import storage
 from bot.config import Settings
 from bot.model import Table
 from bot.tables import Tables
+from bot.tables.seats import store_extra
 from bot.tables.startup import load_tables
 from engine.hand import Action
 
@@ -142,3 +145,30 @@ async def test_a_hand_settled_after_a_crash_leaves_its_deadline_behind(service: 
     reloaded = again.get(table.id)
     assert reloaded is not None and reloaded.hand_id != ended
     assert reloaded.deadline is None
+
+
+async def test_a_write_of_the_extra_that_waited_for_the_database_stores_the_table_as_it_is_then(
+        service: Tables) -> None:
+    """A background write of the match's extra (a reminder sent, a pause ended) waits while the database is
+    busy with a change of the table: Dave takes his seat back.  It used to compute the extra before it waited,
+    and then store that older extra over the newer one: after a restart Dave was listed as having left his
+    seat again (the AI's to play, his to ask back)."""
+    table = await _started(service)
+    await service.escape(table, 2)  # before any card: free, and he may take the seat back at once
+    assert table.left.keys() == {2}
+    async with table.lock:  # as a handler holds it
+        async with service.db.transaction():  # the database is busy with this change of the table
+            service.spawn("extra", partial(store_extra, service, table), table)
+            await asyncio.sleep(0.05)  # the write starts, and waits for the database
+            assert await service.take_seat_back(table, 2) is True
+        assert not table.left
+    writing = service.tasks.get(f"extra {table.id}")
+    if writing is not None:
+        await writing
+    assert table.match_id is not None
+    match = await storage.get_match(service.db, table.match_id)
+    assert match is not None and match.extra["left"] == {} and match.extra["coming_back"] == []
+    again = Tables(service.db, service.config)
+    await load_tables(again)
+    reloaded = again.get(table.id)
+    assert reloaded is not None and not reloaded.left and reloaded.seat_of(2) == 2
