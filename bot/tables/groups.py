@@ -48,6 +48,7 @@ async def lose_group(house: House, chat_id: int) -> list[Table]:
     if house.publisher is not None:
         house.publisher.lose(chat_id, "the bot left or was removed", tell=False)  # we are what it would tell
     house.muting.forget(chat_id)
+    house.topics.forget(chat_id)
     if house.outbox is not None:
         await house.outbox.drop(chat_id)
     return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
@@ -105,6 +106,8 @@ async def unmute_group(house: House, chat_id: int, muted: Callable[[], bool]) ->
             if house.get(table.id) is not table or not table.muted or muted():
                 continue
             table.muted = False
+            if table.topic_closed:
+                continue  # its topic is still closed to the bot: it goes on when it opens (bot.tables.topics)
             log.warning("table %s goes on: the bot may write in group %s again", table.id, chat_id)
             tr = house.tr(table)
             house.announce(table, tr("I may send messages here again: the table goes on."))
