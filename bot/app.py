@@ -142,6 +142,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     tables.muting.on_muted, tables.muting.on_unmuted = tables.group_muted, tables.group_unmuted
     tables.publisher.topics = tables.outbox.topics = tables.topics  # a forum topic closed: its table pauses
     tables.topics.on_closed, tables.topics.on_reopened = tables.topic_closed, tables.topic_reopened
+    tables.topics.on_deleted = tables.topic_deleted  # a forum topic gone: its table closes
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
     app.bot_data["reader"] = await _open_reader(db)

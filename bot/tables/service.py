@@ -24,7 +24,7 @@ from bot.tables import admission, groups, lobby, perform, play, replays, seats, 
 from bot.tables.hand_messages import holds, remove, slot_key
 from bot.tables.house import House
 from bot.tables.requests import Outcome, Person, Request
-from bot.tables.topics import close_topic, reopen_topic
+from bot.tables.topics import close_topic, lose_topic, reopen_topic
 from engine.hand import Action
 from engine.match import Applied
 
@@ -293,6 +293,11 @@ class Tables(House):
     async def topic_reopened(self, chat_id: int, thread_id: int | None) -> None:
         """The bot may write in this forum topic again: its paused table goes on.  Takes the table's lock."""
         await reopen_topic(self, chat_id, thread_id, lambda: (chat_id, thread_id) in self.topics.closed)
+
+    async def topic_deleted(self, chat_id: int, thread_id: int | None) -> None:
+        """This forum topic is gone: its table closes as at /stop, its people are told privately.  No lock
+        needed."""
+        await lose_topic(self, chat_id, thread_id)
 
     async def group_moved(self, old: int, new: int) -> None:
         """The group became a supergroup: its records and table move to the new id.  No lock needed."""

@@ -7,8 +7,15 @@ still passes, and the people seated are told privately, once.  Open again
 (:func:`reopen_topic`), the topic is told, the table message comes anew at
 its bottom, and the clock of the window the table waits in starts again,
 whole; a table whose group still mutes the bot stays paused (its group's
-unmute lets it go on).  Only the table of that topic is touched: the other
-topics of the group, and its General topic, play on.
+unmute lets it go on).
+
+A topic gone (deleted) closes its table as a group that removed the bot does
+(:func:`bot.tables.groups.close_lost`): the match is abandoned (the hands
+played are kept), the hand messages say the table is closed, the nudges go,
+and the people seated are told privately why.
+
+Only the table of that topic is touched: the other topics of the group, and
+its General topic, play on.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections.abc import Callable
 from bot.i18n import Translator, translator
 from bot.labels import name_html
 from bot.model import Table
-from bot.tables.groups import clock_again
+from bot.tables.groups import clock_again, close_lost
 from bot.tables.house import House
 from bot.tables.showing import bring_down, refresh
 from bot.tables.turns import after_change
@@ -67,6 +74,17 @@ async def reopen_topic(house: House, chat_id: int, thread_id: int | None, closed
         bring_down(house, table)  # where the bot may not pin, the table comes anew to the bottom of the topic
         clock_again(house, table)
         after_change(house, table)  # the AI seats, the next hand, the messages
+
+
+async def lose_topic(house: House, chat_id: int, thread_id: int | None) -> bool:
+    """The topic is gone: its table closes, its people are told privately.  False if it had none (or it closed
+    meanwhile).  Takes the table's lock."""
+    table = house.in_chat(chat_id, thread_id)
+    if table is None:
+        return False
+    return await close_lost(house, table, f"its topic {thread_id} of group {chat_id} is gone", lambda tr, title: tr(
+        "The topic of our table in {title} was deleted (or I can no longer post in it), so the table there is closed. The hands already played are kept.",
+        title=title))
 
 
 def tell_seated(house: House, table: Table, line: Callable[[Translator, str], str]) -> None:

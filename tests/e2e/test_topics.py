@@ -1,10 +1,14 @@
 """A table in a forum topic that an admin closes mid-match: it pauses, its people are told privately, once, and
-it goes on when the topic is reopened; the group's other topics play on.
+it goes on when the topic is reopened; one whose topic is deleted closes, its people told.  The group's other
+topics play on.
 
 The fake Telegram is taught to close a topic (``Group.close_topic``): the topic
 gets a ``forum_topic_closed`` service message (unless the bot missed it), and
 Telegram refuses the bot's new messages there with "Bad Request: TOPIC_CLOSED"
 (its edits still pass), unless the bot is an admin allowed to manage topics.
+And to delete one (``Group.delete_topic``): its messages are gone, and a new
+one there is refused with "Bad Request: message thread not found"; no update
+tells the bot.
 "Nothing moves" is proved with the bot's own settled signals and its timer's
 end, never with a quiet window.
 """
@@ -24,8 +28,9 @@ from .botkit import bot_running, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
 from .scenario import App, announced, hint_and_do, play_hand
-from .test_groups_as_they_are import Topic, settled, table_in_topic
+from .test_groups_as_they_are import Topic, assert_closed_for_good, settled, table_in_topic
 from .test_muted import assert_healthy, told
+from .test_table_knows import _closed_in_private
 
 EN = translator("en")
 TITLE = "Forum"
@@ -34,6 +39,8 @@ PAUSED = EN("The topic of our table in {title} was closed, so the table is pause
 GOES_ON = EN("The topic of our table in {title} is open again: the table goes on.", title=TITLE)
 BACK_HERE = EN("This topic is open again: the table goes on.")
 SAYS_PAUSED = EN("The table is paused: this topic is closed. It goes on once an admin reopens it; /stop closes it.")
+DELETED = EN("The topic of our table in {title} was deleted (or I can no longer post in it), so the table there is "
+             "closed. The hands already played are kept.", title=TITLE)
 
 
 def table_message(server: FakeTelegram, group: Group, table: Table) -> MessageView:
@@ -161,4 +168,43 @@ async def test_a_bot_that_manages_topics_plays_on_in_a_closed_topic(fake_telegra
                               what="the result, in the closed topic")
         await settled(server, app)
         assert not table.topic_closed and told(alice, PAUSED) == 0
+        await assert_healthy(app)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_topic_deleted_mid_hand_closes_its_table_and_its_people_are_told(fake_telegram: FakeTelegram,
+                                                                                tmp_path: Path) -> None:
+    """An admin deletes the topic on Alice's turn (no update tells the bot): her move's table message, gone
+    with the topic, is sent anew and refused, and the table closes as at /stop: stored as stopped, the match
+    abandoned (its hands kept), her hand message says the table is closed, and she is told why, once.  Bob's
+    table in another topic plays on, its player told nothing."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    bob = server.person("Bob", "bob", language_code="en", started=True)
+    mallory = server.person("Mallory", "mallory", language_code="en", started=True)
+    group = server.group(TITLE, [alice, bob, mallory], creator=mallory, forum=True)
+    north, south = group.create_topic("North table", alice), group.create_topic("South table", bob)
+    async with bot_running(server, tmp_path / "t.db") as app:
+        table = await table_in_topic(server, app, alice, group, north, 3)
+        other = await table_in_topic(server, app, bob, group, south, 4)
+        await play_hand(server, table, {0: alice}, until=lambda hand: hand.phase == "playing" and hand.turn == 0)
+        await settled(server, app)
+        group.delete_topic(north)
+        await hint_and_do(server, alice, table, 0)
+        await server.wait_for(lambda: tables(app).get(table.id) is None, what="the table closed")
+        await server.wait_for(lambda: told(alice, DELETED) == 1, what="Alice told privately")
+        await settled(server, app)
+        _closed_in_private(alice)
+        await assert_closed_for_good(server, app, table, group)
+        assert tables(app).in_chat(group.id, north) is None and (group.id, north) in tables(app).topics.deleted
+        # The other topic's table plays on, and nothing more is tried in the topic gone.
+        mark = server.calls.mark()
+        assert other.match is not None
+        await play_hand(server, other, {0: bob})
+        await server.wait_for(lambda: announced(Topic(group, south), "Hand 1 is over"),  # type: ignore[arg-type]
+                              what="the other topic's result")
+        await settled(server, app)
+        assert other.status == "playing" and other.match.hands_played == 1 and told(bob, "topic") == 0
+        assert [r for r in server.calls.since(mark) if r.params.get("message_thread_id") == north] == []
+        assert told(alice, DELETED) == 1
         await assert_healthy(app)

@@ -189,6 +189,17 @@ class Group:
         self.chat.closed_topics.discard(thread_id)
         self._topic_service(thread_id, by, "forum_topic_reopened", tell=tell)
 
+    def delete_topic(self, thread_id: int) -> None:
+        """An admin deletes a topic with every message in it: Telegram sends the bot no update; its messages
+        there are gone ("message to edit not found") and a new one is refused with 400 "message thread not
+        found"."""
+        del self.chat.topics[thread_id]
+        self.chat.closed_topics.discard(thread_id)
+        for message in self.server.state.messages[self.id].values():
+            if message.thread_id == thread_id:
+                message.deleted = True
+        self.server.state.on_change()
+
     def _topic_service(self, thread_id: int, by: Person, kind: str, *, tell: bool) -> None:
         state = self.server.state
         if thread_id not in self.chat.topics:
