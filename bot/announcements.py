@@ -13,7 +13,8 @@ picture refused is sent as its text alone: groups that let nobody send photos); 
 group the bot is no longer in is reported (``on_group_lost``) and the rest of
 its announcements dropped (:meth:`Outbox.drop`); a group that became a
 supergroup is reported (``on_moved``: its tables follow) and the
-announcement goes to the new chat.
+announcement goes to the new chat.  A group that mutes the bot is told to
+:mod:`bot.muting`, a forum topic closed or gone to :mod:`bot.topics`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import storage
 from bot.faults import group_gone, moved_to, passes
 from bot.muting import Muting
 from bot.tasks import Supervisor
+from bot.topics import Topics
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +58,8 @@ class Outbox:
         self._dropped: set[int] = set()
         self.muting: Muting | None = None
         """Told of each refusal to write in a group, and each announcement sent there (:mod:`bot.muting`)."""
+        self.topics: Topics | None = None
+        """Told of each refusal to write in a forum topic, and each announcement sent there (:mod:`bot.topics`)."""
 
     def sending(self, chat_id: int) -> bool:
         """True while this chat's announcements are still going out."""
@@ -154,6 +158,8 @@ class Outbox:
                         item.announcement_id, exc)
             if self.muting is not None:
                 self.muting.refused(chat_id, exc)
+            if self.topics is not None:
+                self.topics.refused(chat_id, item.thread_id, exc)
             if group_gone(exc, chat_id):
                 self._dropped.add(chat_id)
                 if self.on_group_lost is not None:
@@ -161,6 +167,8 @@ class Outbox:
             return True, None
         if self.muting is not None:
             self.muting.wrote(chat_id)
+        if self.topics is not None:
+            self.topics.wrote(chat_id, item.thread_id)
         return True, message.message_id
 
     async def _send(self, chat_id: int, item: storage.Announcement) -> Message:

@@ -46,6 +46,7 @@ from bot.handlers.errors import on_error
 from bot.handlers.group_events import on_bot_status, on_migrate
 from bot.handlers.info import cmd_help, cmd_history, cmd_lang, cmd_leaderboard, cmd_rules, cmd_season, cmd_stats
 from bot.handlers.throttle import within_budget
+from bot.handlers.topic_events import on_topic_closed, on_topic_reopened
 from bot.health import Health, beat, heartbeat_path
 from bot.i18n import translator
 from bot.league.board import League
@@ -113,6 +114,8 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         app.add_handler(CommandHandler(name, callback, filters=filters.UpdateType.MESSAGE))
     app.add_handler(CallbackQueryHandler(on_callback))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CLOSED, on_topic_closed))
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_REOPENED, on_topic_reopened))
     app.add_handler(ChatMemberHandler(on_bot_status, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_error_handler(on_error)
     return app
@@ -137,6 +140,9 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         sender.on_group_lost, sender.on_moved = tables.group_lost, tables.group_moved
     tables.publisher.muting = tables.outbox.muting = tables.muting  # a group that mutes the bot: its tables pause
     tables.muting.on_muted, tables.muting.on_unmuted = tables.group_muted, tables.group_unmuted
+    tables.publisher.topics = tables.outbox.topics = tables.topics  # a forum topic closed: its table pauses
+    tables.topics.on_closed, tables.topics.on_reopened = tables.topic_closed, tables.topic_reopened
+    tables.topics.on_deleted = tables.topic_deleted  # a forum topic gone: its table closes
     faults.listeners += [tables.publisher.telegram_back, tables.outbox.telegram_back]
     app.bot_data["tables"] = tables
     app.bot_data["reader"] = await _open_reader(db)

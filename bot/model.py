@@ -168,6 +168,8 @@ class Table:
     muted: bool = False
     """The group does not let the bot write there (:mod:`bot.muting`): nothing moves by itself (no AI move, no
     clock runs out, no next hand is dealt) until it may write again."""
+    topic_closed: bool = False
+    """The table's forum topic is closed to the bot (:mod:`bot.topics`): paused as a muted table is."""
     progress: float = 0.0
     """When the table last moved on (unix time): an action stored, a match started, a hand shown.  The
     heartbeat calls a table stuck that should move and has not for a while."""
@@ -237,6 +239,12 @@ class Table:
     def playing(self) -> bool:
         """True while a match is under way."""
         return self.status == "playing" and self.match is not None
+
+    @property
+    def silenced(self) -> bool:
+        """True while the bot may not write where the table is (its group mutes it, or its topic is closed):
+        nothing of it moves by itself (no AI move, no clock runs out, no next hand is dealt)."""
+        return self.muted or self.topic_closed
 
     def view(self, seat: int | None) -> HandView:
         """The engine's view of the current hand for a seat (None: the group)."""

@@ -9,8 +9,8 @@
   a person who blocked the bot is reported once to the caller.
 * A refusal that will not pass is not tried again (one log line).  A group the bot is no longer in (403,
   "chat not found") is *lost*: reported once (``on_group_lost``), nothing more is sent there; a group that
-  became a supergroup is reported once (``on_moved``), its notices go to the new id; a group that mutes the
-  bot is told to :mod:`bot.muting`, with every message that goes through.
+  became a supergroup is reported once (``on_moved``), its notices go to the new id; a group muting the bot
+  is told to :mod:`bot.muting`, a topic closed or gone to :mod:`bot.topics`, with every message that goes through.
 * Nothing is forgotten when Telegram fails for a reason that can pass (no network, a 5xx, a timeout, flood
   control past the limiter's retries): the message stays marked, and is tried again after
   :func:`retry_delay`, or at once when Telegram answers again (:meth:`Publisher.telegram_back`).  So are
@@ -39,6 +39,7 @@ from bot.posting import Poster
 from bot.ratelimit import MOVER, PRESSER, PRIORITY, ChatRateLimiter
 from bot.slots import TAP_GAP, ChatPace, Render, Slot, message_gone, not_modified, retry_delay, served_before, shown_as
 from bot.tasks import Supervisor
+from bot.topics import Topics
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,7 @@ class Publisher:
         self.lost: set[int] = set()  # groups the bot is no longer in: nothing is sent there (see regain)
         self.moved: dict[int, int] = {}  # groups that became supergroups, old id to new
         self.muting = Muting(self.tasks)  # told of each refusal to write in a group, and each message sent there
+        self.topics = Topics(self.tasks)  # told of each refusal to write in a forum topic, and each message sent there
 
     def slot(self, key: tuple[int, str], chat_id: int, interval: float, message_id: int | None,
              thread_id: int | None = None) -> Slot:
@@ -236,18 +238,15 @@ class Publisher:
                                                  parse_mode=ParseMode.HTML, reply_markup=markup)
                 self._shown(slot, shown)
                 return True
-            except BadRequest as exc:
-                if not_modified(exc):
-                    self._shown(slot, shown)
-                    return True
-                if not message_gone(exc):
-                    self._refused(slot.chat_id, exc, "edit")
-                    return True
             except TelegramError as exc:
                 if passes(exc):
                     raise  # tried again later (see _flush_later)
-                self._refused(slot.chat_id, exc, "edit")
-                return True
+                if isinstance(exc, BadRequest) and not_modified(exc):
+                    self._shown(slot, shown)
+                    return True
+                if not (isinstance(exc, BadRequest) and message_gone(exc)):  # a message gone is sent anew
+                    self._refused(slot.chat_id, exc, "edit", slot.thread_id)
+                    return True
         # A message kept current is not followed into a supergroup: its table moves there and is shown anew.
         sent = await self._send(slot.chat_id, text, markup, silent=False, follow=False, thread_id=slot.thread_id)
         if sent is not None:
@@ -287,19 +286,20 @@ class Publisher:
         except TelegramError as exc:
             if passes(exc):
                 raise
-            self._refused(chat_id, exc, "send")
+            self._refused(chat_id, exc, "send", thread_id)
             new = moved_to(exc)
             if follow and new is not None and new not in self.moved:
                 return await self._send(new, text, markup, silent=silent, follow=False)
             return None
         self.muting.wrote(chat_id)  # a group that muted the bot lets it write again
+        self.topics.wrote(chat_id, thread_id)  # and so does a topic that was closed
         return sent
 
-    def _refused(self, chat_id: int, exc: TelegramError, what: str) -> None:
-        """A call to ``chat_id`` was refused for good: a moved or lost group or a block reported, else logged."""
+    def _refused(self, chat_id: int, exc: TelegramError, what: str, thread_id: int | None = None) -> None:
+        """A call to ``chat_id`` (topic ``thread_id``) was refused for good: reported, told, else logged."""
         new = moved_to(exc)
-        if self.muting.refused(chat_id, exc):
-            return  # the bot is muted there (logged by bot.muting): its tables pause if it lasts
+        if self.muting.refused(chat_id, exc) or self.topics.refused(chat_id, thread_id, exc):
+            return  # muted there, or its topic closed or gone (logged by bot.muting, bot.topics): tables pause
         if new is not None:
             if chat_id not in self.moved:
                 self.moved[chat_id] = new

@@ -315,11 +315,14 @@ def render_table(tr: Translator, table: Table, now: float | None = None) -> tupl
     view = table.view(None)
     lines = [header(tr, table)] + _levels_lines(tr, table, view)
     if table.between_hands is not None:
-        line = muted_line(tr) if table.muted else paused_line(tr) if table.paused else pause_line(tr, table, now)
-        return "\n".join(lines + [line]), None if table.muted else _next_hand_markup(tr, table)
+        line = muted_line(tr, table) if table.silenced else paused_line(tr) if table.paused \
+            else pause_line(tr, table, now)
+        return "\n".join(lines + [line]), None if table.silenced else _next_hand_markup(tr, table)
     # Paused for want of anyone present: the next hand is dealt, and nothing moves until someone is back.
-    # Muted (bot.muting): nothing moves by itself until the bot may write here again; an edit may still show it.
-    lines += [muted_line(tr)] if table.muted else [paused_line(tr)] if table.paused else phase_lines(tr, table, view, now)
+    # Muted (bot.muting), its topic closed (bot.topics): nothing moves by itself until the bot may write here again;
+    # an edit may still show it.
+    lines += [muted_line(tr, table)] if table.silenced else [paused_line(tr)] if table.paused \
+        else phase_lines(tr, table, view, now)
     markup = InlineKeyboardMarkup([[
         InlineKeyboardButton(tr("🃏 My hand"), callback_data=callbacks.hand(table.id, "0", "peek")),
     ]])
@@ -331,8 +334,11 @@ def paused_line(tr: Translator) -> str:
     return tr("The table is paused: nobody is left playing. It resumes when someone comes back (/hand, or 「I'm back」) or takes a seat (/join); /stop closes it.")
 
 
-def muted_line(tr: Translator) -> str:
-    """A table paused because the group does not let the bot send messages (:mod:`bot.muting`): how it goes on."""
+def muted_line(tr: Translator, table: Table) -> str:
+    """A table paused because the group does not let the bot send messages (:mod:`bot.muting`), or its forum
+    topic is closed (:mod:`bot.topics`): how it goes on."""
+    if table.topic_closed and not table.muted:
+        return tr("The table is paused: this topic is closed. It goes on once an admin reopens it; /stop closes it.")
     return tr("The table is paused: I may not send messages here. It goes on once an admin lets me send messages again; /stop closes it.")
 
 

@@ -12,7 +12,7 @@ from typing import Final
 from telegram import Update
 
 UPDATE_KINDS: Final[tuple[str, ...]] = (
-    Update.MESSAGE,  # commands, and the service message of a supergroup upgrade
+    Update.MESSAGE,  # commands, and the service messages of a supergroup upgrade and a forum topic closed or reopened
     Update.CALLBACK_QUERY,  # every button
     Update.MY_CHAT_MEMBER,  # the bot added to a group, removed from it, blocked or started in private
 )

@@ -107,10 +107,12 @@ async def reply(update: Update, context: Context, text: str, markup: InlineKeybo
                                  allow_sending_without_reply=True)
     except TelegramError as exc:
         log.warning("reply failed in chat %s: %s", message.chat_id, type(exc).__name__)
+        tables_of(context).topics.refused(message.chat_id, topic_of(update), exc)  # a topic closed or gone
         return
     # A message went through: a group that muted the bot lets it write again (its permissions were given back
-    # to everyone, or a timed mute ran out: Telegram sends the bot no update for either).
+    # to everyone, or a timed mute ran out: Telegram sends the bot no update for either); so does a topic.
     tables_of(context).muting.wrote(message.chat_id)
+    tables_of(context).topics.wrote(message.chat_id, topic_of(update))
 
 
 def in_group(chat: Chat | None) -> bool:

@@ -6,7 +6,8 @@ there are told in their private chats (their hand messages lose their buttons,
 and a nudge or away notice goes), the notices and announcements still
 waiting for the group are dropped, and nothing more is sent there.  A person
 blocking the bot never closes a table (:func:`bot.tables.seats.unreachable`
-handles that).
+handles that).  A table whose forum topic is gone closes the same way
+(:func:`close_lost`, called by :mod:`bot.tables.topics`).
 
 A group that mutes the bot (:mod:`bot.muting`) keeps its tables, paused
 (:func:`mute_group`): nothing moves by itself, and the people seated are told
@@ -50,14 +51,19 @@ async def lose_group(house: House, chat_id: int) -> list[Table]:
     if house.publisher is not None:
         house.publisher.lose(chat_id, "the bot left or was removed", tell=False)  # we are what it would tell
     house.muting.forget(chat_id)
+    house.topics.forget(chat_id)
     if house.outbox is not None:
         await house.outbox.drop(chat_id)
-    return [table for table in house.all_in_chat(chat_id) if await _close(house, table)]
+    return [table for table in house.all_in_chat(chat_id) if await close_lost(
+        house, table, f"the bot is no longer in group {chat_id}", lambda tr, title: tr(
+            "I was removed from {title}, so the table there is closed. The hands already played are kept.",
+            title=title))]
 
 
-async def _close(house: House, table: Table) -> bool:
-    """Close one table of a group the bot lost, as at /stop but without a word to the group; False if it
-    closed meanwhile."""
+async def close_lost(house: House, table: Table, why: str, line: Callable[[Translator, str], str]) -> bool:
+    """Close a table where the bot can no longer write (its group lost, or its forum topic gone), as at /stop
+    but without a word to the group; its people are told privately with ``line`` (said with a translator and
+    the group's title).  False if it closed meanwhile.  Takes the table's lock."""
     chat_id = table.chat_id
     async with table.lock:
         if house.get(table.id) is not table:  # closed meanwhile (a /stop, the match's end)
@@ -66,7 +72,7 @@ async def _close(house: House, table: Table) -> bool:
         if table.match_id is not None:
             await storage.update_match(house.db, table.match_id, status="abandoned")
         table.status = "stopped"
-        log.warning("table %s closed: the bot is no longer in group %s", table.id, chat_id)
+        log.warning("table %s closed: %s", table.id, why)
         title = name_html(house.group_titles.get(chat_id, table.title))
         for seat, info in enumerate(table.seats):
             if info is None or info.user_id is None:
@@ -76,10 +82,7 @@ async def _close(house: House, table: Table) -> bool:
             if info.nudge_message_id is not None:
                 house.spawn("nudge", partial(clear, house, table, seat), table, restart=False)
             if house.publisher is not None:
-                tr = translator(info.lang)
-                house.publisher.post(info.user_id, tr(
-                    "I was removed from {title}, so the table there is closed. The hands already played are kept.",
-                    title=title))
+                house.publisher.post(info.user_id, line(translator(info.lang), title))
         house.unregister(table)
     return True
 
@@ -109,6 +112,8 @@ async def unmute_group(house: House, chat_id: int, muted: Callable[[], bool]) ->
                 continue
             table.muted = False
             house.spawn("extra", partial(store_extra, house, table), table)  # a restart keeps it going
+            if table.topic_closed:
+                continue  # its topic is still closed to the bot: it goes on when it opens (bot.tables.topics)
             log.warning("table %s goes on: the bot may write in group %s again", table.id, chat_id)
             tr = house.tr(table)
             house.announce(table, tr("I may send messages here again: the table goes on."))

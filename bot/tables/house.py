@@ -29,6 +29,7 @@ from bot.publisher import Publisher
 from bot.tables.people import People
 from bot.tasks import Supervisor, Work
 from bot.thinking import Thinking
+from bot.topics import Topics
 
 
 class TableError(Exception):
@@ -98,6 +99,8 @@ class House:
         """Every background task of the tables (AI seats, timers, writes), supervised."""
         self.muting = Muting(self.tasks)
         """Groups that do not let the bot write (muted): their tables pause (:mod:`bot.muting`)."""
+        self.topics = Topics(self.tasks)
+        """Forum topics closed to the bot (their tables pause) or gone (their tables close): :mod:`bot.topics`."""
         self.people = People(db)
         """People and chats, as the front ends ask about them."""
         self.faults = faults if faults is not None else Faults()

@@ -218,6 +218,8 @@ async def _next_hand(house: House, table: Table, seat: int, request: NextHand) -
             raise TableError("That button is out of date.")
         if table.muted:  # nothing of the table moves until the bot may write in its group again (bot.muting)
             raise TableError("The table is paused: I may not send messages here. It goes on once an admin lets me send messages again; /stop closes it.")
+        if table.topic_closed:  # nor until its topic is open again (bot.topics)
+            raise TableError("The table is paused: this topic is closed. It goes on once an admin reopens it; /stop closes it.")
         if table.settings.pace == "realtime" and table.between_hands is not None:
             # No 「下一局」 is offered at the real-time pace: its few seconds are for everyone to read the result,
             # and a forged press (a callback or a request to the app's API) may not cut them short.

@@ -24,6 +24,7 @@ from bot.tables import admission, groups, lobby, perform, play, replays, seats, 
 from bot.tables.hand_messages import holds, remove, slot_key
 from bot.tables.house import House
 from bot.tables.requests import Outcome, Person, Request
+from bot.tables.topics import close_topic, lose_topic, reopen_topic
 from engine.hand import Action
 from engine.match import Applied
 
@@ -283,6 +284,20 @@ class Tables(House):
     async def group_unmuted(self, chat_id: int) -> None:
         """The bot may write in this group again: its paused tables go on.  Takes each table's lock."""
         await groups.unmute_group(self, chat_id, lambda: chat_id in self.muting.muted)
+
+    async def topic_closed(self, chat_id: int, thread_id: int | None) -> None:
+        """The bot may not write in this forum topic (:attr:`topics` says so): its table pauses, its people are
+        told privately.  Takes the table's lock."""
+        await close_topic(self, chat_id, thread_id, lambda: (chat_id, thread_id) in self.topics.closed)
+
+    async def topic_reopened(self, chat_id: int, thread_id: int | None) -> None:
+        """The bot may write in this forum topic again: its paused table goes on.  Takes the table's lock."""
+        await reopen_topic(self, chat_id, thread_id, lambda: (chat_id, thread_id) in self.topics.closed)
+
+    async def topic_deleted(self, chat_id: int, thread_id: int | None) -> None:
+        """This forum topic is gone: its table closes as at /stop, its people are told privately.  No lock
+        needed."""
+        await lose_topic(self, chat_id, thread_id)
 
     async def group_moved(self, old: int, new: int) -> None:
         """The group became a supergroup: its records and table move to the new id.  No lock needed."""

@@ -127,7 +127,7 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
     if not table.reminded and deadline > time.time():  # a reminder due while the bot was down goes now
         await asyncio.sleep(max(0.0, remind_at - time.time()))
         async with table.lock:
-            if table.deadline != deadline or table.muted:
+            if table.deadline != deadline or table.silenced:
                 return
             table.reminded = True
             house.spawn("extra", partial(store_extra, house, table), table)  # a restart reminds nobody again
@@ -137,8 +137,8 @@ async def _timer(house: House, table: Table, deadline: float) -> None:
             refresh(house, table)
     await asyncio.sleep(max(0.0, deadline - time.time()))
     async with table.lock:
-        if table.deadline != deadline or not table.playing or table.muted:
-            return  # a muted table's clock starts again when the bot may write there (bot.tables.groups)
+        if table.deadline != deadline or not table.playing or table.silenced:
+            return  # a muted table's clock starts again when the bot may write there (bot.tables.groups, .topics)
         late = time.time() - deadline
         if late > STALL:
             # The bot was frozen, far behind or down when the turn ran out: the person could not play, or
@@ -232,8 +232,8 @@ async def _next_hand_later(house: House, table: Table) -> None:
             await asyncio.sleep(0.5)
             waited += 0.5
         async with table.lock:
-            if house.closing or table.muted:
-                return  # a muted table's next hand waits until the bot may write there (bot.tables.groups)
+            if house.closing or table.silenced:
+                return  # a muted table's next hand waits until the bot may write there (bot.tables.groups, .topics)
             if table.between_hands is not None and table.between_hands <= time.time():
                 next_hand(house, table)
 
@@ -261,7 +261,7 @@ def end_pause(house: House, table: Table) -> None:
 # --- AI seats ----------------------------------------------------------------------------------------
 def ai_action(house: House, table: Table) -> Action | None:
     """The next move an AI seat (or the AI standing in for a timed-out person) makes, if any."""
-    if not table.playing or table.paused or table.muted or table.between_hands is not None:
+    if not table.playing or table.paused or table.silenced or table.between_hands is not None:
         return None
     assert table.match is not None
     hand = table.match.hand
@@ -293,7 +293,7 @@ class Search:
 
     def current(self, table: Table) -> bool:
         """True while the table still waits for this search's answer."""
-        return (table.playing and not table.paused and not table.muted and table.between_hands is None
+        return (table.playing and not table.paused and not table.silenced and table.between_hands is None
                 and table.match is not None
                 and table.match.hand is self.hand and len(self.hand.events) == self.moves
                 and not human(table, self.seat))  # a person back from away plays for themselves
@@ -309,7 +309,7 @@ def search_due(house: House, table: Table) -> Search | None:
     App's stream).  So only the seat's view goes to a worker
     (:mod:`bot.thinking`), with the lock released meanwhile.
     """
-    if not table.playing or table.paused or table.muted or table.between_hands is not None:
+    if not table.playing or table.paused or table.silenced or table.between_hands is not None:
         return None
     assert table.match is not None
     hand = table.match.hand

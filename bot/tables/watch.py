@@ -32,7 +32,7 @@ def watch(house: House) -> list[int]:
     stuck = []
     now = time.time()
     for table in list(house.by_id.values()):
-        if house.closing or not table.playing or table.paused or table.muted or table.lock.locked():
+        if house.closing or not table.playing or table.paused or table.silenced or table.lock.locked():
             continue  # a table being changed right now is not judged half-way
         assert table.match is not None
         if table.between_hands is not None:

@@ -362,6 +362,7 @@ async def test_a_group_that_lets_nobody_send_photos_gets_its_leaderboard_in_word
 
     class Message:
         chat_id = CHAT
+        message_thread_id, is_topic_message = None, False
 
         async def reply_photo(self, *args: object, **kwargs: object) -> object:
             raise BadRequest("Not enough rights to send photos to the chat")
@@ -371,8 +372,9 @@ async def test_a_group_that_lets_nobody_send_photos_gets_its_leaderboard_in_word
             return None
 
     update = SimpleNamespace(effective_message=Message())
-    wrote: list[int] = []  # the text went through: bot.muting hears the bot may write there
-    context = SimpleNamespace(bot_data={"tables": SimpleNamespace(muting=SimpleNamespace(wrote=wrote.append))})
+    wrote: list[int] = []  # the text went through: bot.muting hears the bot may write there (bot.topics too)
+    context = SimpleNamespace(bot_data={"tables": SimpleNamespace(muting=SimpleNamespace(wrote=wrote.append),
+                                                                  topics=SimpleNamespace(wrote=lambda *topic: None))})
     answer = Answer("<b>League</b>\n1. Ann · +3", Stretch("all", None, True), photo=b"png",
                     buttons=(("This season", CURRENT),))
     await send_board(update, context, answer, "en")  # type: ignore[arg-type]

@@ -17,6 +17,8 @@ from telegram.error import BadRequest, Forbidden
 from bot.handlers import common
 from bot.i18n import translator
 from bot.messages import storage_refusal
+from bot.tasks import Supervisor
+from bot.topics import Topics
 from storage.errors import StorageError, StorageFault
 
 GROUP = -100123
@@ -54,7 +56,7 @@ def _context(*, tables_lang: str | None = None, people: _People | None = None, b
     tables = [SimpleNamespace(lang=tables_lang)] if tables_lang else []
     service = SimpleNamespace(all_in_chat=lambda chat_id: tables if chat_id == GROUP else [],
                               people=people or _People(), config=SimpleNamespace(public_url=public_url),
-                              muting=_Muting())
+                              muting=_Muting(), topics=Topics(Supervisor()))
     return SimpleNamespace(bot_data={"tables": service}, bot=bot)
 
 
@@ -176,14 +178,17 @@ async def test_a_person_is_remembered_by_the_name_shown_and_their_language_code(
 # --- replies and the menu button ------------------------------------------------------------------------------
 
 class _Message:
-    def __init__(self, chat_id: int, refuse: bool = False) -> None:
+    def __init__(self, chat_id: int, refuse: bool = False, *, thread: int | None = None,
+                 refusal: Exception | None = None) -> None:
         self.chat_id = chat_id
         self.refuse = refuse
+        self.refusal = refusal if refusal is not None else Forbidden("bot was blocked by the user")
+        self.message_thread_id, self.is_topic_message = thread, thread is not None
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
     async def reply_html(self, text: str, **kwargs: Any) -> None:
         if self.refuse:
-            raise Forbidden("bot was blocked by the user")
+            raise self.refusal
         self.sent.append((text, kwargs))
 
 
@@ -215,6 +220,25 @@ async def test_replies_are_paced_per_chat_and_a_refused_one_is_logged_not_raised
     # Each reply that went through tells bot.muting the bot may write there (a group whose permissions came
     # back, or whose timed mute ran out, sends the bot no update); the refused one does not.
     assert context.bot_data["tables"].muting.wrote_to == [GROUP, -5, GROUP]
+
+
+async def test_a_reply_refused_in_a_closed_topic_closes_it_and_one_that_goes_through_opens_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An admin's command in a closed topic the bot missed the closing of: its refused reply pauses that topic's
+    table (bot.topics), not the group's others; a reply there that goes through later lets it go on."""
+    async def sleep(delay: float) -> None:
+        pass
+
+    monkeypatch.setattr(common.asyncio, "sleep", sleep)
+    context = _context()
+    topics: Topics = context.bot_data["tables"].topics
+    await common.reply(_update(_Message(GROUP, True, thread=5, refusal=BadRequest("TOPIC_CLOSED"))), context, "no")
+    assert topics.closed == {(GROUP, 5)}
+    await common.reply(_update(_Message(GROUP, thread=6)), context, "another topic")
+    await common.reply(_update(_Message(GROUP)), context, "General")
+    assert topics.closed == {(GROUP, 5)}
+    await common.reply(_update(_Message(GROUP, thread=5)), context, "open again")
+    assert topics.closed == set()
 
 
 async def test_the_menu_button_opens_the_app_in_the_persons_language_where_the_app_is_on(

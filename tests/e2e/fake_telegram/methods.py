@@ -336,16 +336,18 @@ class BotApi:
 
     def _thread(self, p: Params, chat: Chat, reply_to: object) -> int | None:
         """The forum topic a new message goes to: ``message_thread_id`` (which must be one of the chat's
-        topics), else the topic of the message it replies to, else General (None)."""
+        topics), else the topic of the message it replies to, else General (None); refused in a closed topic
+        unless the bot is an admin allowed to manage topics."""
         thread = p.get_int("message_thread_id")
         if thread is not None:
             if thread not in chat.topics:
                 raise bad_request(errors.THREAD_NOT_FOUND)
-            return thread
-        if reply_to is not None:
+        elif reply_to is not None:
             replied = self.state.find_message(chat.id, int(str(reply_to)))
-            return replied.thread_id if replied is not None else None
-        return None
+            thread = replied.thread_id if replied is not None else None
+        if thread in chat.closed_topics and not (chat.bot_status == "administrator" and chat.bot_manages_topics):
+            raise bad_request(errors.TOPIC_CLOSED)
+        return thread
 
     def _caption(self, p: Params, caption: str | None, parse_mode: str | None,
                  entities: list[dict[str, Any]] | None = None) -> tuple[str | None, list[dict[str, Any]]]:
@@ -635,7 +637,10 @@ class BotApi:
             status = chat.bot_status
         else:
             status = chat.members.get(user_id, "left")
-        return chat_member(user.to_api(), status)
+        member = chat_member(user.to_api(), status)
+        if chat.is_forum and status == "administrator":
+            member["can_manage_topics"] = user_id != self.state.bot.id or chat.bot_manages_topics
+        return member
 
     async def get_chat_member(self, p: Params) -> dict[str, Any]:
         """getChatMember."""

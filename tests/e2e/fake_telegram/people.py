@@ -176,6 +176,40 @@ class Group:
         state.on_change()
         return message.message_id
 
+    def close_topic(self, thread_id: int, by: Person, *, tell: bool = True) -> None:
+        """``by`` (an admin) closes a topic: Telegram then refuses the bot's new messages there with 400
+        "TOPIC_CLOSED" (unless it is an admin allowed to manage topics; its edits still pass), and people not
+        admins may not write there.  With ``tell`` the topic gets a ``forum_topic_closed`` service message,
+        which reaches the bot; without, the bot finds out only from the refusals (it was offline)."""
+        self.chat.closed_topics.add(thread_id)
+        self._topic_service(thread_id, by, "forum_topic_closed", tell=tell)
+
+    def reopen_topic(self, thread_id: int, by: Person, *, tell: bool = True) -> None:
+        """``by`` reopens a closed topic: the bot may write there again (``forum_topic_reopened`` if ``tell``)."""
+        self.chat.closed_topics.discard(thread_id)
+        self._topic_service(thread_id, by, "forum_topic_reopened", tell=tell)
+
+    def delete_topic(self, thread_id: int) -> None:
+        """An admin deletes a topic with every message in it: Telegram sends the bot no update; its messages
+        there are gone ("message to edit not found") and a new one is refused with 400 "message thread not
+        found"."""
+        del self.chat.topics[thread_id]
+        self.chat.closed_topics.discard(thread_id)
+        for message in self.server.state.messages[self.id].values():
+            if message.thread_id == thread_id:
+                message.deleted = True
+        self.server.state.on_change()
+
+    def _topic_service(self, thread_id: int, by: Person, kind: str, *, tell: bool) -> None:
+        state = self.server.state
+        if thread_id not in self.chat.topics:
+            raise ValueError(f"{self.chat.title!r} has no topic {thread_id}")
+        message = state.add_message({"chat_id": self.id, "from_id": by.id, "extra": {kind: {}},
+                                     "thread_id": thread_id}, self.server.clock())
+        if tell:
+            state.updates.push("message", message.to_api(state))
+        state.on_change()
+
     def bot_messages(self) -> list[MessageView]:
         """The bot's visible messages, oldest first."""
         return [m for m in self.messages() if m.from_bot]
@@ -344,6 +378,8 @@ class Person:
             raise RuntimeError(f"{self.name} is not a member of {target.title!r}")
         if topic is not None and topic not in target.topics:
             raise RuntimeError(f"{target.title!r} has no topic {topic}")
+        if topic in target.closed_topics and target.members.get(self.id) not in ("creator", "administrator"):
+            raise RuntimeError(f"the topic {topic} of {target.title!r} is closed: only its admins may write there")
         if as_group and target.members.get(self.id) not in ("creator", "administrator"):
             raise RuntimeError(f"only an admin of {target.title!r} can post as the group")
         entities = command_entities(text)

@@ -83,6 +83,10 @@ class Chat:
     """A supergroup with topics: messages go to a topic (``message_thread_id``) or to General (none)."""
     topics: dict[int, str] = field(default_factory=dict)
     """A forum's topics by thread id (the id of the message that created the topic), with their names."""
+    closed_topics: set[int] = field(default_factory=set)
+    """The topics an admin closed: only admins allowed to manage topics may write there."""
+    bot_manages_topics: bool = False
+    """Whether the bot, as an administrator of a forum, may manage topics (and so write in closed ones)."""
     pins_allowed: bool = True
     """Whether the bot may pin here (False: a group whose admins keep pinning to themselves, the bot not one)."""
 
