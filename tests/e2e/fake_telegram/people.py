@@ -279,7 +279,9 @@ class Group:
         bot = state.bot.to_api()
         state.updates.push("my_chat_member", {
             "chat": self.chat.to_api(state.users), "from": by.user.to_api(), "date": unix_now(),
-            "old_chat_member": {"status": old, "user": bot}, "new_chat_member": {"status": "member", "user": bot},
+            # Telegram always sends a removed member's until_date (0: for ever); PTB requires it.
+            "old_chat_member": {"status": old, "user": bot, **({"until_date": 0} if old == "kicked" else {})},
+            "new_chat_member": {"status": "member", "user": bot},
         })
 
     async def migrate_to_supergroup(self, by: Person, *, tell: bool = True) -> int:

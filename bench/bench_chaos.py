@@ -1,0 +1,376 @@
+"""Groups as they are, at random: people doing whatever their clients let them, and what goes wrong in the bot.
+
+    PYTHONPATH=. python bench/bench_chaos.py [--seed S] [--steps N] [--groups G] [--restarts R]
+
+The real bot runs against the fake Telegram (``tests/e2e``) with a few groups
+(one a forum with a topic, one a basic group that may become a supergroup)
+and a handful of people, some of them in several groups.  At each step one
+person does one thing their client allows, drawn at random: a command in a
+group or a topic (``/newgame`` with a preset or garbage, ``/join``,
+``/leave``, ``/stop``, ``/hand``, …) or in private, a tap on any button of any
+message they see (old ones too), a forged callback, the edit of an old
+command, blocking the bot and coming back; an admin mutes the bot, lets it
+write again, removes it and adds it back; the group is upgraded; the bot
+restarts over the same database.  Seats the people leave empty are filled by
+the AI, so hands are played.
+
+Nothing it does is wrong for a person to do, so the bot must never: log an
+error or worse (a traceback, a task that failed), show "Something went wrong",
+leave an update unanswered or stop settling (:func:`tests.e2e.botkit.settled`),
+call a method the fake lacks, or report itself unhealthy.  Printed: what was
+done, how hands went, and each finding with the step that caused it (the last
+steps before it).  It asserts nothing; a finding is a bug to fix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import tempfile
+import time
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.botkit import bot_running, play_my_turn, settled, tables
+from tests.e2e.fake_telegram import FakeTelegram, FloodLimits
+from tests.e2e.fake_telegram.people import Group, MessageView, Person
+from tests.e2e.scenario import lobby_button
+
+PRESETS = ("yancheng", "yangzhou", "yangzhong", "nantong", "new", "chizhou", "anhui")
+ODD_ARGS = ("", "xyz", "$\\x$", "<b>", "9" * 30, "‮evil", "yancheng yancheng", "@everyone")
+GROUP_COMMANDS = ("newgame", "join", "leave", "stop", "hand", "rules", "stats", "leaderboard", "history", "season",
+                  "lang", "help", "start")
+"""Each as likely as the others, but /newgame and /join (twice as likely) and /stop (a third as likely)."""
+PRIVATE_COMMANDS = ("start", "hand", "rules", "stats", "lang", "help", "leave", "join")
+SOMETHING_WRONG = ("Something went wrong", "出错")
+
+
+class Findings(logging.Handler):
+    """Every record of WARNING or worse the bot logs while the run goes on (errors are findings)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[tuple[int, logging.LogRecord]] = []
+        self.step = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append((self.step, record))
+
+
+class Chaos:
+    """One run: the world, the bot, and the steps."""
+
+    def __init__(self, server: FakeTelegram, db: Path, rng: random.Random, groups: int) -> None:
+        self.server = server
+        self.db = db
+        self.rng = rng
+        self.people = [server.person(name, name.lower(), language_code=lang, started=rng.random() < 0.8)
+                       for name, lang in (("Ann", "en"), ("Bo", "zh-hans"), ("Cy", "en"), ("Di", "zh-hans"),
+                                          ("Ed", "en"), ("Fa", None))]
+        self.admin = self.people[0]
+        self.groups: list[Group] = []
+        for i in range(groups):
+            members = rng.sample(self.people, rng.randint(2, len(self.people)))
+            if self.admin not in members:
+                members.append(self.admin)
+            group = server.group(f"Group {i} $\\x$" if i == 2 else f"Group {i}", members, creator=self.admin,
+                                 forum=i == 0, supergroup=i != 1)
+            self.groups.append(group)
+        self.topics: dict[int, list[int | None]] = {g.id: [None] for g in self.groups}
+        forum = self.groups[0]
+        self.topics[forum.id].append(forum.create_topic("牌桌 topic", self.admin))
+        self.done: Counter[str] = Counter()
+        self.recent: deque[str] = deque(maxlen=6)
+        self.findings: list[str] = []
+        self.idle: Counter[str] = Counter()
+        """Why a step did nothing (the client would not let them, or nothing to do)."""
+        self.app: Any = None
+        self.trace = False
+
+    # --- what people do ---------------------------------------------------------------------
+    def members(self, group: Group) -> list[Person]:
+        """The people in a group now."""
+        return [p for p in self.people if group.chat.members.get(p.id) not in (None, "left", "kicked")]
+
+    async def group_command(self) -> str:
+        group = self.rng.choice(self.groups)
+        people = self.members(group)
+        if not people or group.chat.bot_status in ("kicked", "left") or group.chat.migrated_to is not None:
+            return "nothing (no one in the group)"
+        person = self.rng.choice(people)
+        command = self.rng.choice(GROUP_COMMANDS + ("newgame", "join"))
+        if command == "stop" and self.rng.random() < 2 / 3:
+            command = "hand"
+        args: list[str] = []
+        if command == "newgame":
+            args = [self.rng.choice(PRESETS + ODD_ARGS)]
+        elif command == "lang":
+            args = [self.rng.choice(("zh", "en", "fr", ""))]
+        elif self.rng.random() < 0.1:
+            args = [self.rng.choice(ODD_ARGS)]
+        topic = self.rng.choice(self.topics[group.id]) if group.chat.is_forum else None
+        await person.command(group, command, *[a for a in args if a], topic=topic)
+        return f"{person.name}: /{command} {' '.join(args)} in {group.chat.title} (topic {topic})"
+
+    async def private_command(self) -> str:
+        person = self.rng.choice(self.people)
+        if not person.user.has_started_bot or person.user.has_blocked_bot:
+            await person.start_private()
+            return f"{person.name}: Start in private"
+        command = self.rng.choice(PRIVATE_COMMANDS)
+        await person.command(None, command)
+        return f"{person.name}: /{command} in private"
+
+    async def press_something(self, *, hand_first: bool) -> str:
+        person = self.rng.choice(self.people)
+        seen: list[MessageView] = []
+        if hand_first and person.user.has_started_bot and not person.user.has_blocked_bot:
+            seen = [m for m in person.bot_private_messages()[-3:] if m.all_buttons()]
+        if not seen:
+            for group in self.groups:
+                if group.chat.migrated_to is None and person.id in group.chat.members:
+                    seen += [m for m in group.bot_messages()[-4:] if m.all_buttons()]
+            if person.user.has_started_bot and not person.user.has_blocked_bot:
+                seen += [m for m in person.bot_private_messages()[-6:] if m.all_buttons()]
+        if not seen:
+            return "nothing (no button to press)"
+        message = self.rng.choice(seen)
+        button = self.rng.choice([b for b in message.all_buttons() if b.callback_data is not None] or [None])
+        if button is None:
+            return "nothing (only links)"
+        press = await person.forge_callback(message, button.callback_data or "")
+        answer = await press.answer(timeout=30)
+        if any(s in (answer.text or "") for s in SOMETHING_WRONG):
+            self.findings.append(f"step {self.done.total()}: {person.name} pressed {button.text!r}: {answer.text!r}")
+        return f"{person.name}: pressed {button.text!r} ({button.callback_data})"
+
+    async def forge(self) -> str:
+        person = self.rng.choice(self.people)
+        messages = [m for g in self.groups if g.chat.migrated_to is None for m in g.bot_messages()[-2:]]
+        if not messages:
+            return "nothing (no message to forge on)"
+        message = self.rng.choice(messages)
+        data = self.rng.choice(("x", "", "t:1:sit:9", "h:0:play:AS", "l:" + "9" * 40, "\u0000", "a" * 64))
+        press = await person.forge_callback(message, data)
+        answer = await press.answer(timeout=30)
+        if any(s in (answer.text or "") for s in SOMETHING_WRONG):
+            self.findings.append(f"step {self.done.total()}: forged {data!r}: {answer.text!r}")
+        return f"{person.name}: forged callback {data!r}"
+
+    async def edit_old(self) -> str:
+        group = self.rng.choice(self.groups)
+        mine = [m for m in group.messages() if (m.text or "").startswith("/") and m.sender_id in
+                {p.id for p in self.people}]
+        if not mine or group.chat.migrated_to is not None:
+            return "nothing (no command to edit)"
+        message = self.rng.choice(mine)
+        person = next(p for p in self.people if p.id == message.sender_id)
+        await person.edit(message, self.rng.choice(("/leave", "/stop", "/newgame", "typo fixed")))
+        return f"{person.name}: edited an old command in {group.chat.title}"
+
+    async def block_or_back(self) -> str:
+        person = self.rng.choice(self.people[1:])
+        if person.user.has_blocked_bot:
+            await person.start_private()
+            return f"{person.name}: came back (Start)"
+        person.block_bot()
+        return f"{person.name}: blocked the bot"
+
+    async def group_event(self) -> str:
+        group = self.rng.choice(self.groups)
+        if group.chat.migrated_to is not None:
+            return "nothing (an upgraded group's old id)"
+        status = group.chat.bot_status
+        roll = self.rng.random()
+        if status in ("kicked", "left"):
+            group.add_bot(self.admin)
+            return f"the bot added back to {group.chat.title}"
+        if status == "restricted":
+            group.unmute_bot(self.admin, tell=self.rng.random() < 0.8)
+            return f"the bot unmuted in {group.chat.title}"
+        if roll < 0.4:
+            group.mute_bot(self.admin, tell=self.rng.random() < 0.8)
+            return f"the bot muted in {group.chat.title}"
+        if roll < 0.6:
+            group.remove_bot(by=self.admin, tell=self.rng.random() < 0.8)
+            return f"the bot removed from {group.chat.title}"
+        if group.chat.is_forum and roll < 0.9:
+            topics = [t for t in self.topics[group.id] if t is not None]
+            if not topics or roll > 0.85:
+                topic = group.create_topic(self.rng.choice(("新桌", "<b>$\\x$</b>", "‮topic")), self.admin)
+                self.topics[group.id].append(topic)
+                return f"topic {topic} opened in {group.chat.title}"
+            topic = self.rng.choice(topics)
+            if topic in group.chat.closed_topics:
+                group.reopen_topic(topic, self.admin, tell=self.rng.random() < 0.8)
+                return f"topic {topic} reopened"
+            if roll < 0.8:
+                group.close_topic(topic, self.admin, tell=self.rng.random() < 0.8)
+                return f"topic {topic} closed"
+            group.delete_topic(topic)
+            self.topics[group.id].remove(topic)
+            return f"topic {topic} deleted"
+        if group.chat.type == "group":
+            new_id = await group.migrate_to_supergroup(self.admin)
+            return f"{group.chat.title} upgraded to a supergroup ({new_id})"
+        return "nothing (no group event)"
+
+    # --- the run ----------------------------------------------------------------------------
+    async def step(self) -> None:
+        for group in self.groups:  # a mute lasts a few steps: the admin lets the bot write again
+            if group.chat.bot_status == "restricted" and self.rng.random() < 0.1:
+                group.unmute_bot(self.admin, tell=self.rng.random() < 0.8)
+                self.recent.append(f"the bot unmuted in {group.chat.title}")
+        moves: list[tuple[float, Callable[[], Awaitable[str]]]] = [
+            (40, self.play),
+            (25, self.lobby),
+            (20, lambda: self.press_something(hand_first=True)),
+            (12, lambda: self.press_something(hand_first=False)),
+            (18, self.group_command),
+            (6, self.private_command),
+            (2, self.forge),
+            (2, self.edit_old),
+            (2, self.block_or_back),
+            (2, self.group_event),
+        ]
+        _weight, move = self.rng.choices(moves, weights=[w for w, _ in moves])[0]
+        try:
+            what = await move()
+        except (RuntimeError, ValueError, KeyError, TimeoutError) as exc:  # the client would not let them: not the bot's fault
+            what = f"nothing ({type(exc).__name__}: {exc})"
+        self.recent.append(what)
+        if self.trace:
+            print(f"{self.done.total():4d} {what}", flush=True)
+        self.done[move.__name__ if hasattr(move, "__name__") and move.__name__ != "<lambda>" else "press"] += 1
+        if what.startswith("nothing"):
+            self.done["(nothing)"] += 1
+            self.idle[what[:70]] += 1
+
+    async def lobby(self) -> str:
+        """Someone at a table that is still open sits, fills a seat with the AI, or starts it."""
+        service = tables(self.app)
+        open_tables = [t for t in service.by_id.values() if t.status == "open" and t.match is None]
+        if not open_tables:
+            return "nothing (no open table)"
+        table = self.rng.choice(open_tables)
+        group = next((g for g in self.groups if g.id == table.chat_id), None)
+        if group is None:
+            return "nothing (the table's group is gone)"
+        people = self.members(group)
+        if not people:
+            return "nothing (nobody in the group)"
+        person = self.rng.choice(people)
+        if table.seat_of(person.id) is None and not table.full and self.rng.random() < 0.5:
+            op, arg = "sit", str(next(s for s, info in enumerate(table.seats) if info is None))
+        else:
+            op, arg = ("start" if table.full else "ai"), ""
+        shown = group.topic_messages(table.thread_id) if group.chat.is_forum else group.messages()
+        message = next((m for m in reversed(shown) if m.from_bot and lobby_button(m, op, arg)), None)
+        if message is None:
+            return f"nothing (no {op} button shown)"
+        button = lobby_button(message, op, arg)
+        assert button is not None
+        answer = await (await person.forge_callback(message, button.callback_data or "")).answer(timeout=30)
+        if answer.url is not None:
+            await person.open_link(answer.url)
+        return f"lobby: {person.name} presses {op} {arg} ({answer.text!r})"
+
+    async def play(self) -> str:
+        """Someone whose move it is makes a sensible one (so hands get played between the odd things)."""
+        for table in list(tables(self.app).by_id.values()):
+            if table.match is None or table.muted:
+                continue
+            for person in self.people:
+                seat = table.seat_of(person.id)
+                if seat is None or person.user.has_blocked_bot or not person.user.has_started_bot:
+                    continue
+                hand = table.match.hand
+                if hand.over or (hand.phase != "bidding" and hand.turn != seat):
+                    continue
+                try:
+                    moved = await asyncio.wait_for(play_my_turn(self.server, person, table), 20)
+                except (TimeoutError, AssertionError, RuntimeError, KeyError) as exc:
+                    return f"nothing (play: {type(exc).__name__}: {str(exc)[:80]})"
+                if moved:
+                    return f"play: {person.name} moved at table {table.id}"
+        return "nothing (nobody to move)"
+
+    def health(self, where: str) -> None:
+        summary = tables(self.app).tasks.summary()
+        if summary["failed"] or summary["failing"]:
+            self.findings.append(f"{where}: tasks failed {summary['failed']}, failing {summary['failing']}")
+        status = self.app.bot_data["health"].status()
+        if not status["ok"]:
+            self.findings.append(f"{where}: /health not ok: {status}")
+        if self.server.unknown_methods or self.server.internal_errors:
+            self.findings.append(f"{where}: fake: {self.server.unknown_methods} {self.server.internal_errors!r}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    rng = random.Random(args.seed)
+    caught = Findings()
+    logging.getLogger().addHandler(caught)
+    logging.getLogger().setLevel(logging.INFO)
+    restarts_at = sorted(rng.sample(range(10, args.steps), min(args.restarts, max(0, args.steps - 10))))
+    started = time.monotonic()
+    hands = 0
+    async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
+        with tempfile.TemporaryDirectory() as tmp:
+            chaos = Chaos(server, Path(tmp) / "chaos.db", rng, args.groups)
+            chaos.trace = args.trace
+            step = 0
+            while step < args.steps:
+                async with bot_running(server, chaos.db) as app:
+                    chaos.app = app
+                    while step < args.steps:
+                        caught.step = step
+                        await chaos.step()
+                        step += 1
+                        if step % 10 == 0:
+                            try:
+                                await settled(server, app, timeout=60)
+                            except TimeoutError as exc:
+                                chaos.findings.append(f"step {step}: the bot did not settle: {exc}"
+                                                      f" after {list(chaos.recent)}")
+                            chaos.health(f"step {step}")
+                        if restarts_at and step == restarts_at[0]:
+                            restarts_at.pop(0)
+                            chaos.done["restart"] += 1
+                            break
+                    for t in tables(app).by_id.values():
+                        chaos.done[f"table {t.status}{' silenced' if t.silenced else ''}"] += 1
+                    hands += sum(t.match.hands_played for t in tables(app).by_id.values() if t.match is not None)
+                    chaos.done["matches alive"] += sum(t.match is not None for t in tables(app).by_id.values())
+            for at, record in caught.records:
+                if record.levelno >= logging.ERROR:
+                    chaos.findings.append(f"step {at}: {record.levelname} {record.name}: {record.getMessage()[:300]}"
+                                          + (" (traceback)" if record.exc_info else ""))
+            warnings = Counter(f"{r.name}: {r.msg}" for _at, r in caught.records if r.levelno == logging.WARNING)
+    print(f"seed {args.seed}: {args.steps} steps in {time.monotonic() - started:.0f} s, "
+          f"{chaos.done['restart']} restarts, hands finished at the tables alive at each stop: {hands}")
+    print("done:", dict(chaos.done.most_common(12)))
+    print("steps that did nothing:", dict(chaos.idle.most_common(8)))
+    print("warnings logged (kinds):", len(warnings))
+    for text, n in warnings.most_common(15):
+        print(f"  {n:4d} × {text[:140]}")
+    print(f"findings: {len(chaos.findings)}")
+    for finding in chaos.findings[:40]:
+        print("  -", finding)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--groups", type=int, default=3)
+    parser.add_argument("--restarts", type=int, default=2)
+    parser.add_argument("--trace", action="store_true", help="print each step")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
