@@ -18,8 +18,9 @@ cannot go on there, and closes.
 :class:`Topics` keeps that state for the publisher, the outbox and the command
 replies, which tell it of each refusal and each message sent, and calls the
 tables (``on_closed``, ``on_reopened``, ``on_deleted``) in a supervised task,
-once per change.  It is in memory: after a restart, a topic still closed is
-found again by the first refusal.
+once per change.  The tables store a closed topic with the match
+(:func:`bot.tables.seats.match_extra`): at start-up it is
+:meth:`Topics.remember`-ed, its table paused, nobody told again.
 """
 
 from __future__ import annotations
@@ -97,6 +98,11 @@ class Topics:
         self.closed.add(topic)
         log.warning("group %s, topic %s is closed to the bot (%s): its table pauses", chat_id, thread_id, why)
         self._tell(self.on_closed, "topic-closed", topic)
+
+    def remember(self, chat_id: int, thread_id: int | None) -> None:
+        """At start-up: the topic was closed to the bot before the restart (its table was stored paused so), and
+        still is until told otherwise.  Nobody is told (they were, once)."""
+        self.closed.add((chat_id, thread_id))
 
     def reopen(self, chat_id: int, thread_id: int | None, why: str) -> None:
         """The bot may write in this topic again: its table goes on (told once)."""

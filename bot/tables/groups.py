@@ -98,7 +98,7 @@ async def mute_group(house: House, chat_id: int, muted: Callable[[], bool]) -> N
             house.spawn("extra", partial(store_extra, house, table), table)  # a restart keeps the table paused
             log.warning("table %s paused: the bot may not write in group %s", table.id, chat_id)
             refresh(house, table)  # where an edit still passes, the table message says why nothing moves
-            _tell_seated(house, table, lambda tr, title: tr(
+            tell_seated(house, table, lambda tr, title: tr(
                 "I may not send messages in {title} any more (I was muted there), so the table there is paused. It "
                 "goes on once an admin lets me send messages there again; or /stop there closes it.", title=title))
 
@@ -117,7 +117,7 @@ async def unmute_group(house: House, chat_id: int, muted: Callable[[], bool]) ->
             log.warning("table %s goes on: the bot may write in group %s again", table.id, chat_id)
             tr = house.tr(table)
             house.announce(table, tr("I may send messages here again: the table goes on."))
-            _tell_seated(house, table, lambda tr, title: tr(
+            tell_seated(house, table, lambda tr, title: tr(
                 "I may send messages in {title} again: the table there goes on.", title=title))
             table.progress = time.time()
             bring_down(house, table)  # where the bot may not pin, the table comes anew to the bottom
@@ -136,9 +136,9 @@ def clock_again(house: House, table: Table) -> None:
     set_timer(house, table)
 
 
-def _tell_seated(house: House, table: Table, line: Callable[[Translator, str], str]) -> None:
+def tell_seated(house: House, table: Table, line: Callable[[Translator, str], str]) -> None:
     """A line to every person seated at the table, in their private chat and language (``line`` says it with a
-    translator and the group's title)."""
+    translator and the group's title, as HTML)."""
     if house.publisher is None:
         return
     title = name_html(house.group_titles.get(table.chat_id, table.title))

@@ -110,14 +110,16 @@ def resume(house: House, table: Table) -> None:
 def match_extra(table: Table, back: Collection[int] = ()) -> dict[str, object]:
     """What the match stores beside its checkpoint: who left which seat, who asked for it back (the
     seats in ``back`` are theirs again), when the pause between hands ends, the deadline whose reminder
-    went out, and whether the group mutes the bot (a restart keeps them)."""
+    went out, whether the group mutes the bot and whether the table's forum topic is closed to it (a restart
+    keeps them)."""
     assert table.match is not None
     return {"checkpoint": table.match.checkpoint,
             "left": {str(seat): info.user_id for seat, info in sorted(table.left.items()) if seat not in back},
             "coming_back": sorted(table.coming_back - set(back)),
             "between_hands": table.between_hands,
             "reminded": table.deadline if table.reminded else None,
-            "muted": table.muted}
+            "muted": table.muted,
+            "topic_closed": table.topic_closed}
 
 
 async def store_extra(house: House, table: Table) -> None:

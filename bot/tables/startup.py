@@ -2,8 +2,9 @@
 
 The event log is the truth: each table's match resumes from its checkpoint
 and its current hand's log is replayed (a hand that ended before the last
-run could settle it is settled now).  A table whose group muted the bot comes
-back paused (:mod:`bot.muting`), until the bot may write there again.
+run could settle it is settled now).  A table whose group muted the bot, or
+whose forum topic was closed to it, comes back paused (:mod:`bot.muting`,
+:mod:`bot.topics`), until the bot may write there again.
 Deadlines come back from storage; :func:`bot.tables.turns.restore_timers`
 re-arms them afterwards.
 """
@@ -51,6 +52,9 @@ async def load_tables(house: House) -> None:
             if active.match.extra.get("muted"):  # paused as before, its people not told again (they were once)
                 table.muted = True
                 house.muting.remember(table.chat_id)
+            if active.match.extra.get("topic_closed"):  # its forum topic closed to the bot: paused the same way
+                table.topic_closed = True
+                house.topics.remember(table.chat_id, table.thread_id)
             await rebuild_match(house, table, active)
             if table.hand_id != active.hand.hand_id:  # it settled the hand: the stored deadline was that hand's
                 table.deadline = None

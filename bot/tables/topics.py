@@ -23,12 +23,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 
-from bot.i18n import Translator, translator
-from bot.labels import name_html
-from bot.model import Table
-from bot.tables.groups import clock_again, close_lost
+from bot.tables.groups import clock_again, close_lost, tell_seated
 from bot.tables.house import House
+from bot.tables.seats import store_extra
 from bot.tables.showing import bring_down, refresh
 from bot.tables.turns import after_change
 
@@ -45,6 +44,7 @@ async def close_topic(house: House, chat_id: int, thread_id: int | None, closed:
         if house.get(table.id) is not table or table.topic_closed or not closed():
             return
         table.topic_closed = True
+        house.spawn("extra", partial(store_extra, house, table), table)  # a restart keeps the table paused
         log.warning("table %s paused: its topic %s of group %s is closed", table.id, thread_id, chat_id)
         refresh(house, table)  # where an edit still passes, the table message says why nothing moves
         tell_seated(house, table, lambda tr, title: tr(
@@ -62,6 +62,7 @@ async def reopen_topic(house: House, chat_id: int, thread_id: int | None, closed
         if house.get(table.id) is not table or not table.topic_closed or closed():
             return
         table.topic_closed = False
+        house.spawn("extra", partial(store_extra, house, table), table)  # a restart keeps it going
         if table.muted:  # the group mutes the bot still: its unmute lets the table go on (bot.tables.groups)
             log.warning("table %s: its topic is open again, but group %s still mutes the bot", table.id, chat_id)
             return
@@ -85,14 +86,3 @@ async def lose_topic(house: House, chat_id: int, thread_id: int | None) -> bool:
     return await close_lost(house, table, f"its topic {thread_id} of group {chat_id} is gone", lambda tr, title: tr(
         "The topic of our table in {title} was deleted (or I can no longer post in it), so the table there is closed. The hands already played are kept.",
         title=title))
-
-
-def tell_seated(house: House, table: Table, line: Callable[[Translator, str], str]) -> None:
-    """A line to every person seated at the table, in their private chat and language (``line`` says it with a
-    translator and the group's title, as HTML)."""
-    if house.publisher is None:
-        return
-    title = name_html(house.group_titles.get(table.chat_id, table.title))
-    for info in table.seats:
-        if info is not None and info.user_id is not None and info.reachable:
-            house.publisher.post(info.user_id, line(translator(info.lang), title))

@@ -69,6 +69,50 @@ async def goes_on(server: FakeTelegram, app: App, table: Table, group: Group, al
 
 
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
+async def test_a_restart_keeps_the_table_of_a_closed_topic_paused(fake_telegram: FakeTelegram,
+                                                                 tmp_path: Path) -> None:
+    """The bot restarts while the table's topic is closed: the table comes back paused, Alice not told again;
+    her clock running out is no timeout and the AI seats after her wait (edits of the table message pass in a
+    closed topic, so nothing would stop them: the closed topic used to be forgotten).  Reopened, it goes on."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    mallory = server.person("Mallory", "mallory", language_code="en", started=True)
+    group = server.group(TITLE, [alice, mallory], creator=mallory, forum=True)
+    north = group.create_topic("North table", alice)
+    db_path = tmp_path / "t.db"
+    async with bot_running(server, db_path) as app:
+        table = await table_in_topic(server, app, alice, group, north, 3)
+        await play_hand(server, table, {0: alice}, until=lambda hand: hand.phase == "playing" and hand.turn == 0)
+        await settled(server, app)
+        group.close_topic(north, by=mallory)
+        await server.wait_for(lambda: told(alice, PAUSED) == 1, what="Alice told privately")
+        await settled(server, app)
+        assert table.topic_closed
+
+    async with bot_running(server, db_path) as app:
+        found = tables(app).in_chat(group.id, north)  # as loaded at start-up
+        assert found is not None and found.match is not None
+        table = found
+        await settled(server, app)
+        assert table.topic_closed and (group.id, north) in tables(app).topics.closed
+        async with table.lock:  # her clock runs out while the topic is closed
+            table.deadline = time.time() + 0.1
+            set_timer(tables(app), table)
+        await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
+        seat = table.seats[0]
+        assert seat is not None and not seat.timed_out and not seat.is_ai
+        hand = table.match.hand
+        moves = len(hand.events)
+        await hint_and_do(server, alice, table, 0)
+        await settled(server, app)
+        assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
+        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+        assert told(alice, PAUSED) == 1, "told again after the restart"
+        group.reopen_topic(north, by=mallory)
+        await goes_on(server, app, table, group, alice)
+
+
+@pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_a_topic_closed_mid_hand_pauses_its_table_and_reopened_it_goes_on(fake_telegram: FakeTelegram,
                                                                                 tmp_path: Path) -> None:
     """An admin closes the topic on Alice's turn: its table pauses at once (the service message; the bot, no
