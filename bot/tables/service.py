@@ -13,6 +13,7 @@ unless the call says otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from telegram import InlineKeyboardMarkup
 
@@ -160,8 +161,10 @@ class Tables(House):
         if self.publisher is not None:
             self.publisher.forget(slot_key(table.id, seat, info.user_id))
             tr = translator(info.lang)  # one too old to delete keeps no keyboard
-            await remove(self, info.user_id, old, tr("You sit at the table in {title}; your cards are below.",
-                                                     title=name_html(self.group_titles.get(table.chat_id, table.title))))
+            gone = tr("You sit at the table in {title}; your cards are below.",
+                      title=name_html(self.group_titles.get(table.chat_id, table.title)))
+            # Out of the table's lock, which the caller holds: the next move need not wait for Telegram's answers.
+            self.spawn("hand-gone", partial(remove, self, info.user_id, old, gone), table, restart=False)
         if not await self.come_back(table, seat):
             self.refresh(table, urgent=[seat])
 
