@@ -1,11 +1,13 @@
 """A group that mutes the bot (:mod:`bot.tables.groups`): the match stores it, so that a restart brings the
-table back paused, its group known as muting the bot; the unmute stores that the table goes on."""
+table back paused, its group known as muting the bot; the unmute stores that the table goes on.  And /hand's
+old message goes without holding the table."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -71,3 +73,30 @@ async def test_a_restart_keeps_the_mute_and_an_unmute_clears_it(service: Tables)
     await again.close()
     third, table_now = await _restarted(again, reloaded)
     assert not table_now.muted and CHAT not in third.muting.muted
+
+
+async def test_hand_again_does_not_hold_the_table_while_the_old_message_goes(service: Tables,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """/hand under the table's lock: the old hand message is deleted in the background, so the next move at the
+    table does not wait for Telegram's answers (it did: the delete, and the edit where one is refused)."""
+    import bot.tables.service as service_module
+
+    table = await _started(service)
+    going, let_go = asyncio.Event(), asyncio.Event()
+
+    async def slow_remove(house: object, chat_id: int, message_id: int | None, text: str) -> None:
+        going.set()
+        await let_go.wait()  # Telegram slow to answer
+
+    monkeypatch.setattr(service_module, "remove", slow_remove)
+    monkeypatch.setattr(service, "refresh", lambda table, urgent=(): None)
+    service.publisher = SimpleNamespace(forget=lambda key: None)  # type: ignore[assignment]
+    seat = table.seats[0]
+    assert seat is not None
+    seat.hand_message_id = 77
+    async with table.lock:
+        await asyncio.wait_for(service.show_hand_again(table, 0), 5)
+    assert seat.hand_message_id is None
+    await asyncio.wait_for(going.wait(), 5)  # the old message goes all the same
+    let_go.set()
+    service.publisher = None
