@@ -147,6 +147,19 @@ class PersonBudget:
         return max(0.0, window.times[0] + window.span - now)
 
 
+PER_PERSON_REPLAYS: Final = (20, 60.0)
+"""Replays asked in the web app per person: at most 20 in any minute (a replay is the match dealt again up to its
+hand, tens of milliseconds for a long match; stepping through a few of one's hands takes one request each)."""
+
+
+def replay_budget(bot_data: MutableMapping[Any, Any]) -> PersonBudget:
+    """The per-person budget of the web app's replays, kept in ``bot_data``."""
+    budget = bot_data.get("replay_budget")
+    if not isinstance(budget, PersonBudget):
+        budget = bot_data["replay_budget"] = PersonBudget(PER_PERSON_REPLAYS)
+    return budget
+
+
 def league_budget(bot_data: MutableMapping[Any, Any]) -> PersonBudget:
     """The per-person budget of the league's buttons and pages (one, shared by both), kept in ``bot_data``."""
     budget = bot_data.get("league_budget")

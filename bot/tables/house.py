@@ -27,6 +27,7 @@ from bot.model import Table
 from bot.muting import Muting
 from bot.publisher import Publisher
 from bot.tables.people import People
+from bot.tables.replays import Ended
 from bot.tasks import Supervisor, Work
 from bot.thinking import Thinking
 from bot.topics import Topics
@@ -131,6 +132,8 @@ class House:
         """The web app streams open for a seat (see :meth:`app_open`)."""
         self.thinking = Thinking(config.ai_workers)
         """The strong AI's searches: worker processes (started at the first search), budgets by the queue."""
+        self.ended = Ended()
+        """The views of the finished hands replayed lately (:mod:`bot.tables.replays`)."""
 
     # --- the registry -----------------------------------------------------------------------
     def in_chat(self, chat_id: int, thread_id: int | None = None) -> Table | None:

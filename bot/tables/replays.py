@@ -14,6 +14,7 @@ for included), and nobody else; a hand still in play is nobody's to replay.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import storage
@@ -70,17 +71,47 @@ async def number_for(db: storage.Database, hand_id: int, user_id: int) -> int | 
     return record.number if record is not None and record.status == "finished" else None
 
 
-async def replay_for(db: storage.Database, hand_id: int, user_id: int) -> Replay | None:
-    """The replay of a finished hand for someone who played it; None for anyone else (or no such hand)."""
+class Ended:
+    """The spectator's views of the hands replayed lately, by hand id: a finished hand never changes, and dealing
+    its match again up to it costs tens of milliseconds in a long match, so the people of a table who open the
+    same hand's replay (or one person stepping back to it) make one rebuild.  At most :attr:`size` kept."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.size = size
+        self._views: OrderedDict[int, tuple[int, HandView]] = OrderedDict()
+
+    def get(self, hand_id: int) -> tuple[int, HandView] | None:
+        """The hand's number and view, if kept (now the most recent)."""
+        found = self._views.get(hand_id)
+        if found is not None:
+            self._views.move_to_end(hand_id)
+        return found
+
+    def keep(self, hand_id: int, number: int, view: HandView) -> None:
+        """Keep a finished hand's number and view, forgetting the least recent past :attr:`size`."""
+        self._views[hand_id] = (number, view)
+        self._views.move_to_end(hand_id)
+        while len(self._views) > self.size:
+            self._views.popitem(last=False)
+
+
+async def replay_for(db: storage.Database, hand_id: int, user_id: int, ended: Ended | None = None) -> Replay | None:
+    """The replay of a finished hand for someone who played it; None for anyone else (or no such hand).  Its view
+    is taken from ``ended`` where kept there, and kept there once rebuilt; the names are read each time."""
     held = await players(db, hand_id)
     if held is None or user_id not in held:
         return None
-    hand = await finished_hand(db, hand_id)
-    record = await storage.get_hand(db, hand_id)
-    if hand is None or record is None:
-        return None
+    kept = ended.get(hand_id) if ended is not None else None
+    if kept is None:
+        hand = await finished_hand(db, hand_id)
+        record = await storage.get_hand(db, hand_id)
+        if hand is None or record is None:
+            return None
+        kept = (record.number, view_for(hand, None))
+        if ended is not None:
+            ended.keep(hand_id, *kept)
     names: list[str | None] = []
     for user in held:
         found = await storage.get_user(db, user) if user is not None else None
         names.append(found.display_name if found is not None else None)
-    return Replay(hand_id, record.number, view_for(hand, None), tuple(names))
+    return Replay(hand_id, kept[0], kept[1], tuple(names))

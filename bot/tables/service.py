@@ -326,7 +326,7 @@ class Tables(House):
     # --- replays ------------------------------------------------------------------------------------------------
     async def replay(self, hand_id: int, user_id: int) -> replays.Replay | None:
         """A finished hand for someone who played it; None for anyone else, or a hand still in play."""
-        return await replays.replay_for(self.db, hand_id, user_id)
+        return await replays.replay_for(self.db, hand_id, user_id, self.ended)
 
     async def replay_number(self, hand_id: int, user_id: int) -> int | None:
         """The number of a finished hand this person played (to offer its replay); None otherwise."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Final, NoReturn
@@ -20,6 +21,9 @@ from typing import Any, Final, NoReturn
 from aiohttp import web
 
 from bot import untrusted
+from bot.budget import PersonBudget
+from bot.i18n import pick_language, translator
+from bot.webapp.initdata import WebAppUser
 from engine.cards import Card
 from engine.errors import NotationError
 
@@ -44,6 +48,19 @@ def refuse(status: type[web.HTTPException], reason: str, **extra: Any) -> NoRetu
     if status is web.HTTPRequestEntityTooLarge:
         raise web.HTTPRequestEntityTooLarge(MAX_BODY, text=text, content_type="application/json")
     raise status(text=text, content_type="application/json")
+
+
+def refuse_too_many(user: WebAppUser, budget: PersonBudget) -> None:
+    """Refuse (429, with when to try again, in the asker's language) a request past the person's budget, before
+    any work; a request that fits is counted."""
+    if budget.allows(user.id):
+        return
+    tr = translator(pick_language(user.language_code))  # no database read for a refusal
+    wait = max(1, math.ceil(budget.retry_after(user.id)))
+    raise web.HTTPTooManyRequests(
+        text=json.dumps({"ok": False, "error": tr("Too many requests: try again in {n} seconds.", n=wait),
+                         "retry_after": wait}, ensure_ascii=False),
+        content_type="application/json", headers={"Retry-After": str(wait)})
 
 
 def parse_id(raw: str, what: str) -> int:

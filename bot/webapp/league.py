@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 from dataclasses import asdict
 from importlib import resources
 from typing import Any, Final
@@ -32,7 +31,7 @@ from aiohttp import web
 from telegram.ext import Application
 
 from bot.budget import league_budget
-from bot.i18n import Translator, pick_language, translator
+from bot.i18n import Translator
 from bot.league.board import CURRENT, League
 from bot.league.chart import ChartData
 from bot.league.members import Members
@@ -40,7 +39,7 @@ from bot.league.pictures import Board
 from bot.tables import People
 from bot.untrusted import shown
 from bot.webapp.initdata import InitDataError, WebAppUser
-from bot.webapp.inputs import parse_chat_id
+from bot.webapp.inputs import parse_chat_id, refuse_too_many
 from bot.webapp.signin import who_asks
 
 log = logging.getLogger(__name__)
@@ -126,14 +125,7 @@ class LeagueRoutes:
 
     def _within_budget(self, user: WebAppUser) -> None:
         """Refuse (429, with when to try again) a request past the person's league budget, before any work."""
-        budget = league_budget(self.application.bot_data)
-        if not budget.allows(user.id):
-            tr = translator(pick_language(user.language_code))  # no database read for a refusal
-            wait = max(1, math.ceil(budget.retry_after(user.id)))
-            raise web.HTTPTooManyRequests(
-                text=_dumps({"ok": False, "error": tr("Too many requests: try again in {n} seconds.", n=wait),
-                             "retry_after": wait}),
-                content_type="application/json", headers={"Retry-After": str(wait)})
+        refuse_too_many(user, league_budget(self.application.bot_data))
 
 
 def page_data(data: ChartData) -> dict[str, Any]:

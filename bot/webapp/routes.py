@@ -44,6 +44,7 @@ from typing import Any, Final
 from aiohttp import web
 from telegram.ext import Application
 
+from bot.budget import replay_budget
 from bot.i18n import Translator
 from bot.model import Table
 from bot.tables import (
@@ -64,7 +65,16 @@ from bot.untrusted import shown
 from bot.webapp import headers
 from bot.webapp.events import SeatStream
 from bot.webapp.initdata import InitDataError, WebAppUser
-from bot.webapp.inputs import MOVE_FIELDS, deal_of, move_of, nonce_of, parse_id, read_object, refuse
+from bot.webapp.inputs import (
+    MOVE_FIELDS,
+    deal_of,
+    move_of,
+    nonce_of,
+    parse_id,
+    read_object,
+    refuse,
+    refuse_too_many,
+)
 from bot.webapp.live import Live
 from bot.webapp.replay import replay_json
 from bot.webapp.signin import who_asks
@@ -316,6 +326,7 @@ class WebAppRoutes:
     async def _replay(self, request: web.Request) -> web.Response:
         user = self._user(request)
         hand_id = parse_id(request.match_info["hand"], "hand")
+        refuse_too_many(user, replay_budget(self.application.bot_data))  # a replay deals the match again
         tr = await self._translator(user.id, user.language_code)
         replay = await self.tables.replay(hand_id, user.id)
         if replay is None:

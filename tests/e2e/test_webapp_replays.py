@@ -10,9 +10,13 @@ hand in play is nobody's to replay; a stranger gets 403 throughout.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
+
+from bot.budget import PersonBudget
+from bot.tables import replays
 
 from .appkit import AppClient, app_base, init_data_for, webapp_running
 from .fake_telegram import FakeTelegram, FloodLimits
@@ -78,3 +82,54 @@ async def test_the_people_who_played_a_hand_replay_it_and_nobody_else(fake_teleg
         assert facts and facts[0].startswith(("主 ", "打无主", "扛旗")) and " · 庄家 " in facts[0], facts
         assert "抓分方" in facts[0] and len(facts) == 2 and facts[1].startswith(("亮主经过", "无人亮主")), facts
         assert body["replay"]["words"]["Attackers' points"] == "抓分方得分"  # the term used everywhere else
+
+
+async def test_replays_are_rebuilt_once_and_past_the_budget_get_429(fake_telegram: FakeTelegram, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay deals the match again up to its hand: the people of the table asking for the same hand make one
+    rebuild (its view is kept), and one person asking faster than the budget gets a 429 saying when to try
+    again, before any work; somebody else's budget is their own."""
+    server = fake_telegram
+    alice = server.person("Alice", "alice", language_code="en", started=True)
+    group = server.group("Replays", [alice])
+    async with webapp_running(server, tmp_path / "t.db") as app, aiohttp.ClientSession() as session:
+        await alice.command(group, "newgame", "yancheng")
+        await server.wait_for(lambda: group.bot_messages(), what="the table message")
+        await wait_seated(server, app, group, alice)
+        await fill_with_ai(server, alice, group, 3)
+        table = await start_match(server, app, alice, group)
+        played: int | None = None
+        for _deal in range(5):  # a deal nobody bids on is dealt again: no result, nobody's to replay
+            assert table.match is not None
+            first, hand = table.hand_id, table.match.hand
+            await play_hand(server, table, {0: alice})
+            if hand.phase == "finished":
+                played = first
+                break
+        assert played is not None, "five deals in a row that nobody bid on"
+        rebuilt = Counted(replays.finished_hand)
+        monkeypatch.setattr(replays, "finished_hand", rebuilt)
+        app.bot_data["replay_budget"] = PersonBudget((3, 600.0))
+        client = AppClient(session, app_base(app), init_data_for(server, alice))
+        for _ in range(3):
+            status, body = await client.get(f"/app/api/hands/{played}")
+            assert status == 200 and body["replay"]["hand_id"] == played
+        assert rebuilt.calls == 1, "the finished hand's view is kept"
+        status, body = await client.get(f"/app/api/hands/{played}")
+        assert status == 429 and body["retry_after"] > 500 and "Too many requests" in body["error"], body
+        assert rebuilt.calls == 1
+        bob = server.person("Bob", "bob", language_code="en", started=True)
+        status, _body = await AppClient(session, app_base(app), init_data_for(server, bob)).get(
+            f"/app/api/hands/{played}")
+        assert status == 403, "not his hand, and not his budget that ran out"
+
+
+class Counted:
+    """Counts the calls of an async function it stands in for."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.calls = real, 0
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return await self.real(*args, **kwargs)

@@ -262,7 +262,7 @@
   // --- replay ------------------------------------------------------------------------------------------
   async function openReplay(handId) {
     const { data } = await api(`hands/${handId}`);
-    if (!data.ok) { toast("—"); return; }
+    if (!data.ok) { toast(data.error || "—"); return; }  // e.g. too many replays asked: when to try again
     replay = { data: data.replay, trick: 0 };
     if (!state) state = { words: data.replay.words, lang: data.replay.lang, seat: 0 };
     draw();
