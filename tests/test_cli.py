@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -60,6 +62,18 @@ def test_the_demo_plays_a_hand_to_its_result() -> None:
     assert "Hand 1 is over" in out
     assert "Attackers scored" in out and "Kitty" in out
     assert done.stdout == chaodipi("demo", "--seed", "1", "--lang", "en", "--ai", "casual").stdout  # the seed fixes the game
+
+
+def test_the_readmes_demo_is_what_the_demo_prints() -> None:
+    """The README shows a demo's hand as the group sees it: the command it names prints exactly that, from the
+    table message at the first trick to the result (the casual AI repeats a seed; the strong one need not)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"This is `chaodipi (demo[^`]*)`", readme)
+    assert command is not None and "--ai casual" in command.group(1), "the README's demo must repeat exactly"
+    shown = readme[command.end():].split("```\n", 2)[1].strip("\n")
+    done = chaodipi(*shlex.split(command.group(1)))
+    assert done.returncode == 0, done.stderr
+    assert shown.count("\n") > 20 and done.stdout.strip("\n").endswith(shown), "README.md shows another game"
 
 
 def test_run_with_a_bad_setting_names_it() -> None:
