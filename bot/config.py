@@ -15,6 +15,7 @@
 ``CHAODIPI_AI_WORKERS``    processes for the strong AI's searches (default: the cores less one, at least 1)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
+``CHAODIPI_TAP_GAP``       seconds a hand message waits after its last edit before showing another tap (default ``1``)
 ``CHAODIPI_FLOOD_PACING``  ``on`` (default): calls paced by Telegram's flood limits; ``off``: a test server without them
 ``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
 ``CHAODIPI_LOG_FORMAT``    ``text`` (one line per record, default) or ``json`` (JSON lines)
