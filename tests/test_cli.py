@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
 import time
@@ -74,6 +75,43 @@ def test_the_readmes_demo_is_what_the_demo_prints() -> None:
     done = chaodipi(*shlex.split(command.group(1)))
     assert done.returncode == 0, done.stderr
     assert shown.count("\n") > 20 and done.stdout.strip("\n").endswith(shown), "README.md shows another game"
+
+
+def test_play_on_an_address_of_another_machine_says_what_to_do(tmp_path: Path) -> None:
+    """The README's `--listen 192.168.1.20`, copied on a machine that is not at that address."""
+    done = chaodipi("play", "--listen", "192.0.2.1", "--db", str(tmp_path / "p.db"))  # TEST-NET-1: nobody's
+    assert done.returncode == 1, done.stderr
+    assert "cannot listen on 192.0.2.1" in done.stderr and "not an address of this machine" in done.stderr
+    assert "Traceback" not in done.stderr and "[Errno" not in done.stderr
+
+
+def test_play_on_a_port_in_use_says_so_and_ends(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--port", str(port), "--db",
+                               str(tmp_path / "p.db")], cwd=REPO, capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1, done.stderr
+    assert f"cannot listen on 127.0.0.1 port {port}" in done.stderr and "--port" in done.stderr
+
+
+def test_play_ends_when_its_server_cannot_start_after_the_database_opened(tmp_path: Path) -> None:
+    """The port taken between the check and the server's start: the error is told and the process ends (the
+    database opened at start-up is closed, else its thread kept the process alive)."""
+    script = (
+        "import socket, sys\n"
+        "import bot.local.play as play\n"
+        "from bot import cli\n"
+        "busy = socket.socket(); busy.bind(('127.0.0.1', 0)); busy.listen()\n"
+        "play._port = lambda listen, port: busy.getsockname()[1]\n"
+        f"sys.exit(cli.main(['play', '--db', {str(tmp_path / 'p.db')!r}]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1, done.stderr
+    assert "address already in use" in done.stderr
 
 
 def test_run_with_a_bad_setting_names_it() -> None:
