@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import faulthandler
 import signal
 import sys
@@ -309,7 +310,12 @@ def _run(*, verbose: bool = False) -> int:
         return fail(f"cannot reach Telegram ({where}): {exc}", 1)
     except TelegramError as exc:
         return fail(f"Telegram refused a start-up call: {exc}", 1)
-    except (StorageError, OSError) as exc:
+    except OSError as exc:
+        if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):  # the bot's HTTP server's address
+            return fail(f"the bot's HTTP server cannot listen on {settings.webhook_listen} port "
+                        f"{settings.webhook_port} ({exc}): set CHAODIPI_WEBHOOK_LISTEN or CHAODIPI_WEBHOOK_PORT.", 1)
+        return fail(str(exc), 1)
+    except StorageError as exc:
         return fail(str(exc), 1)
     return 0
 

@@ -195,3 +195,27 @@ def test_run_refuses_a_compiled_engine_older_than_its_source(monkeypatch: pytest
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert "engine/combos.py" in err and "build_ext --inplace" in err and "AAHdkq3Zx9" not in err
+
+
+def test_run_names_the_settings_of_an_address_it_cannot_listen_on(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The web app's or the webhook's server on a port in use: the settings that move it are named."""
+    import errno
+    import faulthandler
+
+    import bot.app
+    from bot.cli import main
+
+    def port_in_use(settings: object) -> None:
+        raise OSError(errno.EADDRINUSE, "error while attempting to bind on address ('0.0.0.0', 8443): address "
+                                        "already in use")
+
+    for name in [k for k in os.environ if k.startswith(("TELEGRAM_", "CHAODIPI_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "987654321:AAHdkq3Zx9vTqLwPmN4rS7uYbC2eF5gJ8hK")
+    monkeypatch.setenv("CHAODIPI_PUBLIC_URL", "https://bot.example")
+    monkeypatch.setattr(bot.app, "run", port_in_use)
+    monkeypatch.setattr(faulthandler, "register", lambda *args, **kwargs: None)  # capsys's stderr has no file
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot listen on 0.0.0.0 port 8443" in err and "CHAODIPI_WEBHOOK_PORT" in err, err
