@@ -89,8 +89,9 @@ The running bot rewrites <database>.heartbeat every 15 seconds (and removes it
 when it stops); each beat also takes the database connection once. Exit status
 0 when the heartbeat is fresh and the connection usable, 1 otherwise (a stale
 heartbeat, or a connection stuck in a transaction or held too long, with the
-reason); fit for a Docker HEALTHCHECK or a monitoring cron job. In webhook mode
-the bot also answers GET /health on its webhook port.
+reason); fit for a Docker HEALTHCHECK or a monitoring cron job. In webhook mode,
+and with the web app on (CHAODIPI_PUBLIC_URL), the bot also answers GET /health
+on its HTTP server's port (CHAODIPI_WEBHOOK_PORT).
 """
 
 
