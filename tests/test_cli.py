@@ -219,3 +219,15 @@ def test_run_names_the_settings_of_an_address_it_cannot_listen_on(monkeypatch: p
     assert main(["run"]) == 1
     err = capsys.readouterr().err
     assert "cannot listen on 0.0.0.0 port 8443" in err and "CHAODIPI_WEBHOOK_PORT" in err, err
+
+
+def test_the_compiled_engine_without_mypyc_says_what_to_install() -> None:
+    """The README's build command after the play install (no mypy, so no mypyc): one sentence, no traceback."""
+    script = ("import runpy, sys\n"
+              "sys.modules['mypyc'] = None  # as where mypy is not installed\n"
+              "sys.argv = ['setup.py', 'build_ext', '--inplace']\n"
+              "runpy.run_path('setup.py', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "CHAODIPI_MYPYC": "1"})
+    assert done.returncode == 1, done.stderr
+    assert "needs mypyc" in done.stderr and ".[test]" in done.stderr and "Traceback" not in done.stderr
