@@ -21,6 +21,8 @@ IN: frozenset[str] = frozenset({ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINI
 """The bot's statuses in a group where it can play."""
 OUT: frozenset[str] = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 """The bot's statuses in a group it is no longer in (left, or removed: "kicked")."""
+HELLO_WAIT = 5.0
+"""Seconds the hello in a supergroup waits for the notice that it is an upgraded group (they come together)."""
 
 
 async def on_bot_status(update: Update, context: Context) -> None:
@@ -86,10 +88,6 @@ async def on_bot_added(update: Update, context: Context) -> None:
         await _hello(context, chat_id, text)
 
     tables.tasks.start(f"hello {chat_id}", later, restart=False)  # a message: never sent twice
-
-
-HELLO_WAIT = 5.0
-"""Seconds the hello in a supergroup waits for the notice that it is an upgraded group (they come together)."""
 
 
 async def _hello(context: Context, chat_id: int, text: str) -> None:
