@@ -31,7 +31,7 @@ COMPILED = [
     "engine/ai/baseline/memory.py", "engine/ai/baseline/playing.py",
 ]
 """The modules mypyc compiles: the rules' hot paths and the AI.  Left as Python, where compiling would change
-what they do (README, "Performance"): the cards (``Card`` orders by ``<``, so a compiled one needs a written
+what they do (README, "The compiled engine"): the cards (``Card`` orders by ``<``, so a compiled one needs a written
 ``__hash__``, which costs the pure code a fifth of its speed); the records a hand keeps and the bot pickles to its
 search workers (``hand``, ``views``, ``ruleset``, ``bidding``, ``levels``, ``scoring``, ``special``,
 ``notices``: a compiled frozen dataclass does not unpickle, and a compiled ``Trick`` takes no weak reference);
@@ -42,8 +42,11 @@ calls past the wrapper)."""
 
 if __name__ == "__main__":
     if os.environ.get("CHAODIPI_MYPYC") == "1":
-        from mypyc.build import mypycify
-
+        try:
+            from mypyc.build import mypycify
+        except ImportError:  # the play install (`pip install -e .`) brings no mypy
+            raise SystemExit("CHAODIPI_MYPYC=1 needs mypyc, which comes with mypy: install the test extra first, "
+                             "`.venv/bin/pip install -c constraints.txt -e '.[test]'`.") from None
         setup(ext_modules=mypycify(COMPILED))
     else:
         setup()

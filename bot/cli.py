@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import faulthandler
 import signal
 import sys
@@ -88,8 +89,9 @@ The running bot rewrites <database>.heartbeat every 15 seconds (and removes it
 when it stops); each beat also takes the database connection once. Exit status
 0 when the heartbeat is fresh and the connection usable, 1 otherwise (a stale
 heartbeat, or a connection stuck in a transaction or held too long, with the
-reason); fit for a Docker HEALTHCHECK or a monitoring cron job. In webhook mode
-the bot also answers GET /health on its webhook port.
+reason); fit for a Docker HEALTHCHECK or a monitoring cron job. In webhook mode,
+and with the web app on (CHAODIPI_PUBLIC_URL), the bot also answers GET /health
+on its HTTP server's port (CHAODIPI_WEBHOOK_PORT).
 """
 
 
@@ -309,7 +311,12 @@ def _run(*, verbose: bool = False) -> int:
         return fail(f"cannot reach Telegram ({where}): {exc}", 1)
     except TelegramError as exc:
         return fail(f"Telegram refused a start-up call: {exc}", 1)
-    except (StorageError, OSError) as exc:
+    except OSError as exc:
+        if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):  # the bot's HTTP server's address
+            return fail(f"the bot's HTTP server cannot listen on {settings.webhook_listen} port "
+                        f"{settings.webhook_port} ({exc}): set CHAODIPI_WEBHOOK_LISTEN or CHAODIPI_WEBHOOK_PORT.", 1)
+        return fail(str(exc), 1)
+    except StorageError as exc:
         return fail(str(exc), 1)
     return 0
 

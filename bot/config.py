@@ -15,6 +15,7 @@
 ``CHAODIPI_AI_WORKERS``    processes for the strong AI's searches (default: the cores less one, at least 1)
 ``CHAODIPI_GROUP_INTERVAL`` minimum seconds between edits of a group's table message (default ``3.5``)
 ``CHAODIPI_HAND_PAUSE``    seconds between hands at the real-time pace (default ``4``; 0 in tests)
+``CHAODIPI_TAP_GAP``       seconds a hand message waits after its last edit before showing another tap (default ``1``)
 ``CHAODIPI_FLOOD_PACING``  ``on`` (default): calls paced by Telegram's flood limits; ``off``: a test server without them
 ``CHAODIPI_LOG_LEVEL``     ``INFO`` by default
 ``CHAODIPI_LOG_FORMAT``    ``text`` (one line per record, default) or ``json`` (JSON lines)
@@ -100,10 +101,10 @@ class Settings:
             token=token,
             base_url=_base_url(env),
             db_path=default_db_path(env),
-            webhook_url=env.get("CHAODIPI_WEBHOOK_URL") or None,
+            webhook_url=_webhook_url(env),
             webhook_listen=env.get("CHAODIPI_WEBHOOK_LISTEN", "0.0.0.0"),
             webhook_port=_int(env, "CHAODIPI_WEBHOOK_PORT", 8443),
-            webhook_secret=env.get("CHAODIPI_WEBHOOK_SECRET") or None,
+            webhook_secret=_webhook_secret(env),
             public_url=_public_url(env),
             webapp_max_age=_float(env, "CHAODIPI_WEBAPP_MAX_AGE", 86400.0),
             ai_delay=_float(env, "CHAODIPI_AI_DELAY", 0.8),
@@ -152,6 +153,32 @@ def _base_url(env: Mapping[str, str]) -> str | None:
             f"in https://api.telegram.org/bot{{token}}/test; did you mean {url}/bot ?"
         )
     return url
+
+
+def _webhook_url(env: Mapping[str, str]) -> str | None:
+    # Telegram refuses a webhook that is not HTTPS; refused at each start, the bot would be restarted for ever
+    # (exit status 1), where a setting to fix stops it (status 2).
+    url = (env.get("CHAODIPI_WEBHOOK_URL") or "").strip()
+    if not url:
+        return None
+    if not url.startswith("https://"):
+        raise ConfigError(f"CHAODIPI_WEBHOOK_URL must be an https:// URL (Telegram sends webhooks over HTTPS only; "
+                          f"the bot serves plain HTTP behind a TLS proxy), not {url!r}.")
+    return url
+
+
+SECRET_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+"""A webhook's secret token as Telegram takes it (``setWebhook``'s ``secret_token``)."""
+
+
+def _webhook_secret(env: Mapping[str, str]) -> str | None:
+    secret = env.get("CHAODIPI_WEBHOOK_SECRET") or ""
+    if not secret:
+        return None
+    if not SECRET_SHAPE.fullmatch(secret):  # the secret itself is never printed
+        raise ConfigError("CHAODIPI_WEBHOOK_SECRET may hold only A-Z, a-z, 0-9, _ and -, at most 256 characters "
+                          "(Telegram's rule); leave it empty for a random one at each start.")
+    return secret
 
 
 def _public_url(env: Mapping[str, str]) -> str | None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import socket
 import subprocess
 import sys
 import time
@@ -60,6 +63,55 @@ def test_the_demo_plays_a_hand_to_its_result() -> None:
     assert "Hand 1 is over" in out
     assert "Attackers scored" in out and "Kitty" in out
     assert done.stdout == chaodipi("demo", "--seed", "1", "--lang", "en", "--ai", "casual").stdout  # the seed fixes the game
+
+
+def test_the_readmes_demo_is_what_the_demo_prints() -> None:
+    """The README shows a demo's hand as the group sees it: the command it names prints exactly that, from the
+    table message at the first trick to the result (the casual AI repeats a seed; the strong one need not)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"This is `chaodipi (demo[^`]*)`", readme)
+    assert command is not None and "--ai casual" in command.group(1), "the README's demo must repeat exactly"
+    shown = readme[command.end():].split("```\n", 2)[1].strip("\n")
+    done = chaodipi(*shlex.split(command.group(1)))
+    assert done.returncode == 0, done.stderr
+    assert shown.count("\n") > 20 and done.stdout.strip("\n").endswith(shown), "README.md shows another game"
+
+
+def test_play_on_an_address_of_another_machine_says_what_to_do(tmp_path: Path) -> None:
+    """The README's `--listen 192.168.1.20`, copied on a machine that is not at that address."""
+    done = chaodipi("play", "--listen", "192.0.2.1", "--db", str(tmp_path / "p.db"))  # TEST-NET-1: nobody's
+    assert done.returncode == 1, done.stderr
+    assert "cannot listen on 192.0.2.1" in done.stderr and "not an address of this machine" in done.stderr
+    assert "Traceback" not in done.stderr and "[Errno" not in done.stderr
+
+
+def test_play_on_a_port_in_use_says_so_and_ends(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "play", "--port", str(port), "--db",
+                               str(tmp_path / "p.db")], cwd=REPO, capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1, done.stderr
+    assert f"cannot listen on 127.0.0.1 port {port}" in done.stderr and "--port" in done.stderr
+
+
+def test_play_ends_when_its_server_cannot_start_after_the_database_opened(tmp_path: Path) -> None:
+    """The port taken between the check and the server's start: the error is told and the process ends (the
+    database opened at start-up is closed, else its thread kept the process alive)."""
+    script = (
+        "import socket, sys\n"
+        "import bot.local.play as play\n"
+        "from bot import cli\n"
+        "busy = socket.socket(); busy.bind(('127.0.0.1', 0)); busy.listen()\n"
+        "play._port = lambda listen, port: busy.getsockname()[1]\n"
+        f"sys.exit(cli.main(['play', '--db', {str(tmp_path / 'p.db')!r}]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1, done.stderr
+    assert "address already in use" in done.stderr
 
 
 def test_run_with_a_bad_setting_names_it() -> None:
@@ -143,3 +195,39 @@ def test_run_refuses_a_compiled_engine_older_than_its_source(monkeypatch: pytest
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert "engine/combos.py" in err and "build_ext --inplace" in err and "AAHdkq3Zx9" not in err
+
+
+def test_run_names_the_settings_of_an_address_it_cannot_listen_on(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The web app's or the webhook's server on a port in use: the settings that move it are named."""
+    import errno
+    import faulthandler
+
+    import bot.app
+    from bot.cli import main
+
+    def port_in_use(settings: object) -> None:
+        raise OSError(errno.EADDRINUSE, "error while attempting to bind on address ('0.0.0.0', 8443): address "
+                                        "already in use")
+
+    for name in [k for k in os.environ if k.startswith(("TELEGRAM_", "CHAODIPI_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "987654321:AAHdkq3Zx9vTqLwPmN4rS7uYbC2eF5gJ8hK")
+    monkeypatch.setenv("CHAODIPI_PUBLIC_URL", "https://bot.example")
+    monkeypatch.setattr(bot.app, "run", port_in_use)
+    monkeypatch.setattr(faulthandler, "register", lambda *args, **kwargs: None)  # capsys's stderr has no file
+    assert main(["run"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot listen on 0.0.0.0 port 8443" in err and "CHAODIPI_WEBHOOK_PORT" in err, err
+
+
+def test_the_compiled_engine_without_mypyc_says_what_to_install() -> None:
+    """The README's build command after the play install (no mypy, so no mypyc): one sentence, no traceback."""
+    script = ("import runpy, sys\n"
+              "sys.modules['mypyc'] = None  # as where mypy is not installed\n"
+              "sys.argv = ['setup.py', 'build_ext', '--inplace']\n"
+              "runpy.run_path('setup.py', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "CHAODIPI_MYPYC": "1"})
+    assert done.returncode == 1, done.stderr
+    assert "needs mypyc" in done.stderr and ".[test]" in done.stderr and "Traceback" not in done.stderr

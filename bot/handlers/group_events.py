@@ -5,10 +5,11 @@ table, paused until the bot may write there again (:mod:`bot.muting`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.handlers.common import Context, in_group, tables_of
@@ -20,6 +21,8 @@ IN: frozenset[str] = frozenset({ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINI
 """The bot's statuses in a group where it can play."""
 OUT: frozenset[str] = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 """The bot's statuses in a group it is no longer in (left, or removed: "kicked")."""
+HELLO_WAIT = 5.0
+"""Seconds the hello in a supergroup waits for the notice that it is an upgraded group (they come together)."""
 
 
 async def on_bot_status(update: Update, context: Context) -> None:
@@ -49,27 +52,58 @@ async def on_bot_status(update: Update, context: Context) -> None:
 
 
 async def on_bot_added(update: Update, context: Context) -> None:
-    """The bot was added to a group: a short hello in the group's language (or its adder's), once."""
+    """The bot was added to a group: a short hello in the group's language (or its adder's), once.
+
+    A group that became a supergroup is no arrival, though Telegram may tell the bot it "joined" the new chat
+    (tdlib/telegram-bot-api#266), before the upgrade's own notices or after them.  After: the new chat is
+    a known upgrade (:meth:`bot.tables.Tables.upgraded`), no hello.  Before: in a supergroup the hello waits
+    :data:`HELLO_WAIT` seconds, in a supervised task, and is said only if no upgrade to that chat was told
+    meanwhile.  A basic group is never an upgrade's result: its hello goes at once.
+    """
     change = update.my_chat_member
     if change is None or not in_group(change.chat):
         return
     old = change.old_chat_member
     if old.status in IN or getattr(old, "is_member", False) or change.new_chat_member.status not in IN:
         return  # not an arrival: a promotion, a restriction lifted (a member all along), a departure
-    record = await tables_of(context).people.chat(change.chat.id)
+    tables = tables_of(context)
+    chat_id = change.chat.id
+    if tables.upgraded(chat_id):
+        log.info("no hello in %s: an upgraded group the bot was in all along", chat_id)
+        return
+    record = await tables.people.chat(chat_id)
     tr = translator(record.language if record is not None and record.language
                     else pick_language(change.from_user.language_code))
+    text = tr("Hello! I host 炒地皮 (Chao Di Pi) tables in this group. /newgame opens one and /join takes a seat; "
+              "each player presses Start once in a private chat with me, where their cards come. /help tells more.")
+    if change.chat.type != ChatType.SUPERGROUP:
+        await _hello(context, chat_id, text)
+        return
+
+    async def later() -> None:
+        await asyncio.sleep(HELLO_WAIT)
+        if tables.upgraded(chat_id):
+            log.info("no hello in %s: an upgraded group the bot was in all along", chat_id)
+            return
+        await _hello(context, chat_id, text)
+
+    tables.tasks.start(f"hello {chat_id}", later, restart=False)  # a message: never sent twice
+
+
+async def _hello(context: Context, chat_id: int, text: str) -> None:
     try:
-        await context.bot.send_message(change.chat.id, tr(
-            "Hello! I host 炒地皮 (Chao Di Pi) tables in this group. /newgame opens one and /join takes a seat; "
-            "each player presses Start once in a private chat with me, where their cards come. /help tells more."))
+        await context.bot.send_message(chat_id, text)
     except TelegramError as exc:
-        log.warning("hello refused in chat %s: %s", change.chat.id, type(exc).__name__)
+        log.warning("hello refused in chat %s: %s", chat_id, type(exc).__name__)
 
 
 async def on_migrate(update: Update, context: Context) -> None:
-    """A group became a supergroup: its table and standings move to the new chat id."""
+    """A group became a supergroup: its table and standings move to the new chat id (the old chat's notice);
+    the new chat is known as an upgrade (either notice), where the bot says no hello."""
     message = update.effective_message
-    if message is None or message.migrate_to_chat_id is None:
+    if message is None:
         return
-    await tables_of(context).group_moved(message.chat.id, message.migrate_to_chat_id)
+    if message.migrate_from_chat_id is not None:  # the new chat's notice
+        tables_of(context).group_upgraded(message.chat.id)
+    if message.migrate_to_chat_id is not None:
+        await tables_of(context).group_moved(message.chat.id, message.migrate_to_chat_id)

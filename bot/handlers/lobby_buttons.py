@@ -41,7 +41,10 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
     toast: str | None = None
     async with table.lock:
         try:
-            if op == "sit":
+            done = already_done(table, user.id, op, tr)
+            if done is not None:
+                toast = done
+            elif op == "sit":
                 seat = parse_int(data.arg, 0, 3)
                 popup = await seat_person(context, table, user, seat, query)
                 if popup == "":
@@ -70,3 +73,20 @@ async def on_lobby_button(context: Context, query: CallbackQuery, table: Table, 
             popup = storage_trouble(tr, exc, move=False)
         tables.refresh(table)
     await query.answer(popup or toast, show_alert=bool(popup))
+
+
+def already_done(table: Table, user_id: int, op: str, tr: Translator) -> str | None:
+    """What a press says, quietly (a toast, no alert), when what it asks for already holds; None otherwise.
+
+    A second tap of a button that has just worked (a double tap, or a tap on the keyboard the first tap is
+    redrawing, where the seat buttons have moved) finds its effect done: it changes nothing and is no error.
+    Read under the table's lock, after the first tap's change.  「+ AI」 and 「− AI」 are not here: each tap
+    adds (or removes) one more.
+    """
+    if op == "sit" and table.seat_of(user_id) is not None:
+        return tr("You already have a seat at this table.")
+    if op == "leave" and table.seat_of(user_id) is None:
+        return tr("You are not seated at this table.")
+    if op == "start" and table.status != "open":
+        return tr("The match has already started.")
+    return None

@@ -19,16 +19,19 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
     user = query.from_user
     if data.op == "return":  # a request of the seat's, as any press of the hand keyboard
         outcome = await tables.perform(Person(user.id, "keyboard"), table, ComeBack())
-        popup = outcome.text(tr) if isinstance(outcome, Refused) else None
-        await query.answer(popup, show_alert=bool(popup))
+        refused = outcome.text(tr) if isinstance(outcome, Refused) else None
+        await query.answer(refused, show_alert=bool(refused))
         return
-    seat = table.seat_of(user.id)
-    popup = None
+    popup: str | None = None
+    toast: str | None = None
     async with table.lock:
+        seat = table.seat_of(user.id)  # under the lock: a tap that waited behind another reads what it did
         try:
-            if seat is None or not table.playing:
+            if seat is None and data.op == "esc" and tables.left_seat(table, user.id) is not None:
+                toast = tr("You left this seat. The AI plays it now.")  # a second tap of 「离座」: done already
+            elif seat is None or not table.playing:
                 raise TableError("You are not playing at this table.")
-            if data.op == "stay":
+            elif data.op == "stay":
                 if data.arg != str(seat):
                     raise TableError("This question is not yours.")
             else:
@@ -39,7 +42,7 @@ async def on_seat_button(context: Context, query: CallbackQuery, table: Table, d
         except StorageError as exc:
             popup = storage_trouble(tr, exc, move=False)
     # The press is answered first: the edit below is a group message, which may wait for the group's budget.
-    await query.answer(popup or None, show_alert=bool(popup))
+    await query.answer(popup or toast, show_alert=bool(popup))
     if popup is None and query.message is not None:
         try:  # the question is answered: its buttons go
             await query.edit_message_reply_markup(reply_markup=None)

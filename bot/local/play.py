@@ -16,6 +16,7 @@ at the next ``chaodipi play`` on the same database.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import signal
 import socket
@@ -80,18 +81,32 @@ class Session:
     """Per person: the page with their sign-in's secret in the fragment."""
 
 
-def _free_port(listen: str) -> int:
+def _port(listen: str, port: int) -> int:
+    """The port to serve on: ``port``, or a free one if 0.  Raises OSError saying what to change when this
+    machine cannot listen there (an address of another machine, as the README's example names; a port in use)."""
     family = socket.AF_INET6 if ":" in listen else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.bind((listen, 0))
+        try:
+            probe.bind((listen, port))
+        except OSError as exc:
+            where = f"{listen} port {port}" if port else listen
+            if exc.errno == errno.EADDRINUSE:
+                hint = "another program uses that port: name another with --port, or leave --port out"
+            elif exc.errno == errno.EADDRNOTAVAIL:
+                hint = ("it is not an address of this machine: name one of its own (`hostname -I` lists them), "
+                        "or leave --listen out to play on this machine alone")
+            else:
+                hint = "name another address with --listen, or another port with --port"
+            raise OSError(f"cannot listen on {where} ({exc.strerror or exc}): {hint}.") from None
         return int(probe.getsockname()[1])
 
 
 @asynccontextmanager
 async def playing(options: PlayOptions) -> AsyncIterator[Session]:
     """The bot's service with the local table, for the duration of the block."""
-    port = options.port or _free_port(options.listen)
-    signin = LocalSignIn(options.listen, port)  # ValueError for an address that is not one (0.0.0.0, ::)
+    LocalSignIn(options.listen, options.port)  # first, ValueError for an address that is not one (0.0.0.0, ::)
+    port = _port(options.listen, options.port)  # then OSError where this machine cannot listen
+    signin = LocalSignIn(options.listen, port)
     sink = BotApiSink()
     await sink.start()
     try:
@@ -104,7 +119,11 @@ async def playing(options: PlayOptions) -> AsyncIterator[Session]:
         async with app:
             # What run_polling does around its loop, without the polling: nothing comes from the sink.
             assert app.post_init is not None and app.post_stop is not None and app.post_shutdown is not None
-            await app.post_init(app)
+            try:
+                await app.post_init(app)
+            except BaseException:  # as run_polling does: what it opened closes (the database's thread would
+                await app.post_shutdown(app)  # keep the process alive after the error is told)
+                raise
             await app.start()
             try:
                 tables: Tables = app.bot_data["tables"]

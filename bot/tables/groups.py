@@ -21,7 +21,10 @@ again, whole.
 A group that became a supergroup keeps its table: its records move to the
 new id (:func:`storage.migrate_chat`) and its table message is shown anew
 there.  Both calls are safe to make twice (a service message and a refused
-call may both tell it).
+call may both tell it).  The new chat is remembered a while as an upgrade
+(:func:`note_upgrade`): Telegram may also tell the bot that it "joined" it
+(tdlib/telegram-bot-api#266), and a group the bot has been in all along gets
+no second hello (:mod:`bot.handlers.group_events`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import logging
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import Final
 
 import storage
 from bot.i18n import Translator, translator
@@ -43,6 +47,9 @@ from bot.tables.showing import bring_down, refresh
 from bot.tables.turns import after_change, set_timer
 
 log = logging.getLogger(__name__)
+
+UPGRADE_KEPT: Final = 600.0
+"""Seconds an upgrade to a supergroup is remembered (:func:`upgraded`): its notices come seconds apart."""
 
 
 async def lose_group(house: House, chat_id: int) -> list[Table]:
@@ -153,9 +160,26 @@ def regain_group(house: House, chat_id: int) -> None:
         house.publisher.regain(chat_id)
 
 
+def note_upgrade(house: House, new: int) -> None:
+    """A basic group became the supergroup ``new`` (either of the upgrade's service messages, or a call to the
+    old chat refused with the new id said so): the bot has been there all along."""
+    now = time.monotonic()
+    for chat_id, told in list(house.upgrades.items()):
+        if now - told > UPGRADE_KEPT:
+            del house.upgrades[chat_id]
+    house.upgrades[new] = now
+
+
+def upgraded(house: House, chat_id: int) -> bool:
+    """True if this supergroup is what a basic group became lately (:func:`note_upgrade`)."""
+    told = house.upgrades.get(chat_id)
+    return told is not None and time.monotonic() - told <= UPGRADE_KEPT
+
+
 async def move_group(house: House, old: int, new: int) -> None:
     """The group ``old`` became the supergroup ``new``: its records and its table move there, the table
     message is shown anew in the new chat, and its waiting announcements go there."""
+    note_upgrade(house, new)
     house.muting.moved(old, new)
     try:
         await storage.migrate_chat(house.db, old, new)

@@ -110,6 +110,9 @@ class House:
         self.by_chat: dict[tuple[int, int | None], int] = {}
         """Live tables by (group, forum topic): one a topic (a group without topics has one, topic None)."""
         self.group_titles: dict[int, str] = {}
+        self.upgrades: dict[int, float] = {}
+        """Supergroups that a basic group became lately (new chat id → loop time told): the bot was in them
+        all along (:func:`bot.tables.groups.note_upgrade`)."""
         self.publisher: Publisher | None = None
         self.outbox: Outbox | None = None
         """Sends the stored announcements (hands' results); None when nothing is sent (tools, tests)."""

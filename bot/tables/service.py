@@ -306,6 +306,14 @@ class Tables(House):
         """The group became a supergroup: its records and table move to the new id.  No lock needed."""
         await groups.move_group(self, old, new)
 
+    def group_upgraded(self, new: int) -> None:
+        """The supergroup ``new`` is what a basic group the bot is in became (the new chat's own notice)."""
+        groups.note_upgrade(self, new)
+
+    def upgraded(self, chat_id: int) -> bool:
+        """True if this supergroup is what a basic group the bot was in became lately: no hello there."""
+        return groups.upgraded(self, chat_id)
+
     # --- start-up and shut-down ------------------------------------------------------------------------------
     async def load_tables(self) -> None:
         """Bring back every live table from storage."""

@@ -85,3 +85,23 @@ def test_the_test_environments_url_is_accepted_and_reaches_it() -> None:
     app = build_application(settings)
     assert app.bot.base_url == "https://api.telegram.org/bot123:abc/test"
     assert app.bot.base_file_url == "https://api.telegram.org/file/bot123:abc/test"
+
+
+@pytest.mark.parametrize("url", ["http://bot.example", "bot.example", "ftp://bot.example"])
+def test_a_webhook_url_must_be_https(url: str) -> None:
+    """Telegram would refuse it at each start (exit status 1: restarted for ever); a setting to fix is status 2."""
+    with pytest.raises(ConfigError, match="CHAODIPI_WEBHOOK_URL must be an https:// URL"):
+        Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_WEBHOOK_URL": url})
+    kept = Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_WEBHOOK_URL": " https://bot.example/ "})
+    assert kept.webhook_url == "https://bot.example/"
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_WEBHOOK_URL": ""}).webhook_url is None
+
+
+@pytest.mark.parametrize("secret", ["has space", "semi;colon", "ä", "x" * 257])
+def test_a_webhook_secret_telegram_would_refuse_is_named_not_printed(secret: str) -> None:
+    with pytest.raises(ConfigError, match="CHAODIPI_WEBHOOK_SECRET may hold only") as refused:
+        Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_WEBHOOK_SECRET": secret})
+    assert secret not in str(refused.value)
+    good = "s3cret-Token_1" + "x" * 242
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_WEBHOOK_SECRET": good}).webhook_secret == good
+    assert Settings.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "CHAODIPI_WEBHOOK_SECRET": ""}).webhook_secret is None

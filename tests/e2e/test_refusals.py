@@ -132,10 +132,15 @@ async def test_refusals_answer_clearly_and_change_nothing(fake_telegram: FakeTel
             (alice, mine, f"H:{table.id}:{version}:play", EN("Select the cards first.")),
             (alice, peek, f"H:{table.id}:{version}:play", EN("That button is not valid.")),  # a hand button in the group
             (alice, peek, f"L:{table.id}:preset:nantong", EN("Settings cannot change once the match has started.")),
-            (bob, peek, f"L:{table.id}:start", ZH("The match has already started.")),
         ]
         for person, message, data, expected in forged:
             await _refused(server, app, table, lambda p=person, m=message, d=data: _forge(p, m, d), expected)  # type: ignore[misc]
+        # Start once the match is under way: what it asks for holds, so it is said quietly (a toast, no alert).
+        before = _state(table)
+        quiet = await _forge(bob, peek, f"L:{table.id}:start")
+        assert not quiet.show_alert and quiet.text == ZH("The match has already started."), quiet
+        await settled(server, app)
+        assert _state(table) == before
 
         # --- another person's button ----------------------------------------------------------------
         await _refused(server, app, table, lambda: _press(eve, peek, "peek"), EN("You are not playing at this table."))

@@ -284,14 +284,19 @@ class Group:
             "new_chat_member": {"status": "member", "user": bot},
         })
 
-    async def migrate_to_supergroup(self, by: Person, *, tell: bool = True) -> int:
+    async def migrate_to_supergroup(self, by: Person, *, tell: bool = True, joined: str | None = None) -> int:
         """Upgrade to a supergroup as Telegram does; returns the new chat id.
 
         The old chat gets a service message with ``migrate_to_chat_id`` and the
         new one a message with ``migrate_from_chat_id`` (both reach the bot
         unless ``tell`` is false: the bot was offline, or privacy mode hid
         them); afterwards writing to the old id is 400 with ``migrate_to_chat_id``.
+        ``joined`` ("before" or "after" those messages): Telegram also sends the
+        bot a ``my_chat_member`` update for the new chat, left → member, as if
+        it had just been added there (tdlib/telegram-bot-api issue #266).
         """
+        if joined not in (None, "before", "after"):
+            raise ValueError("joined: None, 'before' or 'after'")
         state = self.server.state
         old = self.chat
         if old.type != "group":
@@ -314,9 +319,21 @@ class Group:
         from_msg = state.add_message(
             {"chat_id": new.id, "from_id": by.id, "extra": {"migrate_from_chat_id": old.id}}, at
         )
+        joined_update = {
+            "chat": new.to_api(state.users), "from": by.user.to_api(), "date": unix_now(),
+            "old_chat_member": {"status": "left", "user": state.bot.to_api()},
+            "new_chat_member": {"status": new.bot_status, "user": state.bot.to_api()},
+        }
+        if joined == "before":  # and fetched before the service messages exist: a poll of its own
+            update = state.updates.push("my_chat_member", joined_update)
+            state.on_change()
+            await self.server.wait_for(lambda: update not in state.updates.pending, 10.0,
+                                       what="the bot to fetch its 'joined' update")
         if tell:
             state.updates.push("message", to_msg.to_api(state))
             state.updates.push("message", from_msg.to_api(state))
+        if joined == "after":
+            state.updates.push("my_chat_member", joined_update)
         self.server.flood.forget_chat(old.id)
         state.on_change()
         return new.id
