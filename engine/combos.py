@@ -7,7 +7,7 @@ lead is classified by :func:`classify` into a :class:`Shape`.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -206,13 +206,14 @@ def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     if found is None:
         found = _SPLITS[key] = tuple(_decompose(ctx, seq))
         if len(_SPLITS) > _SPLITS_LIMIT:
-            del _SPLITS[next(iter(_SPLITS))]  # the oldest
+            _SPLITS.popitem(last=False)  # the oldest
     return list(found)
 
 
-_SPLITS: dict[tuple[TrumpContext, tuple[Card, ...]], tuple[Component, ...]] = {}
+_SPLITS: OrderedDict[tuple[TrumpContext, tuple[Card, ...]], tuple[Component, ...]] = OrderedDict()
 _SPLITS_LIMIT = 4096
-"""Splits remembered (a few MiB at most); past it the oldest is forgotten."""
+"""Splits remembered (a few MiB at most); past it the oldest is forgotten (an OrderedDict drops its oldest at
+once, where a dict's first entry is found past every slot left by those dropped before it)."""
 
 
 _SINGLES: dict[TrumpContext, dict[Card, Component]] = {}
@@ -306,9 +307,10 @@ def group_of(ctx: TrumpContext, cards: Sequence[Card]) -> str | None:
     return groups.pop() if len(groups) == 1 else None
 
 
-_SHAPES: dict[tuple[TrumpContext, tuple[Card, ...]], Shape | None] = {}
+_SHAPES: OrderedDict[tuple[TrumpContext, tuple[Card, ...]], Shape | None] = OrderedDict()
 _SHAPES_LIMIT = 4096
-"""Leads remembered; past it the oldest is forgotten (a few MiB at most, in a process that runs for weeks)."""
+"""Leads remembered; past it the oldest is forgotten (a few MiB at most, in a process that runs for weeks), as
+in :data:`_SPLITS`."""
 
 
 def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
@@ -327,7 +329,7 @@ def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
         pass
     shape = _classify(ctx, key[1])
     if len(_SHAPES) >= _SHAPES_LIMIT:
-        del _SHAPES[next(iter(_SHAPES))]  # the oldest: a lead is asked about again within its trick
+        _SHAPES.popitem(last=False)  # the oldest: a lead is asked about again within its trick
     _SHAPES[key] = shape
     return shape
 
