@@ -20,6 +20,7 @@ from typing import Any, Literal, TypedDict
 
 from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
+from engine.combos import Shape
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.frozen import builder
@@ -193,6 +194,9 @@ class Trick:
     points: int
 
 
+_OVER = frozenset(("finished", "redeal", "abandoned"))
+"""The phases of a hand that is over."""
+
 _EVENT = builder(Event)
 """An :class:`Event` from all its fields (built at every action)."""
 
@@ -327,7 +331,7 @@ class Hand:
     @property
     def over(self) -> bool:
         """True once the hand is finished, redealt or abandoned."""
-        return self.phase in ("finished", "redeal", "abandoned")
+        return self.phase in _OVER
 
     @property
     def cards_played(self) -> bool:
@@ -337,19 +341,23 @@ class Hand:
     # --- generic check / apply ----------------------------------------------------
     def check(self, action: Action) -> None:
         """Raise a typed error with a reason if ``action`` is not allowed now."""
+        self._check(action)
+
+    def _check(self, action: Action) -> Shape | None:
+        """:meth:`check`, returning a lead's shape (None for any other action), which applying it needs again."""
         kind = action.kind
         if kind == "close":
             if self.phase != "bidding":
                 raise IllegalActionError("Bidding is not open.", code="wrong_phase")
-            return
+            return None
         seat = action.seat
         if seat not in (0, 1, 2, 3):
             raise IllegalActionError("There is no such seat.", code="bad_seat")
-        if self.over:
+        if self.phase in _OVER:  # self.over
             raise IllegalActionError("This hand is over.", code="hand_over")
         match kind:  # the commonest first
             case "play":
-                self._check_play(seat, action)
+                return self._check_play(seat, action)
             case "pass":
                 self._check_pass(seat, action)
             case "bid":
@@ -364,6 +372,7 @@ class Hand:
                 pass  # a seated player may always leave
             case _:  # a kind from outside the log (the type says it cannot be, the input may)
                 raise IllegalActionError("There is no such action.", code="bad_action", kind=str(kind))
+        return None
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -377,19 +386,17 @@ class Hand:
 
     def apply(self, action: Action) -> Event:
         """Check and apply an action; return its event (also appended to :attr:`events`)."""
-        self.check(action)
+        shape = self._check(action)
         notices = self.notices
         told = len(notices)
-        info = self._do(action)
+        info = self._do_play(action, shape) if action.kind == "play" else self._do(action)
         event = _EVENT(len(self.events) + 1, action, info, tuple(notices[told:]) if len(notices) > told else ())
         self.events.append(event)
         return event
 
     def _do(self, action: Action) -> EventInfo:
-        """Apply a checked action; return its consequences."""
+        """Apply a checked action but a play (:meth:`_do_play`); return its consequences."""
         match action.kind:  # the commonest first
-            case "play":
-                return self._do_play(action)
             case "pass":
                 return self._do_pass(action)
             case "bid":
@@ -402,7 +409,7 @@ class Hand:
                 return self._do_steal(action)
             case "pass_steal":
                 return self._do_pass_steal(action)
-            case "escape":
+            case _:  # "escape", the one kind left (apply sends a play to _do_play)
                 return self._do_escape(action)
 
     def simulate_play(self, action: Action) -> None:
@@ -729,7 +736,8 @@ class Hand:
         self.leader = self.dealer
 
     # --- play ------------------------------------------------------------------------
-    def _check_play(self, seat: int, action: Action) -> None:
+    def _check_play(self, seat: int, action: Action) -> Shape | None:
+        """Raise unless the seat may play these cards now; return a lead's shape (None for a follow)."""
         if self.phase != "playing":
             raise IllegalActionError("It is not time to play cards.", code="wrong_phase")
         current = self.current
@@ -737,11 +745,12 @@ class Hand:
         if seat != (self.leader + len(current)) % 4:  # self.turn in play
             raise IllegalActionError("It is not your turn.", code="not_your_turn")
         if not current:
-            check_lead(self.ctx, self.hands[seat], action.cards)
-        else:
-            check_follow(self.ctx, current[0][1], self.hands[seat], action.cards)
+            return check_lead(self.ctx, self.hands[seat], action.cards)
+        check_follow(self.ctx, current[0][1], self.hands[seat], action.cards)
+        return None
 
-    def _do_play(self, action: Action) -> EventInfo:
+    def _do_play(self, action: Action, shape: Shape | None = None) -> EventInfo:
+        """Apply a play; ``shape`` is a checked lead's (:meth:`_check_play`), None for one not checked or a follow."""
         seat = action.seat
         assert seat is not None and self.dealer_side is not None
         hand = self.hands[seat]
@@ -749,7 +758,8 @@ class Hand:
         played = action.cards
         if not self.current:
             # A single is never a throw (most leads); a play that was not checked is not checked here either.
-            shape = check_lead(self.ctx, hand, played) if len(played) > 1 else None
+            if shape is None and len(played) > 1:
+                shape = check_lead(self.ctx, hand, played)
             others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
             judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others]) \
                 if shape is not None and shape.kind == "throw" else None

@@ -255,19 +255,22 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
         return Action("pass_steal", seat) if o is None else Action("steal", seat, o.cards, o.choice)
     ctx = context(ruleset, view.level, view.trump)
     hand = view.hand
-    if not view.current:
-        groups: dict[str, list[Card]] = {}
-        for c in hand:
-            groups.setdefault(ctx.group(c), []).append(c)
-        cards = groups[rng.choice(sorted(groups))]
-        comps = decompose(ctx, cards)
+    group = ctx.group
+    current = view.current
+    if not current:
+        # A random suit-group (their names sorted), and its cards in the hand's order.
+        chosen = rng.choice(sorted(set(map(group, hand))))
+        comps = decompose(ctx, [c for c in hand if group(c) == chosen])
         if len(comps) >= 2 and rng.random() < 0.1:
             picked = rng.sample(comps, rng.randint(2, len(comps)))
-        else:
-            picked = [rng.choice(comps)]
-        return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
+            return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
+        return _ACTION("play", seat, rng.choice(comps).cards, None)
     # A price for each distinct card, drawn in the hand's order (not a set's: its order follows addresses);
     # zip asks the generator only while cards are left, so the draws are those of a loop over the cards.
     prices = dict(zip(dict.fromkeys(hand), iter(rng.random, None)))
-    play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
-    return _ACTION("play", seat, tuple(play), None)
+    lead = current[0][1]
+    if len(lead) == 1:  # a single (most follows): cheapest_follow's own first case, without its call
+        led = group(lead[0])
+        return _ACTION("play", seat, (min([c for c in hand if group(c) == led] or hand, key=prices.__getitem__),),
+                       None)
+    return _ACTION("play", seat, tuple(cheapest_follow(ctx, lead, hand, prices.__getitem__)), None)
