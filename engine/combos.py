@@ -141,7 +141,12 @@ def tractors_in(ctx: TrumpContext, pair_cards: Iterable[Card]) -> list[tuple[lis
     # order ties (安徽's off-suit level pairs share one chain link) by the
     # card's fixed sort key, or the same play could split differently in
     # another process and a replayed failed throw force other cards.
-    remaining = sorted(set(pair_cards), key=lambda c: (-ctx.order(c), c.sort_key))
+    distinct = set(pair_cards)
+    positions = ctx.positions
+    held = {pos for card in distinct for pos in positions(card)}
+    if not any(pos - 1 in held for pos in held):
+        return []  # no two pairs side by side (most sets of pairs): no tractor
+    remaining = sorted(distinct, key=lambda c: (-ctx.order(c), c.sort_key))
     out: list[tuple[list[Card], int]] = []
     while len(remaining) >= 2:
         run = _longest_run(ctx, remaining)
@@ -232,6 +237,10 @@ def _singles(ctx: TrumpContext) -> dict[Card, Component]:
 
 def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
     """:func:`decompose` of two cards or more, worked out."""
+    order = ctx.order
+    if len(set(seq)) == len(seq):  # no card twice (most of a hand's suit-groups): singles, highest first
+        single = _singles(ctx)
+        return [single[c] for c in sorted(seq, key=order, reverse=True)]
     counts: dict[Card, int] = {}
     for c in seq:
         counts[c] = counts.get(c, 0) + 1
@@ -242,7 +251,6 @@ def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
         for c in run:
             counts[c] -= 2
     # Highest first; reverse=True keeps equal orders in the order found, as a key of -order does.
-    order = ctx.order
     for card in sorted([c for c, n in counts.items() if n >= 2], key=order, reverse=True):
         comps.append(_COMPONENT("pair", (card, card), order(card)))
         counts[card] -= 2

@@ -12,7 +12,7 @@ from engine.ai import _random_bid, random_action
 from engine.ai.drawing import dealing_order, weighted_pick
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
-from engine.combos import _SPLITS, Component, decompose, tractors_in
+from engine.combos import _SPLITS, Component, _longest_run, _run_top, decompose, tractors_in
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
 from engine.hand import Action, Hand, HandSetup
@@ -130,6 +130,26 @@ def test_a_split_is_the_split_as_written(ctx: TrumpContext, rng: random.Random, 
     cards = [c for c in deck if ctx.group(c) == group][:size]  # one group, in a random order (copies now and then)
     _SPLITS.clear()
     assert decompose(ctx, cards) == _split_as_written(ctx, cards)
+
+
+def _tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> list[tuple[list[Card], int]]:
+    """tractors_in as it was written: no look first for two pairs side by side."""
+    remaining = sorted(set(pair_cards), key=lambda c: (-ctx.order(c), c.sort_key))
+    out: list[tuple[list[Card], int]] = []
+    while len(remaining) >= 2:
+        run = _longest_run(ctx, remaining)
+        if len(run) < 2:
+            break
+        out.append((run, _run_top(ctx, run)))
+        taken = set(run)
+        remaining = [c for c in remaining if c not in taken]
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(contexts, st.lists(st.sampled_from(ALL_CARDS), max_size=14))
+def test_tractors_are_the_tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> None:
+    assert tractors_in(ctx, pair_cards) == _tractors_as_written(ctx, pair_cards)
 
 
 def _thief(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
