@@ -89,7 +89,31 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
         if group_of(card) != group and any(group_of(c) == group for c in hand):
             raise _must_follow(group, 1)
         return
+    if len(lead) == 2 and lead[0] is lead[1] and len(play) == 2 and _pair_follows(ctx, lead[0], hand, play, held):
+        return  # a pair led and legally followed (the commonest lead after a single); the rest is checked below
     _check_follow(ctx, lead, hand, play, held)
+
+
+def _pair_follows(ctx: TrumpContext, led: Card, hand: Sequence[Card], play: Sequence[Card], held: bool) -> bool:
+    """True if ``play`` (two cards) surely answers a pair of ``led`` from ``hand`` (F1, F2); False: ask the
+    general check (:func:`_check_follow`), which may accept it too, or says why not."""
+    a, b = play
+    if not held and not (hand.count(a) >= 2 if a is b else a in hand and b in hand):
+        return False
+    group_of = ctx.group
+    group = group_of(led)
+    in_group = (group_of(a) == group) + (group_of(b) == group)
+    if in_group == 2:  # F2 asks for a pair if the hand holds one in the group
+        if a is b or not ctx.ruleset.pairs_must_follow:
+            return True
+        seen: set[Card] = set()
+        for card in hand:
+            if group_of(card) == group:
+                if card in seen:
+                    return False
+                seen.add(card)
+        return True
+    return sum(1 for card in hand if group_of(card) == group) == in_group  # F1: all of the group's fewer than 2
 
 
 def _check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card],

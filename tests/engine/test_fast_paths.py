@@ -54,6 +54,30 @@ def test_a_single_follows_check_is_the_general_checks(ctx: object, rng: random.R
             _verdict(_check_follow, ctx, lead, hand, play, True)
 
 
+@settings(max_examples=500, deadline=None)
+@given(contexts, st.randoms(use_true_random=False), st.integers(2, 25), st.booleans())
+def test_a_pair_follows_check_is_the_general_checks(ctx: TrumpContext, rng: random.Random, size: int,
+                                                    held: bool) -> None:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hand = deck[:size]
+    pairs = [c for c, n in Counter(hand).items() if n >= 2]
+    card = rng.choice(ALL_CARDS)
+    lead = (card, card)
+    # Two cards of the hand (a pair of it now and then), or now and then cards it does not hold.
+    if pairs and rng.random() < 0.3:
+        pair = rng.choice(pairs)
+        play: tuple[Card, ...] = (pair, pair)
+    elif held or rng.random() < 0.8:
+        play = tuple(rng.sample(hand, 2))
+    else:
+        play = (rng.choice(hand), rng.choice(ALL_CARDS))
+    assert _verdict(check_follow, ctx, lead, hand, play) == _verdict(_check_follow, ctx, lead, hand, play, False)
+    if all(hand.count(c) >= play.count(c) for c in play):
+        assert _verdict(lambda *a: check_follow(*a, held=True), ctx, lead, hand, play) == \
+            _verdict(_check_follow, ctx, lead, hand, play, True)
+
+
 @given(st.lists(st.one_of(st.integers(1, 27), st.floats(0.001, 30.0)), min_size=1, max_size=5),
        st.integers(0, 2**32))
 def test_a_weighted_pick_is_random_choices_pick(weights: list[float], seed: int) -> None:
