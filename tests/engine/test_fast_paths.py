@@ -8,8 +8,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ai import _random_bid, random_action
+from engine.ai import random_action
 from engine.ai.drawing import dealing_order, weighted_pick
+from engine.ai.random_play import _random_bid
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.combos import _SPLITS, Component, _longest_run, _run_top, decompose, tractors_in
