@@ -760,9 +760,11 @@ class Hand:
             # A single is never a throw (most leads); a play that was not checked is not checked here either.
             if shape is None and len(played) > 1:
                 shape = check_lead(self.ctx, hand, played)
-            others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
-            judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others]) \
-                if shape is not None and shape.kind == "throw" else None
+            if shape is not None and shape.kind == "throw":
+                others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
+                judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others])
+            else:
+                judged = None
             if judged is not None and judged.failed:
                 assert judged.beaten_by is not None
                 played = judged.played
@@ -781,8 +783,8 @@ class Hand:
                 self._pending_red5.append((seat, forced))
         self.hands[seat] = remove_cards(hand, played)
         self.current.append((seat, tuple(played)))
-        if len(self.current) == 4:
-            info.update(self._finish_trick())
+        if len(self.current) == 4:  # the trick's last play, a follow: nothing told of it yet
+            return self._finish_trick()
         return info
 
     def _finish_trick(self) -> EventInfo:
@@ -795,11 +797,12 @@ class Hand:
         if self.is_attacker(winner):
             self.trick_points += points
         told: list[Notice] = []
-        for adjustment, count in red_fives_forced_out(self.ruleset, self._pending_red5, winner, self.dealer_side):
-            self.adjustments.append(adjustment)
-            told.append(RedFive("red5_forced", len(self.tricks) + 1, adjustment.seat, (RED_FIVE,) * count,
-                                adjustment.points))
-        self._pending_red5 = []
+        if self._pending_red5:
+            for adjustment, count in red_fives_forced_out(self.ruleset, self._pending_red5, winner, self.dealer_side):
+                self.adjustments.append(adjustment)
+                told.append(RedFive("red5_forced", len(self.tricks) + 1, adjustment.seat, (RED_FIVE,) * count,
+                                    adjustment.points))
+            self._pending_red5 = []
         trick = Trick(self.leader, tuple(self.current), winner, points)
         self.tricks.append(trick)
         self.current = []
