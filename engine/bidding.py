@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, format_cards, parse_cards, tally
+from engine.cards import BIG_JOKER, RED_FIVE, SMALL_JOKER, SUITS, Card, format_cards, parse_cards
+from engine.counting import tally
 from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
 

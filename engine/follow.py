@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from itertools import combinations
 from math import comb
 
-from engine.cards import RED_FIVE, Card, format_cards, holds
+from engine.cards import RED_FIVE, Card, format_cards
 from engine.combos import Shape, classify, five_ten_king, tractors_in
+from engine.counting import holds
 from engine.errors import CardsNotHeldError, IllegalPlayError
 from engine.trump import TRUMP, TrumpContext
 

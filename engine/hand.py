@@ -19,8 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
-from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
+from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards
 from engine.combos import Shape
+from engine.counting import remove_cards
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.frozen import builder

@@ -18,7 +18,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.bidding import judge_bid, needs_choice, read_step
-from engine.cards import RED_FIVE, SUITS, Card, tally
+from engine.cards import RED_FIVE, SUITS, Card
+from engine.counting import tally
 from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
 from engine.views import BidView, HandView

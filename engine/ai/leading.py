@@ -12,8 +12,9 @@ from operator import itemgetter
 
 from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
-from engine.cards import RED_FIVE, Card, tally
+from engine.cards import RED_FIVE, Card
 from engine.combos import Component, classify, decompose, five_ten_king
+from engine.counting import tally
 from engine.trump import TRUMP, TrumpContext
 
 
