@@ -8,8 +8,10 @@ player decides at every decision of the speed bench's self-play.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from engine.ai.memory import context
+from engine.cards import Card
 from engine.combos import decompose
 from engine.errors import IllegalActionError
 from engine.frozen import builder
@@ -47,6 +49,16 @@ def _random_bid(view: HandView, ruleset: Ruleset, rng: random.Random, *, steal: 
     return rng.choice([first, *found])
 
 
+def random_prices(hand: Sequence[Card], rng: random.Random) -> dict[Card, float]:
+    """A random price for each distinct card of ``hand``, drawn in the hand's order (not a set's: its order
+    follows addresses), one draw a card."""
+    prices = dict.fromkeys(hand, 0.0)
+    draw = rng.random
+    for card in prices:  # the values replaced, the keys kept: the dict may change so while it is walked
+        prices[card] = draw()
+    return prices
+
+
 def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
     """A random legal action for the viewing seat (the yardstick the AI is measured against).
 
@@ -77,9 +89,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             picked = rng.sample(comps, rng.randint(2, len(comps)))
             return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
         return _ACTION("play", seat, rng.choice(comps).cards, None)
-    # A price for each distinct card, drawn in the hand's order (not a set's: its order follows addresses);
-    # zip asks the generator only while cards are left, so the draws are those of a loop over the cards.
-    prices = dict(zip(dict.fromkeys(hand), iter(rng.random, None)))
+    prices = random_prices(hand, rng)
     lead = current[0][1]
     if len(lead) == 1:  # a single (most follows): cheapest_follow's own first case, without its call
         led = group(lead[0])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.ai import random_action
 from engine.ai.drawing import dealing_order, weighted_pick
-from engine.ai.random_play import _random_bid
+from engine.ai.random_play import _random_bid, random_prices
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.combos import _SPLITS, Component, _longest_run, _run_top, decompose, tractors_in
@@ -214,6 +214,6 @@ def test_a_deals_order_is_the_sort_by_bound_and_voids(rng: random.Random, size: 
 @given(st.lists(st.sampled_from(ALL_CARDS), max_size=27), st.integers(0, 2**32))
 def test_the_random_players_prices_are_drawn_as_a_loop_draws_them(hand: list[Card], seed: int) -> None:
     ours, theirs = random.Random(seed), random.Random(seed)
-    prices = dict(zip(dict.fromkeys(hand), iter(ours.random, None)))  # as random_action draws them
+    prices = random_prices(hand, ours)  # as random_action draws them
     assert list(prices.items()) == [(c, theirs.random()) for c in dict.fromkeys(hand)]
     assert ours.random() == theirs.random()  # no draw beyond the cards
