@@ -195,6 +195,14 @@ def is_run(ctx: TrumpContext, pair_cards: Sequence[Card]) -> bool:
 
 # --- decomposition -------------------------------------------------------------
 
+def split(ctx: TrumpContext, cards: Sequence[Card]) -> list[Component]:
+    """:func:`decompose` of cards split once (a random player's suit-group): the same components, not kept in
+    the table of splits, where a split asked once would only push out one asked again and again."""
+    if len(cards) == 1:
+        return [_singles(ctx)[cards[0]]]
+    return _decompose(ctx, cards)
+
+
 def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     """Split cards of one suit-group into components, greedily.
 

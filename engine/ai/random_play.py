@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine.ai.memory import context
 from engine.cards import Card
-from engine.combos import decompose
+from engine.combos import split
 from engine.errors import IllegalActionError
 from engine.frozen import builder
 from engine.hand import Action
@@ -84,7 +84,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
     if not current:
         # A random suit-group (their names sorted), and its cards in the hand's order.
         chosen = rng.choice(sorted(set(map(group, hand))))
-        comps = decompose(ctx, [c for c in hand if group(c) == chosen])
+        comps = split(ctx, [c for c in hand if group(c) == chosen])
         if len(comps) >= 2 and rng.random() < 0.1:
             picked = rng.sample(comps, rng.randint(2, len(comps)))
             return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)

@@ -13,7 +13,7 @@ from engine.ai.drawing import dealing_order, weighted_pick
 from engine.ai.random_play import _random_bid, random_prices
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
-from engine.combos import _SPLITS, Component, _longest_run, _run_top, decompose, tractors_in
+from engine.combos import _SPLITS, Component, _longest_run, _run_top, decompose, split, tractors_in
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
 from engine.hand import Action, Hand, HandSetup
@@ -155,6 +155,7 @@ def test_a_split_is_the_split_as_written(ctx: TrumpContext, rng: random.Random, 
     cards = [c for c in deck if ctx.group(c) == group][:size]  # one group, in a random order (copies now and then)
     _SPLITS.clear()
     assert decompose(ctx, cards) == _split_as_written(ctx, cards)
+    assert split(ctx, cards) == _split_as_written(ctx, cards)  # the same, not kept
 
 
 def _tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> list[tuple[list[Card], int]]:
