@@ -232,6 +232,10 @@ once, where a dict's first entry is found past every slot left by those dropped 
 _SINGLES: dict[TrumpContext, dict[Card, Component]] = {}
 """Per trump context, each card's single component (immutable: one object serves every split)."""
 
+_SINGLE_AT: dict[tuple[Card, int], Component] = {}
+"""Each card's single component by its order: one object serves every context that gives the card that order
+(54 cards, each at a few orders; a process keeps hundreds of contexts, and the garbage collector walks all they hold)."""
+
 
 def _singles(ctx: TrumpContext) -> dict[Card, Component]:
     """Each card's single component under ``ctx``."""
@@ -239,7 +243,16 @@ def _singles(ctx: TrumpContext) -> dict[Card, Component]:
     if found is None:
         if len(_SINGLES) >= 512:  # as many as trump_context keeps
             _SINGLES.clear()
-        found = _SINGLES[ctx] = {c: _COMPONENT("single", (c,), ctx.order(c)) for c in ALL_CARDS}
+        found = _SINGLES[ctx] = {c: _single_at(c, ctx.order(c)) for c in ALL_CARDS}
+    return found
+
+
+def _single_at(card: Card, order: int) -> Component:
+    """The single component of ``card`` at this order."""
+    key = (card, order)
+    found = _SINGLE_AT.get(key)
+    if found is None:
+        found = _SINGLE_AT[key] = _COMPONENT("single", (card,), order)
     return found
 
 
