@@ -342,12 +342,24 @@ _SHAPES_LIMIT = 4096
 in :data:`_SPLITS`."""
 
 
+_SINGLE_SHAPES: dict[tuple[Card, str, int], Shape | None] = {}
+"""A single's shape by its card, group and order (54 cards, each in a few groups at a few orders): kept apart
+from :data:`_SHAPES`, where the singles led in each context would push out the other leads."""
+
+
 def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
     """Classify a lead; None if it is empty or spans several suit-groups.
 
     A lead of exactly a 5-10-K (or its pair form) is that combination, never a
     throw; several components of one group make a throw.
     """
+    if len(cards) == 1:  # a single (most leads): its shape is the card's at its group and order, in any context
+        card = cards[0]
+        at = (card, ctx.group(card), ctx.order(card))
+        single = _SINGLE_SHAPES.get(at)
+        if single is None:
+            single = _SINGLE_SHAPES[at] = _classify(ctx, (card,))
+        return single
     # The same lead is classified again and again within a trick (each
     # follow check, the trick winner, hints); the answer is a pure function
     # of the context and the card sequence, and a Shape is immutable.

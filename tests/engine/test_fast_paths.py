@@ -13,7 +13,17 @@ from engine.ai.drawing import dealing_order, weighted_pick
 from engine.ai.random_play import _random_bid, random_prices
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
-from engine.combos import _SPLITS, Component, _longest_run, _run_top, decompose, split, tractors_in
+from engine.combos import (
+    _SPLITS,
+    Component,
+    _classify,
+    _longest_run,
+    _run_top,
+    classify,
+    decompose,
+    split,
+    tractors_in,
+)
 from engine.errors import EngineError
 from engine.follow import _check_follow, check_follow
 from engine.hand import Action, Hand, HandSetup
@@ -156,6 +166,14 @@ def test_a_split_is_the_split_as_written(ctx: TrumpContext, rng: random.Random, 
     _SPLITS.clear()
     assert decompose(ctx, cards) == _split_as_written(ctx, cards)
     assert split(ctx, cards) == _split_as_written(ctx, cards)  # the same, not kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(contexts, contexts, st.sampled_from(ALL_CARDS))
+def test_a_singles_shape_is_the_shape_worked_out_in_its_context(ctx: TrumpContext, other: TrumpContext,
+                                                                 card: Card) -> None:
+    classify(other, [card])  # the table of singles' shapes filled from another context first
+    assert classify(ctx, [card]) == _classify(ctx, (card,))
 
 
 def _tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> list[tuple[list[Card], int]]:
