@@ -13,7 +13,7 @@ from math import comb
 
 from engine.cards import RED_FIVE, Card, format_cards
 from engine.combos import Shape, classify, five_ten_king, tractors_in
-from engine.counting import holds
+from engine.counting import copies, has, holds
 from engine.errors import CardsNotHeldError, IllegalPlayError
 from engine.trump import TRUMP, TrumpContext
 
@@ -83,7 +83,7 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
     """
     if len(lead) == 1 and len(play) == 1:  # a single led and followed (most follows): F1 alone
         card = play[0]
-        if not held and card not in hand:  # cards are interned: `in` asks identity
+        if not held and not has(hand, card):
             raise CardsNotHeldError(format_cards(play))
         group_of = ctx.group
         group = group_of(lead[0])
@@ -99,7 +99,7 @@ def _pair_follows(ctx: TrumpContext, led: Card, hand: Sequence[Card], play: Sequ
     """True if ``play`` (two cards) surely answers a pair of ``led`` from ``hand`` (F1, F2); False: ask the
     general check (:func:`_check_follow`), which may accept it too, or says why not."""
     a, b = play
-    if not held and not (hand.count(a) >= 2 if a is b else a in hand and b in hand):
+    if not held and not (copies(hand, a) >= 2 if a is b else has(hand, a) and has(hand, b)):
         return False
     group_of = ctx.group
     group = group_of(led)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,7 +25,8 @@ from engine.combos import (
     split,
     tractors_in,
 )
-from engine.errors import EngineError
+from engine.counting import copies, has, holds, remove_cards
+from engine.errors import CardsNotHeldError, EngineError
 from engine.follow import _check_follow, check_follow
 from engine.hand import Action, Hand, HandSetup
 from engine.legal_bids import BidOption, accepted_bid, bid_card_sets, bid_options
@@ -174,6 +176,24 @@ def test_a_singles_shape_is_the_shape_worked_out_in_its_context(ctx: TrumpContex
                                                                  card: Card) -> None:
     classify(other, [card])  # the table of singles' shapes filled from another context first
     assert classify(ctx, [card]) == _classify(ctx, (card,))
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), max_size=30), st.lists(st.sampled_from(ALL_CARDS), max_size=6))
+def test_cards_found_by_identity_are_those_the_list_methods_find(hand: list[Card], asked: list[Card]) -> None:
+    for card in asked:
+        assert has(hand, card) == (card in hand) and copies(hand, card) == hand.count(card)
+    assert holds(hand, asked) == all(hand.count(c) >= asked.count(c) for c in asked)
+    rest, missing = list(hand), []
+    for card in asked:
+        if card in rest:
+            rest.remove(card)
+        else:
+            missing.append(card)
+    if missing:
+        with pytest.raises(CardsNotHeldError):
+            remove_cards(hand, asked)
+    else:
+        assert remove_cards(hand, asked) == rest
 
 
 def _tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> list[tuple[list[Card], int]]:
