@@ -19,6 +19,7 @@ from engine.hand import Action
 from engine.hints import cheapest_follow
 from engine.legal_bids import BidOption, each_bid_option
 from engine.ruleset import Ruleset
+from engine.trump import TrumpContext
 from engine.views import HandView
 
 
@@ -59,6 +60,24 @@ def random_prices(hand: Sequence[Card], rng: random.Random) -> dict[Card, float]
     return prices
 
 
+def cheapest_single(ctx: TrumpContext, led: str, hand: Sequence[Card], rng: random.Random) -> Card:
+    """The follow to a single of group ``led`` that :func:`engine.hints.cheapest_follow` builds under
+    :func:`random_prices` (the cheapest card of the group, else of the hand), found as the prices are drawn."""
+    group = ctx.group
+    draw = rng.random
+    cheapest: Card | None = None
+    price = 2.0
+    fallback = hand[0]
+    lowest = 2.0
+    for card in dict.fromkeys(hand):
+        drawn = draw()
+        if drawn < lowest:  # the cheapest of the hand, should it hold none of the group
+            fallback, lowest = card, drawn
+        if drawn < price and group(card) == led:
+            cheapest, price = card, drawn
+    return fallback if cheapest is None else cheapest
+
+
 def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
     """A random legal action for the viewing seat (the yardstick the AI is measured against).
 
@@ -89,10 +108,7 @@ def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Actio
             picked = rng.sample(comps, rng.randint(2, len(comps)))
             return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
         return _ACTION("play", seat, rng.choice(comps).cards, None)
-    prices = random_prices(hand, rng)
     lead = current[0][1]
-    if len(lead) == 1:  # a single (most follows): cheapest_follow's own first case, without its call
-        led = group(lead[0])
-        return _ACTION("play", seat, (min([c for c in hand if group(c) == led] or hand, key=prices.__getitem__),),
-                       None)
-    return _ACTION("play", seat, tuple(cheapest_follow(ctx, lead, hand, prices.__getitem__)), None)
+    if len(lead) == 1:  # a single (most follows): cheapest_follow's own first case, as the prices are drawn
+        return _ACTION("play", seat, (cheapest_single(ctx, group(lead[0]), hand, rng),), None)
+    return _ACTION("play", seat, tuple(cheapest_follow(ctx, lead, hand, random_prices(hand, rng).__getitem__)), None)

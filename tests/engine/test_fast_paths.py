@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.ai import random_action
 from engine.ai.drawing import dealing_order, weighted_pick
-from engine.ai.random_play import _random_bid, random_prices
+from engine.ai.random_play import _random_bid, cheapest_single, random_prices
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
 from engine.combos import (
@@ -248,6 +248,19 @@ def test_a_deals_order_is_the_sort_by_bound_and_voids(rng: random.Random, size: 
     musts = [(Counter({c: rng.randint(0, 2) for c in rng.sample(list(ALL_CARDS), 5)}), [1, 2]) for _ in range(bound)]
     written = sorted(cards, key=lambda c: (any(m[c] > 0 for m, _s in musts), void_seats[c]), reverse=True)
     assert dealing_order(cards, musts, void_seats) == written
+
+
+@settings(max_examples=300, deadline=None)
+@given(contexts, st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=27), st.sampled_from(ALL_CARDS),
+       st.integers(0, 2**32))
+def test_the_random_players_single_follow_is_the_cheapest_under_its_prices(ctx: TrumpContext, hand: list[Card],
+                                                                          led: Card, seed: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    prices = random_prices(hand, theirs)
+    group = ctx.group(led)
+    assert cheapest_single(ctx, group, hand, ours) == \
+        min([c for c in hand if ctx.group(c) == group] or hand, key=prices.__getitem__)
+    assert ours.random() == theirs.random()  # the same draws
 
 
 @given(st.lists(st.sampled_from(ALL_CARDS), max_size=27), st.integers(0, 2**32))
