@@ -22,11 +22,12 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "engine/combos.py", "engine/follow.py", "engine/tricks.py", "engine/trump.py", "engine/throws.py",
-    "engine/settle.py", "engine/legal_bids.py", "engine/hints.py", "engine/frozen.py",
+    "engine/combos.py", "engine/counting.py", "engine/follow.py", "engine/tricks.py", "engine/trump.py",
+    "engine/throws.py", "engine/settle.py", "engine/legal_bids.py", "engine/hints.py", "engine/frozen.py",
     "engine/ai/bidding.py", "engine/ai/burying.py", "engine/ai/dominance.py",
     "engine/ai/drawing.py", "engine/ai/following.py", "engine/ai/leading.py", "engine/ai/memory.py",
-    "engine/ai/pair_follow.py", "engine/ai/playing.py", "engine/ai/prices.py", "engine/ai/rollout.py",
+    "engine/ai/pair_follow.py", "engine/ai/playing.py", "engine/ai/prices.py", "engine/ai/random_play.py",
+    "engine/ai/rollout.py",
     "engine/ai/baseline/__init__.py", "engine/ai/baseline/bidding.py", "engine/ai/baseline/burying.py",
     "engine/ai/baseline/memory.py", "engine/ai/baseline/playing.py",
 ]

@@ -7,7 +7,7 @@ lead is classified by :func:`classify` into a :class:`Shape`.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -141,7 +141,12 @@ def tractors_in(ctx: TrumpContext, pair_cards: Iterable[Card]) -> list[tuple[lis
     # order ties (安徽's off-suit level pairs share one chain link) by the
     # card's fixed sort key, or the same play could split differently in
     # another process and a replayed failed throw force other cards.
-    remaining = sorted(set(pair_cards), key=lambda c: (-ctx.order(c), c.sort_key))
+    distinct = set(pair_cards)
+    positions = ctx.positions
+    held = {pos for card in distinct for pos in positions(card)}
+    if not any(pos - 1 in held for pos in held):
+        return []  # no two pairs side by side (most sets of pairs): no tractor
+    remaining = sorted(distinct, key=lambda c: (-ctx.order(c), c.sort_key))
     out: list[tuple[list[Card], int]] = []
     while len(remaining) >= 2:
         run = _longest_run(ctx, remaining)
@@ -190,6 +195,14 @@ def is_run(ctx: TrumpContext, pair_cards: Sequence[Card]) -> bool:
 
 # --- decomposition -------------------------------------------------------------
 
+def split(ctx: TrumpContext, cards: Sequence[Card]) -> list[Component]:
+    """:func:`decompose` of cards split once (a random player's suit-group): the same components, not kept in
+    the table of splits, where a split asked once would only push out one asked again and again."""
+    if len(cards) == 1:
+        return [_singles(ctx)[cards[0]]]
+    return _decompose(ctx, cards)
+
+
 def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     """Split cards of one suit-group into components, greedily.
 
@@ -206,17 +219,22 @@ def decompose(ctx: TrumpContext, cards: Iterable[Card]) -> list[Component]:
     if found is None:
         found = _SPLITS[key] = tuple(_decompose(ctx, seq))
         if len(_SPLITS) > _SPLITS_LIMIT:
-            del _SPLITS[next(iter(_SPLITS))]  # the oldest
+            _SPLITS.popitem(last=False)  # the oldest
     return list(found)
 
 
-_SPLITS: dict[tuple[TrumpContext, tuple[Card, ...]], tuple[Component, ...]] = {}
+_SPLITS: OrderedDict[tuple[TrumpContext, tuple[Card, ...]], tuple[Component, ...]] = OrderedDict()
 _SPLITS_LIMIT = 4096
-"""Splits remembered (a few MiB at most); past it the oldest is forgotten."""
+"""Splits remembered (a few MiB at most); past it the oldest is forgotten (an OrderedDict drops its oldest at
+once, where a dict's first entry is found past every slot left by those dropped before it)."""
 
 
 _SINGLES: dict[TrumpContext, dict[Card, Component]] = {}
 """Per trump context, each card's single component (immutable: one object serves every split)."""
+
+_SINGLE_AT: dict[tuple[Card, int], Component] = {}
+"""Each card's single component by its order: one object serves every context that gives the card that order
+(54 cards, each at a few orders; a process keeps hundreds of contexts, and the garbage collector walks all they hold)."""
 
 
 def _singles(ctx: TrumpContext) -> dict[Card, Component]:
@@ -225,12 +243,25 @@ def _singles(ctx: TrumpContext) -> dict[Card, Component]:
     if found is None:
         if len(_SINGLES) >= 512:  # as many as trump_context keeps
             _SINGLES.clear()
-        found = _SINGLES[ctx] = {c: _COMPONENT("single", (c,), ctx.order(c)) for c in ALL_CARDS}
+        found = _SINGLES[ctx] = {c: _single_at(c, ctx.order(c)) for c in ALL_CARDS}
+    return found
+
+
+def _single_at(card: Card, order: int) -> Component:
+    """The single component of ``card`` at this order."""
+    key = (card, order)
+    found = _SINGLE_AT.get(key)
+    if found is None:
+        found = _SINGLE_AT[key] = _COMPONENT("single", (card,), order)
     return found
 
 
 def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
     """:func:`decompose` of two cards or more, worked out."""
+    order = ctx.order
+    if len(set(seq)) == len(seq):  # no card twice (most of a hand's suit-groups): singles, highest first
+        single = _singles(ctx)
+        return [single[c] for c in sorted(seq, key=order, reverse=True)]
     counts: dict[Card, int] = {}
     for c in seq:
         counts[c] = counts.get(c, 0) + 1
@@ -241,7 +272,6 @@ def _decompose(ctx: TrumpContext, seq: Sequence[Card]) -> list[Component]:
         for c in run:
             counts[c] -= 2
     # Highest first; reverse=True keeps equal orders in the order found, as a key of -order does.
-    order = ctx.order
     for card in sorted([c for c, n in counts.items() if n >= 2], key=order, reverse=True):
         comps.append(_COMPONENT("pair", (card, card), order(card)))
         counts[card] -= 2
@@ -306,9 +336,15 @@ def group_of(ctx: TrumpContext, cards: Sequence[Card]) -> str | None:
     return groups.pop() if len(groups) == 1 else None
 
 
-_SHAPES: dict[tuple[TrumpContext, tuple[Card, ...]], Shape | None] = {}
+_SHAPES: OrderedDict[tuple[TrumpContext, tuple[Card, ...]], Shape | None] = OrderedDict()
 _SHAPES_LIMIT = 4096
-"""Leads remembered; past it the oldest is forgotten (a few MiB at most, in a process that runs for weeks)."""
+"""Leads remembered; past it the oldest is forgotten (a few MiB at most, in a process that runs for weeks), as
+in :data:`_SPLITS`."""
+
+
+_SINGLE_SHAPES: dict[tuple[Card, str, int], Shape | None] = {}
+"""A single's shape by its card, group and order (54 cards, each in a few groups at a few orders): kept apart
+from :data:`_SHAPES`, where the singles led in each context would push out the other leads."""
 
 
 def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
@@ -317,6 +353,13 @@ def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
     A lead of exactly a 5-10-K (or its pair form) is that combination, never a
     throw; several components of one group make a throw.
     """
+    if len(cards) == 1:  # a single (most leads): its shape is the card's at its group and order, in any context
+        card = cards[0]
+        at = (card, ctx.group(card), ctx.order(card))
+        single = _SINGLE_SHAPES.get(at)
+        if single is None:
+            single = _SINGLE_SHAPES[at] = _classify(ctx, (card,))
+        return single
     # The same lead is classified again and again within a trick (each
     # follow check, the trick winner, hints); the answer is a pure function
     # of the context and the card sequence, and a Shape is immutable.
@@ -327,7 +370,7 @@ def classify(ctx: TrumpContext, cards: Sequence[Card]) -> Shape | None:
         pass
     shape = _classify(ctx, key[1])
     if len(_SHAPES) >= _SHAPES_LIMIT:
-        del _SHAPES[next(iter(_SHAPES))]  # the oldest: a lead is asked about again within its trick
+        _SHAPES.popitem(last=False)  # the oldest: a lead is asked about again within its trick
     _SHAPES[key] = shape
     return shape
 

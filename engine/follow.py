@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from itertools import combinations
 from math import comb
 
-from engine.cards import RED_FIVE, Card, format_cards, holds
+from engine.cards import RED_FIVE, Card, format_cards
 from engine.combos import Shape, classify, five_ten_king, tractors_in
+from engine.counting import copies, has, holds
 from engine.errors import CardsNotHeldError, IllegalPlayError
 from engine.trump import TRUMP, TrumpContext
 
@@ -82,14 +83,38 @@ def check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], 
     """
     if len(lead) == 1 and len(play) == 1:  # a single led and followed (most follows): F1 alone
         card = play[0]
-        if not held and card not in hand:  # cards are interned: `in` asks identity
+        if not held and not has(hand, card):
             raise CardsNotHeldError(format_cards(play))
         group_of = ctx.group
         group = group_of(lead[0])
         if group_of(card) != group and any(group_of(c) == group for c in hand):
             raise _must_follow(group, 1)
         return
+    if len(lead) == 2 and lead[0] is lead[1] and len(play) == 2 and _pair_follows(ctx, lead[0], hand, play, held):
+        return  # a pair led and legally followed (the commonest lead after a single); the rest is checked below
     _check_follow(ctx, lead, hand, play, held)
+
+
+def _pair_follows(ctx: TrumpContext, led: Card, hand: Sequence[Card], play: Sequence[Card], held: bool) -> bool:
+    """True if ``play`` (two cards) surely answers a pair of ``led`` from ``hand`` (F1, F2); False: ask the
+    general check (:func:`_check_follow`), which may accept it too, or says why not."""
+    a, b = play
+    if not held and not (copies(hand, a) >= 2 if a is b else has(hand, a) and has(hand, b)):
+        return False
+    group_of = ctx.group
+    group = group_of(led)
+    in_group = (group_of(a) == group) + (group_of(b) == group)
+    if in_group == 2:  # F2 asks for a pair if the hand holds one in the group
+        if a is b or not ctx.ruleset.pairs_must_follow:
+            return True
+        seen: set[Card] = set()
+        for card in hand:
+            if group_of(card) == group:
+                if card in seen:
+                    return False
+                seen.add(card)
+        return True
+    return sum(1 for card in hand if group_of(card) == group) == in_group  # F1: all of the group's fewer than 2
 
 
 def _check_follow(ctx: TrumpContext, lead: Sequence[Card], hand: Sequence[Card], play: Sequence[Card],

@@ -19,7 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
-from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards, remove_cards
+from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards
+from engine.combos import Shape
+from engine.counting import remove_cards
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
 from engine.frozen import builder
@@ -193,6 +195,9 @@ class Trick:
     points: int
 
 
+_OVER = frozenset(("finished", "redeal", "abandoned"))
+"""The phases of a hand that is over."""
+
 _EVENT = builder(Event)
 """An :class:`Event` from all its fields (built at every action)."""
 
@@ -327,7 +332,7 @@ class Hand:
     @property
     def over(self) -> bool:
         """True once the hand is finished, redealt or abandoned."""
-        return self.phase in ("finished", "redeal", "abandoned")
+        return self.phase in _OVER
 
     @property
     def cards_played(self) -> bool:
@@ -337,19 +342,23 @@ class Hand:
     # --- generic check / apply ----------------------------------------------------
     def check(self, action: Action) -> None:
         """Raise a typed error with a reason if ``action`` is not allowed now."""
+        self._check(action)
+
+    def _check(self, action: Action) -> Shape | None:
+        """:meth:`check`, returning a lead's shape (None for any other action), which applying it needs again."""
         kind = action.kind
         if kind == "close":
             if self.phase != "bidding":
                 raise IllegalActionError("Bidding is not open.", code="wrong_phase")
-            return
+            return None
         seat = action.seat
         if seat not in (0, 1, 2, 3):
             raise IllegalActionError("There is no such seat.", code="bad_seat")
-        if self.over:
+        if self.phase in _OVER:  # self.over
             raise IllegalActionError("This hand is over.", code="hand_over")
         match kind:  # the commonest first
             case "play":
-                self._check_play(seat, action)
+                return self._check_play(seat, action)
             case "pass":
                 self._check_pass(seat, action)
             case "bid":
@@ -364,6 +373,7 @@ class Hand:
                 pass  # a seated player may always leave
             case _:  # a kind from outside the log (the type says it cannot be, the input may)
                 raise IllegalActionError("There is no such action.", code="bad_action", kind=str(kind))
+        return None
 
     def can(self, action: Action) -> bool:
         """True if ``action`` is allowed now."""
@@ -377,19 +387,17 @@ class Hand:
 
     def apply(self, action: Action) -> Event:
         """Check and apply an action; return its event (also appended to :attr:`events`)."""
-        self.check(action)
+        shape = self._check(action)
         notices = self.notices
         told = len(notices)
-        info = self._do(action)
+        info = self._do_play(action, shape) if action.kind == "play" else self._do(action)
         event = _EVENT(len(self.events) + 1, action, info, tuple(notices[told:]) if len(notices) > told else ())
         self.events.append(event)
         return event
 
     def _do(self, action: Action) -> EventInfo:
-        """Apply a checked action; return its consequences."""
+        """Apply a checked action but a play (:meth:`_do_play`); return its consequences."""
         match action.kind:  # the commonest first
-            case "play":
-                return self._do_play(action)
             case "pass":
                 return self._do_pass(action)
             case "bid":
@@ -402,7 +410,7 @@ class Hand:
                 return self._do_steal(action)
             case "pass_steal":
                 return self._do_pass_steal(action)
-            case "escape":
+            case _:  # "escape", the one kind left (apply sends a play to _do_play)
                 return self._do_escape(action)
 
     def simulate_play(self, action: Action) -> None:
@@ -729,7 +737,8 @@ class Hand:
         self.leader = self.dealer
 
     # --- play ------------------------------------------------------------------------
-    def _check_play(self, seat: int, action: Action) -> None:
+    def _check_play(self, seat: int, action: Action) -> Shape | None:
+        """Raise unless the seat may play these cards now; return a lead's shape (None for a follow)."""
         if self.phase != "playing":
             raise IllegalActionError("It is not time to play cards.", code="wrong_phase")
         current = self.current
@@ -737,11 +746,12 @@ class Hand:
         if seat != (self.leader + len(current)) % 4:  # self.turn in play
             raise IllegalActionError("It is not your turn.", code="not_your_turn")
         if not current:
-            check_lead(self.ctx, self.hands[seat], action.cards)
-        else:
-            check_follow(self.ctx, current[0][1], self.hands[seat], action.cards)
+            return check_lead(self.ctx, self.hands[seat], action.cards)
+        check_follow(self.ctx, current[0][1], self.hands[seat], action.cards)
+        return None
 
-    def _do_play(self, action: Action) -> EventInfo:
+    def _do_play(self, action: Action, shape: Shape | None = None) -> EventInfo:
+        """Apply a play; ``shape`` is a checked lead's (:meth:`_check_play`), None for one not checked or a follow."""
         seat = action.seat
         assert seat is not None and self.dealer_side is not None
         hand = self.hands[seat]
@@ -749,10 +759,13 @@ class Hand:
         played = action.cards
         if not self.current:
             # A single is never a throw (most leads); a play that was not checked is not checked here either.
-            shape = check_lead(self.ctx, hand, played) if len(played) > 1 else None
-            others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
-            judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others]) \
-                if shape is not None and shape.kind == "throw" else None
+            if shape is None and len(played) > 1:
+                shape = check_lead(self.ctx, hand, played)
+            if shape is not None and shape.kind == "throw":
+                others = [(seat + i) % 4 for i in (1, 2, 3)]  # turn order: the first who can beat it is named
+                judged = judge_throw(self.ctx, shape, [self.hands[s] for s in others])
+            else:
+                judged = None
             if judged is not None and judged.failed:
                 assert judged.beaten_by is not None
                 played = judged.played
@@ -771,8 +784,8 @@ class Hand:
                 self._pending_red5.append((seat, forced))
         self.hands[seat] = remove_cards(hand, played)
         self.current.append((seat, tuple(played)))
-        if len(self.current) == 4:
-            info.update(self._finish_trick())
+        if len(self.current) == 4:  # the trick's last play, a follow: nothing told of it yet
+            return self._finish_trick()
         return info
 
     def _finish_trick(self) -> EventInfo:
@@ -785,11 +798,12 @@ class Hand:
         if self.is_attacker(winner):
             self.trick_points += points
         told: list[Notice] = []
-        for adjustment, count in red_fives_forced_out(self.ruleset, self._pending_red5, winner, self.dealer_side):
-            self.adjustments.append(adjustment)
-            told.append(RedFive("red5_forced", len(self.tricks) + 1, adjustment.seat, (RED_FIVE,) * count,
-                                adjustment.points))
-        self._pending_red5 = []
+        if self._pending_red5:
+            for adjustment, count in red_fives_forced_out(self.ruleset, self._pending_red5, winner, self.dealer_side):
+                self.adjustments.append(adjustment)
+                told.append(RedFive("red5_forced", len(self.tricks) + 1, adjustment.seat, (RED_FIVE,) * count,
+                                    adjustment.points))
+            self._pending_red5 = []
         trick = Trick(self.leader, tuple(self.current), winner, points)
         self.tricks.append(trick)
         self.current = []

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from engine.bidding import judge_bid, needs_choice, read_step
 from engine.cards import RED_FIVE, SUITS, Card
+from engine.counting import tally
 from engine.errors import IllegalActionError
 from engine.ruleset import Ruleset
 from engine.views import BidView, HandView
@@ -89,16 +90,16 @@ def bid_card_sets(ruleset: Ruleset, level: int | None, hand: Sequence[Card]) -> 
     """Every set of cards in the hand that makes some bid step (singles and pairs)."""
     if level is None:
         return []
-    counts = Counter(hand)
+    red5 = ruleset.red5_trump
     out: list[tuple[Card, ...]] = []
-    for card, n in counts.items():
-        if card.is_joker or (ruleset.red5_trump and card is RED_FIVE):
-            if n >= 2:
-                out.append((card, card))
-        elif card.rank == level:
+    for card, n in tally(hand).items():
+        # A level card (a joker's rank is none); else a joker or the red five, paired.
+        if card.rank == level and not (red5 and card is RED_FIVE):
             out.append((card,))
             if n >= 2:
                 out.append((card, card))
+        elif n >= 2 and (card.is_joker or (red5 and card is RED_FIVE)):
+            out.append((card, card))
     return [cards for cards in out if read_step(ruleset, level, cards) is not None]
 
 

@@ -170,20 +170,29 @@ def _public_kind(kind: str, order: int) -> str:
 
 def view_for(hand: Hand, viewer: int | None) -> HandView:
     """The view of ``viewer`` (a seat), or of a spectator when ``viewer`` is None."""
-    hidden = hand.ruleset.hidden_bidding and not hand.trump_decided
-    bids, my_bid_trump = _bid_views(hand.bids, hidden, viewer)
-    over = hand.over
+    trump_known = hand.trump_decided
+    hidden = hand.ruleset.hidden_bidding and not trump_known
+    hand_bids = hand.bids
+    bids, my_bid_trump = _bid_views(hand_bids, hidden, viewer) if hand_bids else ((), None)
     phase = hand.phase
-    turn = hand.turn
+    # hand.turn, by the phase (asked of every view): the player's, the burier's, the next stealer's or nobody's.
+    if phase == "playing":
+        leader = hand.leader
+        assert leader is not None
+        turn: int | None = (leader + len(hand.current)) % 4
+    else:
+        turn = hand.turn if phase in ("burying", "stealing") else None
     flipped = hand.flipped
     hands = hand.hands
     setup = hand.setup
+    burier = hand.burier
     kitty: tuple[Card, ...] | None = None
-    if over and phase != "redeal":
+    if phase in _OVER_SHOWN:  # the kitty is shown once the hand is over, but for a redeal
         kitty = tuple(hand.kitty)
-    elif hand.buried and viewer is not None and viewer == hand.burier and phase in ("stealing", "playing"):
+    elif hand.buried and viewer is not None and viewer == burier and phase in ("stealing", "playing"):
         kitty = tuple(hand.kitty)
-    passed, takers = _passed_kitty(hand, viewer)
+    passed, takers = _passed_kitty(hand, viewer) if hand.buries else ((), ())
+    flipped_cards, flipped_by = _flips(flipped) if flipped else ((), ())
     # Positional, in the order of HandView's fields (a view is built for every decision of a hand,
     # and 35 keywords cost more than the rest of the view): each line names its field.
     return _HAND_VIEW(
@@ -196,15 +205,15 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         setup.levels,  # levels
         hand.dealer,  # dealer
         hand.dealer_side,  # dealer_side
-        hand.trump if hand.trump_decided else None,  # trump
-        hand.trump_decided,  # trump_known
+        hand.trump if trump_known else None,  # trump
+        trump_known,  # trump_known
         my_bid_trump,  # my_bid_trump
         tuple(hands[viewer]) if viewer is not None else (),  # hand
         (len(hands[0]), len(hands[1]), len(hands[2]), len(hands[3])),  # hand_sizes
         bids,  # bids
-        tuple(c for _seat, c in flipped) if flipped else (),  # flipped
+        flipped_cards,  # flipped
         kitty,  # kitty
-        hand.burier,  # kitty_holder
+        burier,  # kitty_holder
         (0, 1, 2, 3) if phase == "bidding" else () if turn is None else (turn,),  # to_act: hand.to_act(), sorted
         turn,  # turn
         tuple(sorted(hand.passed)) if phase == "bidding" else (),  # passed
@@ -215,16 +224,33 @@ def view_for(hand: Hand, viewer: int | None) -> HandView:
         hand.threshold,  # threshold
         hand.result,  # result
         hand.escaped,  # escaped
-        hand.bid_history,  # bid_history
+        None if hidden else hand.bid_history if hand_bids else (),  # bid_history (its own test first)
         tuple(hand.notices),  # notices
         # picked_up: taking the kitty appends its cards to the taker's hand, so while they bury they are its last 8.
-        (tuple(hands[viewer][-KITTY_SIZE:]) if viewer is not None and viewer == hand.burier and phase == "burying"
+        (tuple(hands[viewer][-KITTY_SIZE:]) if viewer is not None and viewer == burier and phase == "burying"
          else ()),
         hand.flip_decider,  # flip_decider
-        tuple(seat for seat, _c in flipped) if flipped else (),  # flipped_by
+        flipped_by,  # flipped_by
         passed,  # passed_kitty
         takers,  # kitty_takers
     )
+
+
+_OVER_SHOWN = frozenset(("finished", "abandoned"))
+"""The phases in which a hand is over and shows its kitty (a redeal shows none)."""
+
+_FLIPS_SEEN: list[tuple[tuple[tuple[int | None, Card], ...], tuple[tuple[Card, ...], tuple[int | None, ...]]]] = []
+"""The last flipped cards split (a hand's flips are set once, and then its every view shows them)."""
+
+
+def _flips(flipped: tuple[tuple[int | None, Card], ...]) -> tuple[tuple[Card, ...], tuple[int | None, ...]]:
+    """The flipped cards, and who turned each."""
+    # The tuple is held in the entry, so its identity cannot pass to another while it is kept.
+    if _FLIPS_SEEN and _FLIPS_SEEN[0][0] is flipped:
+        return _FLIPS_SEEN[0][1]
+    split = (tuple(c for _seat, c in flipped), tuple(seat for seat, _c in flipped))
+    _FLIPS_SEEN[:] = [(flipped, split)]
+    return split
 
 
 _BIDS_SEEN: dict[int | None, tuple[list[Bid], int, bool, tuple[BidView, ...], str | None]] = {}

@@ -35,15 +35,11 @@ from engine.ai.burying import choose_bury
 from engine.ai.dominance import prune_follows, prune_leads
 from engine.ai.memory import Memory, build_memory, context
 from engine.ai.playing import CANDIDATES
+from engine.ai.random_play import acting_seat, random_action
 from engine.ai.search import best_play
 from engine.cards import Card, format_cards
-from engine.combos import decompose
 from engine.compiled import is_compiled
-from engine.errors import IllegalActionError
-from engine.frozen import builder
 from engine.hand import Action
-from engine.hints import cheapest_follow
-from engine.legal_bids import BidOption, each_bid_option
 from engine.ruleset import Ruleset
 from engine.trump import TrumpContext
 from engine.views import HandView
@@ -131,7 +127,7 @@ class StrongPlayer:
         started = self.clock()
         if view.phase != "playing":
             return heuristic_action(view, ruleset)
-        seat = _acting_seat(view)
+        seat = acting_seat(view)
         ctx = context(ruleset, view.level, view.trump)
         mem = build_memory(view, ctx)
         candidates = _candidates(view, ruleset, ctx, mem)
@@ -163,7 +159,7 @@ _STRONG = StrongPlayer()
 
 def heuristic_action(view: HandView, ruleset: Ruleset, rng: random.Random | None = None) -> Action:
     """The strong player's heuristics alone, without search (its rollout player, and its bids and buries)."""
-    seat = _acting_seat(view)
+    seat = acting_seat(view)
     phase = view.phase
     if phase == "bidding":
         bid = choose_bid(view, ruleset)
@@ -199,75 +195,9 @@ def _view_seed(view: HandView) -> str:
     return f"{view.number}|{view.viewer}|{format_cards(view.hand)}|{played}|{current}"
 
 
-def _acting_seat(view: HandView) -> int:
-    seat = view.viewer
-    if seat is None:
-        raise IllegalActionError("A spectator's view cannot act.", code="not_your_turn")
-    if view.phase == "bidding":
-        return seat  # every seat may bid or pass while the window is open
-    if view.phase not in ("burying", "stealing", "playing") or view.turn != seat:
-        raise IllegalActionError("It is not this seat's turn.", code="not_your_turn")
-    return seat
-
-
 def _bury_context(view: HandView, ruleset: Ruleset) -> TrumpContext:
     """The trump to bury under: the known one, else the viewer's own bid's, else no-trump (only the fixed trumps)."""
     if view.trump_known:
         return context(ruleset, view.level, view.trump)
     own = any(b.seat == view.viewer for b in view.bids)
     return context(ruleset, view.level, view.my_bid_trump if own else None)
-
-
-# --- the random player ---------------------------------------------------------------------
-
-_ACTION = builder(Action)
-"""An :class:`Action` from all its fields (the random player builds one at every decision)."""
-
-
-def _random_bid(view: HandView, ruleset: Ruleset, rng: random.Random, *, steal: bool, odds: float) -> BidOption | None:
-    """With these odds, if the engine would accept any bid, one of them at random: the draws of
-    ``options = bid_options(...); if options and rng.random() < odds: rng.choice(options)``, the options beyond
-    the first worked out only for a bid."""
-    found = each_bid_option(view, ruleset, steal=steal)
-    first = next(found, None)
-    if first is None or rng.random() >= odds:
-        return None
-    return rng.choice([first, *found])
-
-
-def random_action(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
-    """A random legal action for the viewing seat (the yardstick the AI is measured against).
-
-    It bids a random acceptable bid a quarter of the time, steals a tenth of
-    the time, buries 8 random cards, leads a random component of a random
-    suit-group (now and then a random throw, which may fail), and follows
-    with the cheapest legal play under random prices.
-    """
-    seat = _acting_seat(view)
-    phase = view.phase
-    if phase == "bidding":
-        o = _random_bid(view, ruleset, rng, steal=False, odds=0.25)
-        return Action("pass", seat) if o is None else Action("bid", seat, o.cards, o.choice)
-    if phase == "burying":
-        return Action("bury", seat, tuple(rng.sample(list(view.hand), 8)))
-    if phase == "stealing":
-        o = _random_bid(view, ruleset, rng, steal=True, odds=0.1)
-        return Action("pass_steal", seat) if o is None else Action("steal", seat, o.cards, o.choice)
-    ctx = context(ruleset, view.level, view.trump)
-    hand = view.hand
-    if not view.current:
-        groups: dict[str, list[Card]] = {}
-        for c in hand:
-            groups.setdefault(ctx.group(c), []).append(c)
-        cards = groups[rng.choice(sorted(groups))]
-        comps = decompose(ctx, cards)
-        if len(comps) >= 2 and rng.random() < 0.1:
-            picked = rng.sample(comps, rng.randint(2, len(comps)))
-        else:
-            picked = [rng.choice(comps)]
-        return _ACTION("play", seat, tuple(c for comp in picked for c in comp.cards), None)
-    # A price for each distinct card, drawn in the hand's order (not a set's: its order follows addresses);
-    # zip asks the generator only while cards are left, so the draws are those of a loop over the cards.
-    prices = dict(zip(dict.fromkeys(hand), iter(rng.random, None)))
-    play = cheapest_follow(ctx, view.current[0][1], hand, prices.__getitem__)
-    return _ACTION("play", seat, tuple(play), None)

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 
 from engine.ai.memory import BIG_TRUMP, Memory, points_of, same_side
 from engine.ai.prices import ENDGAME, discard_cost, distinct, feed_cost, keeping_red_five, play_cost, power, powers
-from engine.cards import Card, tally
+from engine.cards import Card
 from engine.combos import Shape, classify, decompose, five_ten_king, tractors_in
+from engine.counting import tally
 from engine.errors import IllegalPlayError
 from engine.follow import check_follow, legal_follows
 from engine.hints import cheapest_follow

@@ -7,12 +7,14 @@ long plain suit.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from operator import itemgetter
 
 from engine.ai.memory import BIG_TRUMP, Memory, partner_of, points_of
 from engine.ai.prices import ENDGAME, distinct, keeping_red_five, power
-from engine.cards import RED_FIVE, Card, tally
+from engine.cards import RED_FIVE, Card
 from engine.combos import Component, classify, decompose, five_ten_king
+from engine.counting import tally
 from engine.trump import TRUMP, TrumpContext
 
 
@@ -154,11 +156,11 @@ def _low_leads(ctx: TrumpContext, cards: list[Card]) -> list[tuple[float, list[C
     if found is None:
         found = _LOW_LEADS[key] = _low_leads_of(ctx, cards)
         if len(_LOW_LEADS) > _LOW_LEADS_LIMIT:
-            del _LOW_LEADS[next(iter(_LOW_LEADS))]  # the oldest
+            _LOW_LEADS.popitem(last=False)  # the oldest (an OrderedDict's at once, as combos._SPLITS)
     return [(score, list(play)) for score, play in found]
 
 
-_LOW_LEADS: dict[tuple[TrumpContext, tuple[Card, ...]], tuple[tuple[float, tuple[Card, ...]], ...]] = {}
+_LOW_LEADS: OrderedDict[tuple[TrumpContext, tuple[Card, ...]], tuple[tuple[float, tuple[Card, ...]], ...]] = OrderedDict()
 _LOW_LEADS_LIMIT = 4096
 """Suits' low leads remembered (a few MiB at most); past it the oldest is forgotten."""
 

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from engine.ai.following import LATER_OPPONENTS, _spare_red_five, _worth
 from engine.ai.memory import Memory, same_side
 from engine.ai.prices import discard_cost, feed_cost, keeping_red_five, powers
-from engine.cards import Card, tally
+from engine.cards import Card
+from engine.counting import tally
 from engine.hints import cheapest_follow
 from engine.trump import TRUMP
 

@@ -5,15 +5,28 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ai import _random_bid, random_action
+from engine.ai import random_action
 from engine.ai.drawing import dealing_order, weighted_pick
+from engine.ai.random_play import _random_bid, cheapest_single, random_prices
 from engine.bidding import needs_choice, read_step
 from engine.cards import ALL_CARDS, DECK, SUITS, Card
-from engine.combos import _SPLITS, Component, decompose, tractors_in
-from engine.errors import EngineError
+from engine.combos import (
+    _SPLITS,
+    Component,
+    _classify,
+    _longest_run,
+    _run_top,
+    classify,
+    decompose,
+    split,
+    tractors_in,
+)
+from engine.counting import copies, has, holds, remove_cards
+from engine.errors import CardsNotHeldError, EngineError
 from engine.follow import _check_follow, check_follow
 from engine.hand import Action, Hand, HandSetup
 from engine.legal_bids import BidOption, accepted_bid, bid_card_sets, bid_options
@@ -50,6 +63,30 @@ def test_a_single_follows_check_is_the_general_checks(ctx: object, rng: random.R
     play: tuple[Card, ...] = (rng.choice(hand),) if held or rng.random() < 0.8 else (rng.choice(ALL_CARDS),)
     assert _verdict(check_follow, ctx, lead, hand, play) == _verdict(_check_follow, ctx, lead, hand, play, False)
     if play[0] in hand:
+        assert _verdict(lambda *a: check_follow(*a, held=True), ctx, lead, hand, play) == \
+            _verdict(_check_follow, ctx, lead, hand, play, True)
+
+
+@settings(max_examples=500, deadline=None)
+@given(contexts, st.randoms(use_true_random=False), st.integers(2, 25), st.booleans())
+def test_a_pair_follows_check_is_the_general_checks(ctx: TrumpContext, rng: random.Random, size: int,
+                                                    held: bool) -> None:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hand = deck[:size]
+    pairs = [c for c, n in Counter(hand).items() if n >= 2]
+    card = rng.choice(ALL_CARDS)
+    lead = (card, card)
+    # Two cards of the hand (a pair of it now and then), or now and then cards it does not hold.
+    if pairs and rng.random() < 0.3:
+        pair = rng.choice(pairs)
+        play: tuple[Card, ...] = (pair, pair)
+    elif held or rng.random() < 0.8:
+        play = tuple(rng.sample(hand, 2))
+    else:
+        play = (rng.choice(hand), rng.choice(ALL_CARDS))
+    assert _verdict(check_follow, ctx, lead, hand, play) == _verdict(_check_follow, ctx, lead, hand, play, False)
+    if all(hand.count(c) >= play.count(c) for c in play):
         assert _verdict(lambda *a: check_follow(*a, held=True), ctx, lead, hand, play) == \
             _verdict(_check_follow, ctx, lead, hand, play, True)
 
@@ -130,6 +167,53 @@ def test_a_split_is_the_split_as_written(ctx: TrumpContext, rng: random.Random, 
     cards = [c for c in deck if ctx.group(c) == group][:size]  # one group, in a random order (copies now and then)
     _SPLITS.clear()
     assert decompose(ctx, cards) == _split_as_written(ctx, cards)
+    assert split(ctx, cards) == _split_as_written(ctx, cards)  # the same, not kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(contexts, contexts, st.sampled_from(ALL_CARDS))
+def test_a_singles_shape_is_the_shape_worked_out_in_its_context(ctx: TrumpContext, other: TrumpContext,
+                                                                 card: Card) -> None:
+    classify(other, [card])  # the table of singles' shapes filled from another context first
+    assert classify(ctx, [card]) == _classify(ctx, (card,))
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), max_size=30), st.lists(st.sampled_from(ALL_CARDS), max_size=6))
+def test_cards_found_by_identity_are_those_the_list_methods_find(hand: list[Card], asked: list[Card]) -> None:
+    for card in asked:
+        assert has(hand, card) == (card in hand) and copies(hand, card) == hand.count(card)
+    assert holds(hand, asked) == all(hand.count(c) >= asked.count(c) for c in asked)
+    rest, missing = list(hand), []
+    for card in asked:
+        if card in rest:
+            rest.remove(card)
+        else:
+            missing.append(card)
+    if missing:
+        with pytest.raises(CardsNotHeldError):
+            remove_cards(hand, asked)
+    else:
+        assert remove_cards(hand, asked) == rest
+
+
+def _tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> list[tuple[list[Card], int]]:
+    """tractors_in as it was written: no look first for two pairs side by side."""
+    remaining = sorted(set(pair_cards), key=lambda c: (-ctx.order(c), c.sort_key))
+    out: list[tuple[list[Card], int]] = []
+    while len(remaining) >= 2:
+        run = _longest_run(ctx, remaining)
+        if len(run) < 2:
+            break
+        out.append((run, _run_top(ctx, run)))
+        taken = set(run)
+        remaining = [c for c in remaining if c not in taken]
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(contexts, st.lists(st.sampled_from(ALL_CARDS), max_size=14))
+def test_tractors_are_the_tractors_as_written(ctx: TrumpContext, pair_cards: list[Card]) -> None:
+    assert tractors_in(ctx, pair_cards) == _tractors_as_written(ctx, pair_cards)
 
 
 def _thief(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
@@ -166,9 +250,22 @@ def test_a_deals_order_is_the_sort_by_bound_and_voids(rng: random.Random, size: 
     assert dealing_order(cards, musts, void_seats) == written
 
 
+@settings(max_examples=300, deadline=None)
+@given(contexts, st.lists(st.sampled_from(ALL_CARDS), min_size=1, max_size=27), st.sampled_from(ALL_CARDS),
+       st.integers(0, 2**32))
+def test_the_random_players_single_follow_is_the_cheapest_under_its_prices(ctx: TrumpContext, hand: list[Card],
+                                                                          led: Card, seed: int) -> None:
+    ours, theirs = random.Random(seed), random.Random(seed)
+    prices = random_prices(hand, theirs)
+    group = ctx.group(led)
+    assert cheapest_single(ctx, group, hand, ours) == \
+        min([c for c in hand if ctx.group(c) == group] or hand, key=prices.__getitem__)
+    assert ours.random() == theirs.random()  # the same draws
+
+
 @given(st.lists(st.sampled_from(ALL_CARDS), max_size=27), st.integers(0, 2**32))
 def test_the_random_players_prices_are_drawn_as_a_loop_draws_them(hand: list[Card], seed: int) -> None:
     ours, theirs = random.Random(seed), random.Random(seed)
-    prices = dict(zip(dict.fromkeys(hand), iter(ours.random, None)))  # as random_action draws them
+    prices = random_prices(hand, ours)  # as random_action draws them
     assert list(prices.items()) == [(c, theirs.random()) for c in dict.fromkeys(hand)]
     assert ours.random() == theirs.random()  # no draw beyond the cards
