@@ -1,27 +1,29 @@
 """Groups as they are, at random: people doing whatever their clients let them, and what goes wrong in the bot.
 
-    PYTHONPATH=. python bench/bench_chaos.py [--seed S] [--steps N] [--groups G] [--restarts R]
+    PYTHONPATH=. python bench/bench_chaos.py [--seed S] [--steps N] [--groups G] [--restarts R] [--trace]
 
-The real bot runs against the fake Telegram (``tests/e2e``) with a few groups
-(one a forum with a topic, one a basic group that may become a supergroup)
-and a handful of people, some of them in several groups.  At each step one
-person does one thing their client allows, drawn at random: a command in a
-group or a topic (``/newgame`` with a preset or garbage, ``/join``,
-``/leave``, ``/stop``, ``/hand``, …) or in private, a tap on any button of any
-message they see (old ones too), a forged callback, the edit of an old
-command, blocking the bot and coming back; an admin mutes the bot, lets it
-write again, removes it and adds it back; the group is upgraded; the bot
-restarts over the same database.  Seats the people leave empty are filled by
-the AI, so hands are played.
+The real bot (its Mini App on) runs against the fake Telegram (``tests/e2e``) with a few groups (one a forum
+with a topic, one a basic group that may become a supergroup) and six people, some of them in several
+groups.  At each step one person does one thing their client allows, drawn at random: a command in a group
+or a topic (``/newgame`` with a preset or garbage, ``/join``, ``/leave``, ``/stop``, ``/hand``, the league's
+``/season``, ``/leaderboard``, ``/history``, ``/stats`` with odd arguments, sometimes as an anonymous
+admin) or in private; a tap on any button of any message they see (old ones too); the lobby's buttons
+(seats, ± AI, Leave, Start, ⚙️ Settings and each choice); a /leave mid-match and Leave or Stay on its
+question; 「我回来了」 or /join back; hand buttons out of order or twice at once; 「下一局」 and 🃏; the Mini
+App's API (tables, state, moves, hints, replays, the league); a forged callback; the edit of an old command;
+blocking the bot and coming back; leaving and joining a group, made admin or not; a turn's clock running out
+(``set_timer``); two or three of these at the same moment.  An admin mutes the bot, lets it write again,
+removes it and adds it back, closes, reopens and deletes topics; the group is upgraded; the bot restarts
+over the same database.  Seats the people leave empty are filled by the AI, so hands are played.  The moves
+past the first lobby are in ``bench/chaos_moves.py``.
 
-Nothing it does is wrong for a person to do, so the bot must never: log an
-error or worse (a traceback, a task that failed), show "Something went wrong",
-leave an update unanswered or stop settling (:func:`tests.e2e.botkit.settled`),
-call a method the fake lacks, or report itself unhealthy.  Printed: what was
-done, how hands went, and each finding with the step that caused it (the last
-steps before it).  It asserts nothing; a finding is a bug to fix.
+Nothing it does is wrong for a person to do, so the bot must never: log an error or worse (a traceback, a
+task that failed), show "Something went wrong", leave a press unanswered or stop settling
+(:func:`tests.e2e.botkit.settled`), answer the Mini App with a 5xx, call a method the fake lacks, or report
+itself unhealthy.  Printed: what was done (matches started, hands finished, steps by kind, why steps did
+nothing), the warnings logged (one example each), and each finding with the steps before it.  It asserts
+nothing; a finding is a bug to fix (``tests/e2e/test_chaos.py`` runs a short seed as a test).
 """
-
 from __future__ import annotations
 
 import argparse
@@ -101,6 +103,8 @@ class Chaos(MoreMoves):
         """Hands finished at each table that had a match (the most seen)."""
         self.answers_read = 0
         self.steps = 0
+        self.examples: dict[str, str] = {}
+        """A warning's text as logged, by its template."""
 
     def find(self, text: str) -> None:
         """A finding, with the steps before it."""
@@ -236,7 +240,7 @@ class Chaos(MoreMoves):
             (40, self.play), (25, self.lobby), (14, self.press_hand), (8, self.press_any), (14, self.group_command),
             (5, self.private_command), (6, self.league), (6, self.mash), (4, self.escape), (4, self.come_back),
             (3, self.clock_runs_out), (3, self.next_hand), (5, self.webapp), (2, self.membership),
-            (2, self.forge), (2, self.edit_old), (2, self.block_or_back), (2, self.group_event),
+            (2, self.forge), (2, self.edit_old), (2, self.block_or_back), (2, self.group_event), (6, self.together),
         ]
         _weight, move = self.rng.choices(moves, weights=[w for w, _ in moves])[0]
         try:
@@ -271,6 +275,19 @@ class Chaos(MoreMoves):
             self.find(f"the web app answered {error}")
         self.http_errors.clear()
 
+    async def together(self) -> str:
+        """Two or three people act at the same moment (a /stop while someone presses, two escapes, …)."""
+        moves = self.rng.sample([self.lobby, self.press_hand, self.press_any, self.group_command, self.mash,
+                                 self.escape, self.come_back, self.next_hand, self.webapp, self.league,
+                                 self.clock_runs_out, self.block_or_back], self.rng.randint(2, 3))
+        done = await asyncio.gather(*(move() for move in moves), return_exceptions=True)
+        for move, result in zip(moves, done):
+            if isinstance(result, TimeoutError):
+                self.find(f"together, {move.__name__}: {result}")
+            elif isinstance(result, BaseException) and not isinstance(result, (RuntimeError, ValueError, KeyError)):
+                raise result
+        return "together: " + " | ".join(r if isinstance(r, str) else f"({type(r).__name__})" for r in done)
+
     async def press_hand(self) -> str:
         """A tap on a button of one's latest private messages (a hand keyboard, mostly)."""
         return await self.press_something(hand_first=True)
@@ -282,11 +299,13 @@ class Chaos(MoreMoves):
     async def play(self) -> str:
         """Someone whose move it is makes a sensible one (so hands get played between the odd things)."""
         for table in list(tables(self.app).by_id.values()):
-            if table.match is None or table.muted:
+            if table.match is None or table.between_hands is not None:
                 continue
             for person in self.people:
                 seat = table.seat_of(person.id)
-                if seat is None or person.user.has_blocked_bot or not person.user.has_started_bot:
+                info = table.seats[seat] if seat is not None else None
+                if seat is None or info is None or info.timed_out or info.is_ai or person.user.has_blocked_bot \
+                        or not person.user.has_started_bot:
                     continue
                 hand = table.match.hand
                 if hand.over or (hand.phase != "bidding" and hand.turn != seat):
@@ -357,6 +376,7 @@ async def chaos_run(seed: int, steps: int, *, restarts: int = 3, groups: int = 3
             chaos.findings.append(f"step {at}: {record.levelname} {record.name}: {record.getMessage()[:300]}"
                                   + (" (traceback)" if record.exc_info else "") + f"\n      after: {before}")
     warnings = Counter(f"{r.name}: {r.msg}" for _at, r, _b in caught.records if r.levelno == logging.WARNING)
+    chaos.examples = {f"{r.name}: {r.msg}": r.getMessage() for _at, r, _b in caught.records}
     return chaos, warnings
 
 
@@ -373,7 +393,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"steps that did nothing: {done['(nothing)']}, the most common:", dict(chaos.idle.most_common(8)))
     print("warnings logged (kinds):", len(warnings))
     for text, n in warnings.most_common(15):
-        print(f"  {n:4d} × {text[:140]}")
+        print(f"  {n:4d} × {text[:110]}\n         e.g. {chaos.examples[text][:150]}")
     print(f"findings: {len(chaos.findings)}")
     for finding in chaos.findings[:40]:
         print("  -", finding)
