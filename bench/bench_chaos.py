@@ -41,7 +41,7 @@ import aiohttp
 
 from bench.chaos_moves import MoreMoves
 from tests.e2e.appkit import PUBLIC_URL
-from tests.e2e.botkit import bot_running, play_my_turn, settled, tables
+from tests.e2e.botkit import bot_running, current_hand_message, play_my_turn, settled, tables
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits
 from tests.e2e.fake_telegram.people import Group, MessageView
 
@@ -329,12 +329,26 @@ class Chaos(MoreMoves):
             self.find(f"{where}: fake: {self.server.unknown_methods} {self.server.internal_errors!r}")
             self.server.unknown_methods.clear()
             self.server.internal_errors.clear()
+        for table in tables(self.app).by_id.values():  # the mover's hand message is always current
+            hand = table.match.hand if table.match is not None else None
+            if hand is None or hand.over or not table.playing or table.between_hands is not None:
+                continue
+            for person in self.people:
+                seat = table.seat_of(person.id)
+                info = table.seats[seat] if seat is not None else None
+                if seat is None or info is None or info.is_ai or info.timed_out or person.user.has_blocked_bot \
+                        or not person.user.has_started_bot or (hand.phase != "bidding" and hand.turn != seat):
+                    continue
+                if current_hand_message(person, table, seat) is None:
+                    self.find(f"{where}: {person.name}'s hand message at table {table.id} is not current "
+                              f"({table.version(seat)}, {hand.phase})")
 
 
-async def chaos_run(seed: int, steps: int, *, restarts: int = 3, groups: int = 3, trace: bool = False
-                    ) -> tuple[Chaos, Counter[str]]:
-    """One run of ``steps`` steps with ``restarts`` restarts at random steps; the world after it (its findings,
-    what was done) and the kinds of warning logged."""
+async def chaos_run(seed: int, steps: int, *, restarts: int = 3, groups: int = 3, trace: bool = False,
+                    stop_after: int | None = None) -> tuple[Chaos, Counter[str]]:
+    """One run of ``steps`` steps with ``restarts`` restarts at random steps (``stop_after``: only the first
+    so many steps of that run, to replay a finding); the world after it (its findings, what was done) and the
+    kinds of warning logged."""
     rng = random.Random(seed)
     recent: deque[str] = deque(maxlen=6)
     caught = Findings(recent)
@@ -342,6 +356,7 @@ async def chaos_run(seed: int, steps: int, *, restarts: int = 3, groups: int = 3
     level = logging.getLogger().level
     logging.getLogger().setLevel(logging.INFO)
     restarts_at = sorted(rng.sample(range(10, steps), min(restarts, max(0, steps - 10))))
+    steps = min(steps, stop_after or steps)
     try:
         async with FakeTelegram(limits=FloodLimits.unlimited()) as server, aiohttp.ClientSession() as session:
             with tempfile.TemporaryDirectory() as tmp:
@@ -374,10 +389,16 @@ async def chaos_run(seed: int, steps: int, *, restarts: int = 3, groups: int = 3
     for at, record, before in caught.records:
         if record.levelno >= logging.ERROR:
             chaos.findings.append(f"step {at}: {record.levelname} {record.name}: {record.getMessage()[:300]}"
-                                  + (" (traceback)" if record.exc_info else "") + f"\n      after: {before}")
+                                  + (f" ({record.exc_info[1]!r}{cause(record.exc_info[1])})" if record.exc_info else "") + f"\n      after: {before}")
     warnings = Counter(f"{r.name}: {r.msg}" for _at, r, _b in caught.records if r.levelno == logging.WARNING)
     chaos.examples = {f"{r.name}: {r.msg}": r.getMessage() for _at, r, _b in caught.records}
     return chaos, warnings
+
+
+def cause(exc: BaseException | None) -> str:
+    """The exception's cause (``raise … from``), if any."""
+    found = exc.__cause__ or exc.__context__ if exc is not None else None
+    return f" caused by {found!r}" if found is not None else ""
 
 
 async def run(args: argparse.Namespace) -> None:
