@@ -1,27 +1,29 @@
 """Groups as they are, at random: people doing whatever their clients let them, and what goes wrong in the bot.
 
-    PYTHONPATH=. python bench/bench_chaos.py [--seed S] [--steps N] [--groups G] [--restarts R]
+    PYTHONPATH=. python bench/bench_chaos.py [--seed S] [--steps N] [--groups G] [--restarts R] [--trace]
 
-The real bot runs against the fake Telegram (``tests/e2e``) with a few groups
-(one a forum with a topic, one a basic group that may become a supergroup)
-and a handful of people, some of them in several groups.  At each step one
-person does one thing their client allows, drawn at random: a command in a
-group or a topic (``/newgame`` with a preset or garbage, ``/join``,
-``/leave``, ``/stop``, ``/hand``, …) or in private, a tap on any button of any
-message they see (old ones too), a forged callback, the edit of an old
-command, blocking the bot and coming back; an admin mutes the bot, lets it
-write again, removes it and adds it back; the group is upgraded; the bot
-restarts over the same database.  Seats the people leave empty are filled by
-the AI, so hands are played.
+The real bot (its Mini App on) runs against the fake Telegram (``tests/e2e``) with a few groups (one a forum
+with a topic, one a basic group that may become a supergroup) and six people, some of them in several
+groups.  At each step one person does one thing their client allows, drawn at random: a command in a group
+or a topic (``/newgame`` with a preset or garbage, ``/join``, ``/leave``, ``/stop``, ``/hand``, the league's
+``/season``, ``/leaderboard``, ``/history``, ``/stats`` with odd arguments, sometimes as an anonymous
+admin) or in private; a tap on any button of any message they see (old ones too); the lobby's buttons
+(seats, ± AI, Leave, Start, ⚙️ Settings and each choice); a /leave mid-match and Leave or Stay on its
+question; 「我回来了」 or /join back; hand buttons out of order or twice at once; 「下一局」 and 🃏; the Mini
+App's API (tables, state, moves, hints, replays, the league); a forged callback; the edit of an old command;
+blocking the bot and coming back; leaving and joining a group, made admin or not; a turn's clock running out
+(``set_timer``); two or three of these at the same moment.  An admin mutes the bot, lets it write again,
+removes it and adds it back, closes, reopens and deletes topics; the group is upgraded; the bot restarts
+over the same database.  Seats the people leave empty are filled by the AI, so hands are played.  The moves
+past the first lobby are in ``bench/chaos_moves.py``.
 
-Nothing it does is wrong for a person to do, so the bot must never: log an
-error or worse (a traceback, a task that failed), show "Something went wrong",
-leave an update unanswered or stop settling (:func:`tests.e2e.botkit.settled`),
-call a method the fake lacks, or report itself unhealthy.  Printed: what was
-done, how hands went, and each finding with the step that caused it (the last
-steps before it).  It asserts nothing; a finding is a bug to fix.
+Nothing it does is wrong for a person to do, so the bot must never: log an error or worse (a traceback, a
+task that failed), show "Something went wrong", leave a press unanswered or stop settling
+(:func:`tests.e2e.botkit.settled`), answer the Mini App with a 5xx, call a method the fake lacks, or report
+itself unhealthy.  Printed: what was done (matches started, hands finished, steps by kind, why steps did
+nothing), the warnings logged (one example each), and each finding with the steps before it.  It asserts
+nothing; a finding is a bug to fix (``tests/e2e/test_chaos.py`` runs a short seed as a test).
 """
-
 from __future__ import annotations
 
 import argparse
@@ -35,10 +37,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.botkit import bot_running, play_my_turn, settled, tables
+import aiohttp
+
+from bench.chaos_moves import MoreMoves
+from tests.e2e.appkit import PUBLIC_URL
+from tests.e2e.botkit import bot_running, current_hand_message, play_my_turn, settled, tables
 from tests.e2e.fake_telegram import FakeTelegram, FloodLimits
-from tests.e2e.fake_telegram.people import Group, MessageView, Person
-from tests.e2e.scenario import lobby_button
+from tests.e2e.fake_telegram.people import Group, MessageView
 
 PRESETS = ("yancheng", "yangzhou", "yangzhong", "nantong", "new", "chizhou", "anhui")
 ODD_ARGS = ("", "xyz", "$\\x$", "<b>", "9" * 30, "‮evil", "yancheng yancheng", "@everyone")
@@ -50,18 +55,20 @@ SOMETHING_WRONG = ("Something went wrong", "出错")
 
 
 class Findings(logging.Handler):
-    """Every record of WARNING or worse the bot logs while the run goes on (errors are findings)."""
+    """Every record of WARNING or worse the bot logs while the run goes on (errors are findings), with the
+    steps before it."""
 
-    def __init__(self) -> None:
+    def __init__(self, recent: deque[str]) -> None:
         super().__init__(logging.WARNING)
-        self.records: list[tuple[int, logging.LogRecord]] = []
+        self.records: list[tuple[int, logging.LogRecord, list[str]]] = []
         self.step = 0
+        self.recent = recent
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.records.append((self.step, record))
+        self.records.append((self.step, record, list(self.recent)))
 
 
-class Chaos:
+class Chaos(MoreMoves):
     """One run: the world, the bot, and the steps."""
 
     def __init__(self, server: FakeTelegram, db: Path, rng: random.Random, groups: int) -> None:
@@ -90,12 +97,20 @@ class Chaos:
         """Why a step did nothing (the client would not let them, or nothing to do)."""
         self.app: Any = None
         self.trace = False
+        self.session: aiohttp.ClientSession | None = None
+        self.http_errors: list[str] = []
+        self.hands: dict[int, int] = {}
+        """Hands finished at each table that had a match (the most seen)."""
+        self.answers_read = 0
+        self.steps = 0
+        self.examples: dict[str, str] = {}
+        """A warning's text as logged, by its template."""
+
+    def find(self, text: str) -> None:
+        """A finding, with the steps before it."""
+        self.findings.append(f"step {self.steps}: {text}\n      after: {list(self.recent)}")
 
     # --- what people do ---------------------------------------------------------------------
-    def members(self, group: Group) -> list[Person]:
-        """The people in a group now."""
-        return [p for p in self.people if group.chat.members.get(p.id) not in (None, "left", "kicked")]
-
     async def group_command(self) -> str:
         group = self.rng.choice(self.groups)
         people = self.members(group)
@@ -103,6 +118,9 @@ class Chaos:
             return "nothing (no one in the group)"
         person = self.rng.choice(people)
         command = self.rng.choice(GROUP_COMMANDS + ("newgame", "join"))
+        topic = self.rng.choice(self.topics[group.id]) if group.chat.is_forum else None
+        if tables(self.app).in_chat(group.id, topic) is None and self.rng.random() < 0.5:  # no table there yet
+            command = "newgame"
         if command == "stop" and self.rng.random() < 2 / 3:
             command = "hand"
         args: list[str] = []
@@ -112,7 +130,6 @@ class Chaos:
             args = [self.rng.choice(("zh", "en", "fr", ""))]
         elif self.rng.random() < 0.1:
             args = [self.rng.choice(ODD_ARGS)]
-        topic = self.rng.choice(self.topics[group.id]) if group.chat.is_forum else None
         await person.command(group, command, *[a for a in args if a], topic=topic)
         return f"{person.name}: /{command} {' '.join(args)} in {group.chat.title} (topic {topic})"
 
@@ -142,11 +159,8 @@ class Chaos:
         button = self.rng.choice([b for b in message.all_buttons() if b.callback_data is not None] or [None])
         if button is None:
             return "nothing (only links)"
-        press = await person.forge_callback(message, button.callback_data or "")
-        answer = await press.answer(timeout=30)
-        if any(s in (answer.text or "") for s in SOMETHING_WRONG):
-            self.findings.append(f"step {self.done.total()}: {person.name} pressed {button.text!r}: {answer.text!r}")
-        return f"{person.name}: pressed {button.text!r} ({button.callback_data})"
+        answer = await (await person.forge_callback(message, button.callback_data or "")).answer(timeout=30)
+        return f"{person.name}: pressed {button.text!r} ({button.callback_data}) → {answer.text!r}"
 
     async def forge(self) -> str:
         person = self.rng.choice(self.people)
@@ -155,11 +169,8 @@ class Chaos:
             return "nothing (no message to forge on)"
         message = self.rng.choice(messages)
         data = self.rng.choice(("x", "", "t:1:sit:9", "h:0:play:AS", "l:" + "9" * 40, "\u0000", "a" * 64))
-        press = await person.forge_callback(message, data)
-        answer = await press.answer(timeout=30)
-        if any(s in (answer.text or "") for s in SOMETHING_WRONG):
-            self.findings.append(f"step {self.done.total()}: forged {data!r}: {answer.text!r}")
-        return f"{person.name}: forged callback {data!r}"
+        answer = await (await person.forge_callback(message, data)).answer(timeout=30)
+        return f"{person.name}: forged callback {data!r} → {answer.text!r}"
 
     async def edit_old(self) -> str:
         group = self.rng.choice(self.groups)
@@ -226,67 +237,75 @@ class Chaos:
                 group.unmute_bot(self.admin, tell=self.rng.random() < 0.8)
                 self.recent.append(f"the bot unmuted in {group.chat.title}")
         moves: list[tuple[float, Callable[[], Awaitable[str]]]] = [
-            (40, self.play),
-            (25, self.lobby),
-            (20, lambda: self.press_something(hand_first=True)),
-            (12, lambda: self.press_something(hand_first=False)),
-            (18, self.group_command),
-            (6, self.private_command),
-            (2, self.forge),
-            (2, self.edit_old),
-            (2, self.block_or_back),
-            (2, self.group_event),
+            (40, self.play), (25, self.lobby), (14, self.press_hand), (8, self.press_any), (14, self.group_command),
+            (5, self.private_command), (6, self.league), (6, self.mash), (4, self.escape), (4, self.come_back),
+            (3, self.clock_runs_out), (3, self.next_hand), (5, self.webapp), (2, self.membership),
+            (2, self.forge), (2, self.edit_old), (2, self.block_or_back), (2, self.group_event), (6, self.together),
         ]
         _weight, move = self.rng.choices(moves, weights=[w for w, _ in moves])[0]
         try:
             what = await move()
-        except (RuntimeError, ValueError, KeyError, TimeoutError) as exc:  # the client would not let them: not the bot's fault
+        except TimeoutError as exc:  # a press the bot never answered
+            what = f"nothing (TimeoutError: {exc})"
+            self.find(f"{move.__name__}: {exc}")
+        except (RuntimeError, ValueError, KeyError) as exc:  # the client would not let them: not the bot's fault
             what = f"nothing ({type(exc).__name__}: {exc})"
         self.recent.append(what)
         if self.trace:
-            print(f"{self.done.total():4d} {what}", flush=True)
-        self.done[move.__name__ if hasattr(move, "__name__") and move.__name__ != "<lambda>" else "press"] += 1
+            print(f"{self.steps:4d} {what}", flush=True)
+        self.done[move.__name__] += 1
+        self.steps += 1
         if what.startswith("nothing"):
             self.done["(nothing)"] += 1
             self.idle[what[:70]] += 1
+        self.observe()
 
-    async def lobby(self) -> str:
-        """Someone at a table that is still open sits, fills a seat with the AI, or starts it."""
-        service = tables(self.app)
-        open_tables = [t for t in service.by_id.values() if t.status == "open" and t.match is None]
-        if not open_tables:
-            return "nothing (no open table)"
-        table = self.rng.choice(open_tables)
-        group = next((g for g in self.groups if g.id == table.chat_id), None)
-        if group is None:
-            return "nothing (the table's group is gone)"
-        people = self.members(group)
-        if not people:
-            return "nothing (nobody in the group)"
-        person = self.rng.choice(people)
-        if table.seat_of(person.id) is None and not table.full and self.rng.random() < 0.5:
-            op, arg = "sit", str(next(s for s, info in enumerate(table.seats) if info is None))
-        else:
-            op, arg = ("start" if table.full else "ai"), ""
-        shown = group.topic_messages(table.thread_id) if group.chat.is_forum else group.messages()
-        message = next((m for m in reversed(shown) if m.from_bot and lobby_button(m, op, arg)), None)
-        if message is None:
-            return f"nothing (no {op} button shown)"
-        button = lobby_button(message, op, arg)
-        assert button is not None
-        answer = await (await person.forge_callback(message, button.callback_data or "")).answer(timeout=30)
-        if answer.url is not None:
-            await person.open_link(answer.url)
-        return f"lobby: {person.name} presses {op} {arg} ({answer.text!r})"
+    def observe(self) -> None:
+        """Hands finished at each table, and any answer or message saying "Something went wrong"."""
+        for table in tables(self.app).by_id.values():
+            if table.match is not None:
+                self.hands[table.id] = max(self.hands.get(table.id, 0), table.match.hands_played)
+        queries = list(self.server.state.callback_queries.values())
+        for query in queries[self.answers_read:]:
+            if query.answered and any(s in (query.answer_text or "") for s in SOMETHING_WRONG):
+                self.find(f"a press of {query.data!r} was answered {query.answer_text!r}")
+        while self.answers_read < len(queries) and queries[self.answers_read].answered:
+            self.answers_read += 1
+        for error in self.http_errors:
+            self.find(f"the web app answered {error}")
+        self.http_errors.clear()
+
+    async def together(self) -> str:
+        """Two or three people act at the same moment (a /stop while someone presses, two escapes, …)."""
+        moves = self.rng.sample([self.lobby, self.press_hand, self.press_any, self.group_command, self.mash,
+                                 self.escape, self.come_back, self.next_hand, self.webapp, self.league,
+                                 self.clock_runs_out, self.block_or_back], self.rng.randint(2, 3))
+        done = await asyncio.gather(*(move() for move in moves), return_exceptions=True)
+        for move, result in zip(moves, done):
+            if isinstance(result, TimeoutError):
+                self.find(f"together, {move.__name__}: {result}")
+            elif isinstance(result, BaseException) and not isinstance(result, (RuntimeError, ValueError, KeyError)):
+                raise result
+        return "together: " + " | ".join(r if isinstance(r, str) else f"({type(r).__name__})" for r in done)
+
+    async def press_hand(self) -> str:
+        """A tap on a button of one's latest private messages (a hand keyboard, mostly)."""
+        return await self.press_something(hand_first=True)
+
+    async def press_any(self) -> str:
+        """A tap on any button one sees, in a group or in private, old ones too."""
+        return await self.press_something(hand_first=False)
 
     async def play(self) -> str:
         """Someone whose move it is makes a sensible one (so hands get played between the odd things)."""
         for table in list(tables(self.app).by_id.values()):
-            if table.match is None or table.muted:
+            if table.match is None or table.between_hands is not None:
                 continue
             for person in self.people:
                 seat = table.seat_of(person.id)
-                if seat is None or person.user.has_blocked_bot or not person.user.has_started_bot:
+                info = table.seats[seat] if seat is not None else None
+                if seat is None or info is None or info.timed_out or info.is_ai or person.user.has_blocked_bot \
+                        or not person.user.has_started_bot:
                     continue
                 hand = table.match.hand
                 if hand.over or (hand.phase != "bidding" and hand.turn != seat):
@@ -302,61 +321,100 @@ class Chaos:
     def health(self, where: str) -> None:
         summary = tables(self.app).tasks.summary()
         if summary["failed"] or summary["failing"]:
-            self.findings.append(f"{where}: tasks failed {summary['failed']}, failing {summary['failing']}")
+            self.find(f"{where}: tasks failed {summary['failed']}, failing {summary['failing']}")
         status = self.app.bot_data["health"].status()
         if not status["ok"]:
-            self.findings.append(f"{where}: /health not ok: {status}")
+            self.find(f"{where}: /health not ok: {status}")
         if self.server.unknown_methods or self.server.internal_errors:
-            self.findings.append(f"{where}: fake: {self.server.unknown_methods} {self.server.internal_errors!r}")
+            self.find(f"{where}: fake: {self.server.unknown_methods} {self.server.internal_errors!r}")
+            self.server.unknown_methods.clear()
+            self.server.internal_errors.clear()
+        for table in tables(self.app).by_id.values():  # the mover's hand message is always current
+            hand = table.match.hand if table.match is not None else None
+            if hand is None or hand.over or not table.playing or table.between_hands is not None:
+                continue
+            for person in self.people:
+                seat = table.seat_of(person.id)
+                info = table.seats[seat] if seat is not None else None
+                if seat is None or info is None or info.is_ai or info.timed_out or person.user.has_blocked_bot \
+                        or not person.user.has_started_bot or (hand.phase != "bidding" and hand.turn != seat):
+                    continue
+                if current_hand_message(person, table, seat) is None:
+                    self.find(f"{where}: {person.name}'s hand message at table {table.id} is not current "
+                              f"({table.version(seat)}, {hand.phase})")
+
+
+async def chaos_run(seed: int, steps: int, *, restarts: int = 3, groups: int = 3, trace: bool = False,
+                    stop_after: int | None = None) -> tuple[Chaos, Counter[str]]:
+    """One run of ``steps`` steps with ``restarts`` restarts at random steps (``stop_after``: only the first
+    so many steps of that run, to replay a finding); the world after it (its findings, what was done) and the
+    kinds of warning logged."""
+    rng = random.Random(seed)
+    recent: deque[str] = deque(maxlen=6)
+    caught = Findings(recent)
+    logging.getLogger().addHandler(caught)
+    level = logging.getLogger().level
+    logging.getLogger().setLevel(logging.INFO)
+    restarts_at = sorted(rng.sample(range(10, steps), min(restarts, max(0, steps - 10))))
+    steps = min(steps, stop_after or steps)
+    try:
+        async with FakeTelegram(limits=FloodLimits.unlimited()) as server, aiohttp.ClientSession() as session:
+            with tempfile.TemporaryDirectory() as tmp:
+                chaos = Chaos(server, Path(tmp) / "chaos.db", rng, groups)
+                chaos.recent, chaos.trace, chaos.session = recent, trace, session
+                step = 0
+                while step < steps:
+                    async with bot_running(server, chaos.db, public_url=PUBLIC_URL, webhook_listen="127.0.0.1",
+                                           webhook_port=0) as app:
+                        chaos.app = app
+                        while step < steps:
+                            caught.step = step
+                            await chaos.step()
+                            step += 1
+                            if step % 10 == 0:
+                                try:
+                                    await settled(server, app, timeout=60)
+                                except TimeoutError as exc:
+                                    chaos.find(f"the bot did not settle: {exc}")
+                                chaos.health(f"step {step}")
+                            if restarts_at and step == restarts_at[0]:
+                                restarts_at.pop(0)
+                                chaos.done["restart"] += 1
+                                break
+                        for t in tables(app).by_id.values():
+                            chaos.done[f"table {t.status}{' silenced' if t.silenced else ''}"] += 1
+    finally:
+        logging.getLogger().removeHandler(caught)
+        logging.getLogger().setLevel(level)
+    for at, record, before in caught.records:
+        if record.levelno >= logging.ERROR:
+            chaos.findings.append(f"step {at}: {record.levelname} {record.name}: {record.getMessage()[:300]}"
+                                  + (f" ({record.exc_info[1]!r}{cause(record.exc_info[1])})" if record.exc_info else "") + f"\n      after: {before}")
+    warnings = Counter(f"{r.name}: {r.msg}" for _at, r, _b in caught.records if r.levelno == logging.WARNING)
+    chaos.examples = {f"{r.name}: {r.msg}": r.getMessage() for _at, r, _b in caught.records}
+    return chaos, warnings
+
+
+def cause(exc: BaseException | None) -> str:
+    """The exception's cause (``raise … from``), if any."""
+    found = exc.__cause__ or exc.__context__ if exc is not None else None
+    return f" caused by {found!r}" if found is not None else ""
 
 
 async def run(args: argparse.Namespace) -> None:
-    rng = random.Random(args.seed)
-    caught = Findings()
-    logging.getLogger().addHandler(caught)
-    logging.getLogger().setLevel(logging.INFO)
-    restarts_at = sorted(rng.sample(range(10, args.steps), min(args.restarts, max(0, args.steps - 10))))
+    """Run and print the figures and the findings."""
     started = time.monotonic()
-    hands = 0
-    async with FakeTelegram(limits=FloodLimits.unlimited()) as server:
-        with tempfile.TemporaryDirectory() as tmp:
-            chaos = Chaos(server, Path(tmp) / "chaos.db", rng, args.groups)
-            chaos.trace = args.trace
-            step = 0
-            while step < args.steps:
-                async with bot_running(server, chaos.db) as app:
-                    chaos.app = app
-                    while step < args.steps:
-                        caught.step = step
-                        await chaos.step()
-                        step += 1
-                        if step % 10 == 0:
-                            try:
-                                await settled(server, app, timeout=60)
-                            except TimeoutError as exc:
-                                chaos.findings.append(f"step {step}: the bot did not settle: {exc}"
-                                                      f" after {list(chaos.recent)}")
-                            chaos.health(f"step {step}")
-                        if restarts_at and step == restarts_at[0]:
-                            restarts_at.pop(0)
-                            chaos.done["restart"] += 1
-                            break
-                    for t in tables(app).by_id.values():
-                        chaos.done[f"table {t.status}{' silenced' if t.silenced else ''}"] += 1
-                    hands += sum(t.match.hands_played for t in tables(app).by_id.values() if t.match is not None)
-                    chaos.done["matches alive"] += sum(t.match is not None for t in tables(app).by_id.values())
-            for at, record in caught.records:
-                if record.levelno >= logging.ERROR:
-                    chaos.findings.append(f"step {at}: {record.levelname} {record.name}: {record.getMessage()[:300]}"
-                                          + (" (traceback)" if record.exc_info else ""))
-            warnings = Counter(f"{r.name}: {r.msg}" for _at, r in caught.records if r.levelno == logging.WARNING)
-    print(f"seed {args.seed}: {args.steps} steps in {time.monotonic() - started:.0f} s, "
-          f"{chaos.done['restart']} restarts, hands finished at the tables alive at each stop: {hands}")
-    print("done:", dict(chaos.done.most_common(12)))
-    print("steps that did nothing:", dict(chaos.idle.most_common(8)))
+    chaos, warnings = await chaos_run(args.seed, args.steps, restarts=args.restarts, groups=args.groups,
+                                      trace=args.trace)
+    done = chaos.done
+    print(f"seed {args.seed}: {args.steps} steps in {time.monotonic() - started:.0f} s, {done['restart']} restarts; "
+          f"matches started {len(chaos.hands)}, hands finished {sum(chaos.hands.values())}")
+    print("steps done, by kind:", {k: n for k, n in done.most_common() if not k.startswith(("table", "("))})
+    print("tables at each stop:", {k: n for k, n in done.most_common() if k.startswith("table")})
+    print(f"steps that did nothing: {done['(nothing)']}, the most common:", dict(chaos.idle.most_common(8)))
     print("warnings logged (kinds):", len(warnings))
     for text, n in warnings.most_common(15):
-        print(f"  {n:4d} × {text[:140]}")
+        print(f"  {n:4d} × {text[:110]}\n         e.g. {chaos.examples[text][:150]}")
     print(f"findings: {len(chaos.findings)}")
     for finding in chaos.findings[:40]:
         print("  -", finding)
@@ -367,7 +425,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--groups", type=int, default=3)
-    parser.add_argument("--restarts", type=int, default=2)
+    parser.add_argument("--restarts", type=int, default=3)
     parser.add_argument("--trace", action="store_true", help="print each step")
     asyncio.run(run(parser.parse_args()))
 

@@ -78,7 +78,10 @@ def build_application(config: Settings) -> Application:  # type: ignore[type-arg
         .token(config.token)
         # Every Bot API call (getUpdates too) tells the faults whether Telegram answered.
         .request(WatchedRequest(faults, connection_pool_size=256))
-        .get_updates_request(WatchedRequest(faults, polling=True, connection_pool_size=1))
+        # Two connections for getUpdates: at a stop the library cancels the long poll without awaiting it and
+        # at once sends the getUpdates confirming what was fetched; a poll cancelled just as its answer arrives
+        # may keep its connection past the pool's timeout, and with one alone that call failed (PoolTimeout).
+        .get_updates_request(WatchedRequest(faults, polling=True, connection_pool_size=2))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .post_init(_post_init)

@@ -151,17 +151,19 @@ def table_message(group: Group) -> MessageView:
     return group.bot_messages()[0]
 
 
-def hand_message(person: Person) -> MessageView | None:
-    """The person's current hand message (the newest private message with card buttons)."""
+def hand_message(person: Person, table: int | None = None) -> MessageView | None:
+    """The person's current hand message (the newest private message with card buttons; of table ``table`` if
+    given, for someone seated at two tables)."""
+    prefix = "H:" if table is None else f"H:{table}:"
     for message in reversed(person.bot_private_messages()):
-        if message.buttons and any(b.callback_data and b.callback_data.startswith("H:") for b in message.all_buttons()):
+        if message.buttons and any(b.callback_data and b.callback_data.startswith(prefix) for b in message.all_buttons()):
             return message
     return None
 
 
 def current_hand_message(person: Person, table: Table, seat: int) -> MessageView | None:
     """The hand message once its buttons carry the seat's current version (the bot has caught up)."""
-    message = hand_message(person)
+    message = hand_message(person, table.id)
     if message is None:
         return None
     # Card buttons carry the hand's version, the others the question's.
@@ -210,7 +212,7 @@ async def play_my_turn(server: FakeTelegram, person: Person, table: Table) -> bo
     verb = ("Bury", "扣底") if burying else ("Play", "出牌")
 
     def action_button() -> MessageView | None:
-        current = hand_message(person)
+        current = hand_message(person, table.id)
         if current is None:
             return None
         ready = [b for b in current.all_buttons() if b.text.startswith(verb) and "(select" not in b.text
