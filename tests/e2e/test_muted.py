@@ -67,6 +67,24 @@ async def goes_on(server: FakeTelegram, app: App, table: Table, group: Group, al
     await assert_healthy(app)
 
 
+async def waits_through_her_clock(server: FakeTelegram, app: App, table: Table, alice: Person) -> None:
+    """Alice's clock runs out while the table is paused: no timeout, the AI does not take her seat.  She may
+    still play from her private chat; the AI seats after her do not move, and nothing is stuck."""
+    async with table.lock:
+        table.deadline = time.time() + 0.1
+        set_timer(tables(app), table)
+    await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
+    seat = table.seats[0]
+    assert seat is not None and not seat.timed_out and not seat.is_ai
+    assert table.match is not None
+    hand = table.match.hand
+    moves = len(hand.events)
+    await hint_and_do(server, alice, table, 0)
+    await settled(server, app)
+    assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
+    assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+
+
 @pytest.mark.fake_telegram(limits=FloodLimits.unlimited())
 async def test_muted_mid_hand_the_table_pauses_and_goes_on_when_unmuted(fake_telegram: FakeTelegram,
                                                                        tmp_path: Path) -> None:
@@ -85,21 +103,7 @@ async def test_muted_mid_hand_the_table_pauses_and_goes_on_when_unmuted(fake_tel
         await server.wait_for(lambda: SAYS_PAUSED in (table_message(group).text or ""), what="the table says so")
         assert table.muted and tables(app).get(table.id) is table  # paused, not closed
         await settled(server, app)
-        # Alice's clock runs out while the group cannot see the table: no timeout, the AI does not take over.
-        async with table.lock:
-            table.deadline = time.time() + 0.1
-            set_timer(tables(app), table)
-        await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
-        seat = table.seats[0]
-        assert seat is not None and not seat.timed_out and not seat.is_ai
-        # She may still play from her private chat; the AI seats after her do not move, and nothing is stuck.
-        assert table.match is not None
-        hand = table.match.hand
-        moves = len(hand.events)
-        await hint_and_do(server, alice, table, 0)
-        await settled(server, app)
-        assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
-        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+        await waits_through_her_clock(server, app, table, alice)
         assert told(alice, PAUSED) == 1
         group.unmute_bot(by=mallory)
         await goes_on(server, app, table, group, alice)
@@ -155,18 +159,7 @@ async def test_a_restart_keeps_the_table_of_a_muted_group_paused(fake_telegram: 
         assert found is not None and found.match is not None
         table = found
         await settled(server, app)
-        async with table.lock:  # her clock runs out while the group cannot see the table
-            table.deadline = time.time() + 0.1
-            set_timer(tables(app), table)
-        await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
-        seat = table.seats[0]
-        assert seat is not None and not seat.timed_out and not seat.is_ai
-        hand = table.match.hand
-        moves = len(hand.events)
-        await hint_and_do(server, alice, table, 0)
-        await settled(server, app)
-        assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
-        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+        await waits_through_her_clock(server, app, table, alice)
         assert table.muted and group.id in tables(app).muting.muted
         assert SAYS_PAUSED in (table_message(group).text or "")
         assert told(alice, PAUSED) == 1, "told again after the restart"

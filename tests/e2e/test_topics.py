@@ -15,21 +15,19 @@ end, never with a quiet window.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import translator
 from bot.model import Table
-from bot.tables.turns import set_timer
 
 from .botkit import bot_running, tables
 from .fake_telegram import FakeTelegram, FloodLimits
 from .fake_telegram.people import Group, MessageView, Person
 from .scenario import App, announced, hint_and_do, play_hand
 from .test_groups_as_they_are import Topic, assert_closed_for_good, settled, table_in_topic
-from .test_muted import assert_healthy, told
+from .test_muted import assert_healthy, told, waits_through_her_clock
 from .test_table_knows import _closed_in_private
 
 EN = translator("en")
@@ -95,18 +93,7 @@ async def test_a_restart_keeps_the_table_of_a_closed_topic_paused(fake_telegram:
         table = found
         await settled(server, app)
         assert table.topic_closed and (group.id, north) in tables(app).topics.closed
-        async with table.lock:  # her clock runs out while the topic is closed
-            table.deadline = time.time() + 0.1
-            set_timer(tables(app), table)
-        await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
-        seat = table.seats[0]
-        assert seat is not None and not seat.timed_out and not seat.is_ai
-        hand = table.match.hand
-        moves = len(hand.events)
-        await hint_and_do(server, alice, table, 0)
-        await settled(server, app)
-        assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
-        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+        await waits_through_her_clock(server, app, table, alice)
         assert told(alice, PAUSED) == 1, "told again after the restart"
         group.reopen_topic(north, by=mallory)
         await goes_on(server, app, table, group, alice)
@@ -136,26 +123,14 @@ async def test_a_topic_closed_mid_hand_pauses_its_table_and_reopened_it_goes_on(
                               what="the table says so")
         assert table.topic_closed and not table.muted and tables(app).get(table.id) is table  # paused, not closed
         await settled(server, app)
-        # Alice's clock runs out while the topic is closed: no timeout, the AI does not take over.
-        async with table.lock:
-            table.deadline = time.time() + 0.1
-            set_timer(tables(app), table)
-        await server.wait_for(lambda: tables(app).tasks.get(f"timer {table.id}") is None, what="the timer's end")
-        seat = table.seats[0]
-        assert seat is not None and not seat.timed_out and not seat.is_ai
-        # She may still play from her private chat; the AI seats after her do not move, and nothing is stuck.
-        assert table.match is not None
-        hand = table.match.hand
-        moves = len(hand.events)
-        await hint_and_do(server, alice, table, 0)
+        await waits_through_her_clock(server, app, table, alice)
         # The other topic's table plays a whole hand meanwhile, told in its topic, its player never told a pause.
         assert other.match is not None
         await play_hand(server, other, {0: bob})
         await server.wait_for(lambda: announced(Topic(group, south), "Hand 1 is over"),  # type: ignore[arg-type]
                               what="the other topic's result")
         await settled(server, app)
-        assert len(hand.events) == moves + 1 and hand.turn != 0 and table.match.hand is hand
-        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []
+        assert tables(app).tasks.get(f"ai {table.id}") is None and tables(app).watch() == []  # still waiting
         assert other.match.hands_played == 1 and not other.silenced and told(bob, "topic") == 0
         assert told(alice, PAUSED) == 1
         group.reopen_topic(north, by=mallory)
