@@ -24,6 +24,7 @@ from setuptools import setup
 COMPILED = [
     "engine/combos.py", "engine/counting.py", "engine/follow.py", "engine/tricks.py", "engine/trump.py",
     "engine/throws.py", "engine/settle.py", "engine/legal_bids.py", "engine/hints.py", "engine/frozen.py",
+    "engine/hand.py", "engine/views.py",
     "engine/ai/bidding.py", "engine/ai/burying.py", "engine/ai/dominance.py",
     "engine/ai/drawing.py", "engine/ai/following.py", "engine/ai/leading.py", "engine/ai/memory.py",
     "engine/ai/pair_follow.py", "engine/ai/playing.py", "engine/ai/prices.py", "engine/ai/random_play.py",
@@ -31,11 +32,15 @@ COMPILED = [
     "engine/ai/baseline/__init__.py", "engine/ai/baseline/bidding.py", "engine/ai/baseline/burying.py",
     "engine/ai/baseline/memory.py", "engine/ai/baseline/playing.py",
 ]
-"""The modules mypyc compiles: the rules' hot paths and the AI.  Left as Python, where compiling would change
-what they do (README, "The compiled engine"): the cards (``Card`` orders by ``<``, so a compiled one needs a written
-``__hash__``, which costs the pure code a fifth of its speed); the records a hand keeps and the bot pickles to its
-search workers (``hand``, ``views``, ``ruleset``, ``bidding``, ``levels``, ``scoring``, ``special``,
-``notices``: a compiled frozen dataclass does not unpickle, and a compiled ``Trick`` takes no weak reference);
+"""The modules mypyc compiles: the rules' hot paths and the AI.  ``Hand`` (the hand's state, checked and applied at
+every action) and ``view_for`` are compiled, but the records they build stay Python classes, marked
+``@mypyc_attr(native_class=False)`` (``engine.compiled.mypyc_attr``; a mark without meaning in pure Python): the
+bot pickles them to its search workers and a compiled frozen dataclass does not unpickle, a compiled ``Trick``
+takes no weak reference, and a compiled record is slower to build than :func:`engine.frozen.builder`'s (with the
+records compiled too, random legal self-play ran at two thirds of the speed).  Left as Python, where compiling
+would change what they do (README, "The compiled engine"): the cards (``Card`` orders by ``<``, so a compiled one
+needs a written ``__hash__``, which costs the pure code a fifth of its speed); the other modules of records
+(``ruleset``, ``bidding``, ``levels``, ``scoring``, ``special``, ``notices``);
 ``errors`` (a compiled exception loses the ``code`` it sets); ``match`` (mypyc fails on it); ``selfplay``
 (a compiled module has no docstring, which its command line prints); ``engine.ai`` and ``engine.ai.search``
 (the tests and the speed bench wrap their functions to pin and count the search's work, and a compiled caller

@@ -12,6 +12,18 @@ from __future__ import annotations
 import importlib.machinery
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr as mypyc_attr
+else:
+    try:
+        from mypy_extensions import mypyc_attr
+    except ImportError:  # the play install (`pip install -e .`) brings no mypy, nor compiles anything
+
+        def mypyc_attr(*_names, **_attrs):
+            """mypyc's class marks, meaning nothing to pure Python: the class itself."""
+            return lambda cls: cls
 
 ROOT = Path(__file__).resolve().parent
 """The engine package's directory."""

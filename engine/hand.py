@@ -14,13 +14,14 @@ of actions: :meth:`Hand.replay` rebuilds it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from engine.bidding import Bid, BidKind, BidRecord, judge_bid, ranks_above
 from engine.cards import RED_FIVE, Card, deal, format_cards, parse_cards
 from engine.combos import Shape
+from engine.compiled import mypyc_attr
 from engine.counting import remove_cards
 from engine.errors import IllegalActionError
 from engine.follow import check_follow, check_lead, red_fives_forced
@@ -49,6 +50,7 @@ def next_seat(seat: int) -> int:
     return (seat + 1) % 4
 
 
+@mypyc_attr(native_class=False)  # a record (see setup.py)
 @dataclass(frozen=True, slots=True)
 class HandSetup:
     """Everything a hand starts from besides its actions."""
@@ -102,6 +104,7 @@ class HandSetup:
         )
 
 
+@mypyc_attr(native_class=False)  # a record (see setup.py)
 @dataclass(frozen=True, slots=True)
 class Action:
     """A player's (or the clock's) action: the input that the log replays."""
@@ -164,6 +167,7 @@ class EventInfo(TypedDict, total=False):
     """The seat that left the hand (逃跑)."""
 
 
+@mypyc_attr(native_class=False)  # a record (see setup.py)
 @dataclass(frozen=True, slots=True)
 class Event:
     """What one action did: the action itself and its consequences (``info``)."""
@@ -184,6 +188,7 @@ class Event:
         return {"seq": self.seq, **self.action.to_dict(), "info": info}
 
 
+@mypyc_attr(native_class=False)  # a record (see setup.py)
 @dataclass(frozen=True, slots=True, weakref_slot=True)
 class Trick:
     """A finished trick (weakly referable: the AI keeps running totals per trick only while it lives)."""
@@ -869,6 +874,12 @@ class Hand:
             raise IllegalActionError("Unknown hand format version.", code="bad_version")
         return cls.replay(HandSetup.from_dict(data["setup"]), [Action.from_dict(a) for a in data["actions"]])
 
+    def __reduce__(self) -> tuple[Callable[[HandSetup, dict[str, Any]], Hand], tuple[HandSetup, dict[str, Any]]]:
+        """Copied and pickled as its attributes (compiled, a hand has no ``__dict__`` for :mod:`copy` to take)."""
+        names: tuple[str, ...] | None = getattr(type(self), "__mypyc_attrs__", None)
+        state = dict(vars(self)) if names is None else {name: getattr(self, name) for name in names}
+        return (_restored, (self.setup, state))
+
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything that defines the state, for comparing a replay with the original."""
         return (
@@ -877,3 +888,10 @@ class Hand:
             self.trick_points, self.result, tuple(self.events), tuple(self.steal_queue), self.burier,
         )
 
+
+def _restored(setup: HandSetup, state: dict[str, Any]) -> Hand:
+    """A hand with these attributes (:meth:`Hand.__reduce__`)."""
+    hand = Hand(setup)
+    for name, value in state.items():
+        setattr(hand, name, value)
+    return hand

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.bidding import Bid, BidRecord
 from engine.cards import Card, format_cards
+from engine.compiled import mypyc_attr
 from engine.frozen import builder
 from engine.hand import KITTY_SIZE, Hand, Phase, Trick, side_of
 from engine.notices import Notice, ThrowFailed
@@ -21,6 +22,7 @@ from engine.scoring import Adjustment
 from engine.special import HandResult
 
 
+@mypyc_attr(native_class=False)  # a record (see setup.py)
 @dataclass(frozen=True, slots=True)
 class BidView:
     """A bid as the viewer may see it: ``cards``, ``step`` and ``trump`` are None when hidden."""
@@ -33,6 +35,7 @@ class BidView:
     hidden: bool
 
 
+@mypyc_attr(native_class=False)  # a record (see setup.py)
 @dataclass(frozen=True, slots=True)
 class HandView:
     """One viewer's view of a hand (``viewer`` None: a spectator, the group)."""

@@ -4,12 +4,16 @@ decision 5, §2.6.6, A11).  The property tests check every step of self-play; th
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
 import json
 import random
+import sys
 import types
 from collections import Counter
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin
 
 from engine.ai import random_action
 from engine.cards import Card, format_cards
@@ -265,6 +269,18 @@ def test_a_flip_an_escape_and_a_result_reach_the_view() -> None:
         assert view.to_act == () and view.turn is None
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    """The types of a record's fields as its source writes them (``typing.get_type_hints``, but a record of a
+    compiled module keeps only the runtime classes, ``tuple`` for ``tuple[Card, ...]``)."""
+    module = sys.modules[cls.__module__]
+    assert module.__file__ is not None
+    source = Path(module.__file__).with_name(cls.__module__.rpartition(".")[2] + ".py").read_text(encoding="utf-8")
+    node = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
+    return {item.target.id: eval(ast.unparse(item.annotation), vars(module))  # noqa: S307 (the engine's source)
+            for item in node.body if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)}
+
+
 def _plain(value: Any, hint: Any) -> Any:
     """The JSON form a view promises for a value of type ``hint``: cards in notation, tuples as lists, records
     with their own ``to_dict`` in that form, other records as a dict of their fields under their own names."""
@@ -282,7 +298,7 @@ def _plain(value: Any, hint: Any) -> Any:
     if hasattr(value, "to_dict"):
         return value.to_dict()
     if dataclasses.is_dataclass(value):
-        hints = get_type_hints(type(value))
+        hints = _hints(type(value))
         return {f.name: _plain(getattr(value, f.name), hints[f.name]) for f in dataclasses.fields(value)}
     return value
 
@@ -302,7 +318,7 @@ def test_the_json_form_and_the_visible_cards_cover_every_field() -> None:
     """At every step of whole hands (hidden bidding, steals, the end) and for every viewer: ``to_dict`` holds
     each field under its name in its plain form, and ``visible_cards`` (what the leak tests read) names every
     card the view holds in any field."""
-    hints = get_type_hints(HandView)
+    hints = _hints(HandView)
     for preset, seed in (("yancheng", 3), ("nantong", 5), ("anhui", 2)):
         hand = Hand(HandSetup(RULESETS[preset], seed))
 
