@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.machinery
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from engine.compiled import built_modules, stale_builds, stale_message
@@ -50,3 +52,28 @@ def test_a_source_changed_since_its_build_is_named_with_what_to_do(tmp_path: Pat
 def test_this_checkout_has_no_stale_build() -> None:
     """What tests/conftest.py refuses to run with (and `chaodipi run` to start with)."""
     assert stale_builds() == []
+
+
+def test_the_engine_needs_no_mypy_to_run() -> None:
+    """The play install brings no mypy: ``mypyc_attr`` (the records' mark for the compiled build) is then a mark
+    that leaves the class as it is, and a hand plays and pickles as ever."""
+    script = (
+        "import pickle, random, sys\n"
+        "sys.modules['mypy_extensions'] = None  # an import of it fails, as where it is not installed\n"
+        "from engine.compiled import mypyc_attr\n"
+        "class Record: pass\n"
+        "assert mypyc_attr(native_class=False)(Record) is Record\n"
+        "from engine.ai import random_action\n"
+        "from engine.hand import Hand, HandSetup\n"
+        "from engine.ruleset import RULESETS\n"
+        "from engine.selfplay import play_hand\n"
+        "from engine.views import view_for\n"
+        "hand = play_hand(Hand(HandSetup(RULESETS['yancheng'], 7)), [random_action] * 4, random.Random(7))\n"
+        "copy = pickle.loads(pickle.dumps(hand))\n"
+        "assert copy.fingerprint() == hand.fingerprint() and view_for(copy, 0) == view_for(hand, 0)\n"
+        "print('ok', hand.phase)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ok ")
