@@ -1,4 +1,5 @@
-"""The optional compiled engine (``setup.py``, ``CHAODIPI_MYPYC=1``): which modules are built, and which are stale.
+"""The optional compiled engine (``setup.py``, ``CHAODIPI_MYPYC=1``): which modules are built, which are stale, and
+the mark (:func:`mypyc_attr`) that keeps a compiled module's records Python classes.
 
 Python imports a compiled module (``combos.cpython-311-x86_64-linux-gnu.so``)
 before the source of the same name, so a module built before its source last
