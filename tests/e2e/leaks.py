@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 import re
 import time
-import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -85,23 +84,25 @@ class Leak:
 class Timeline:
     """The states of the hands played while it was installed.
 
-    Each hand object is known by a serial number of its own, not by ``id()``: a hand freed (the bot's last
-    match after a restart, a finished hand) leaves its address to a later object, and ``id()`` would then
+    Each hand object is known by a serial number of its own, not by ``id()`` alone: a hand freed (the bot's
+    last match after a restart, a finished hand) leaves its address to a later object, and ``id()`` would then
     merge the two: the first hand's deal read as the later one's, so its own keyboards counted as leaks (two
     runs of ``bench/bench_seat_leaks.py`` in eight flagged 385 and 118 pieces that way, one of them on the
     code from before the change they were run for: a whole hand's keyboards, the first hand's own messages).
+    So the timeline holds every hand it numbered, and no other object can take its address (a weak reference
+    would not do: the compiled engine's ``Hand`` takes none).
     """
 
     snapshots: list[Snapshot] = field(default_factory=list)
-    _serials: weakref.WeakKeyDictionary[Hand, int] = field(default_factory=weakref.WeakKeyDictionary)
+    _serials: dict[int, tuple[Hand, int]] = field(default_factory=dict)
     _next: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     def key(self, hand: Hand) -> int:
         """The hand object's serial number (given the first time it is asked)."""
-        serial = self._serials.get(hand)
-        if serial is None:
-            serial = self._serials[hand] = next(self._next)
-        return serial
+        known = self._serials.get(id(hand))
+        if known is None:
+            known = self._serials[id(hand)] = (hand, next(self._next))
+        return known[1]
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Record every hand dealt and every action applied from now on."""
