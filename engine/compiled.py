@@ -42,7 +42,14 @@ def built_modules(root: Path = ROOT) -> dict[Path, Path]:
 
 
 def stale_builds(root: Path = ROOT) -> list[str]:
-    """The sources (relative to ``root``'s parent) changed since their compiled module was built, sorted."""
+    """The sources (relative to ``root``'s parent) changed since their compiled module was built, sorted.
+
+    Only in a checkout (``setup.py`` beside the engine), where a source can be edited or pulled after its build:
+    a compiled wheel (``CHAODIPI_MYPYC=1 pip wheel``) installs its sources and builds together, with times of
+    pip's choosing.
+    """
+    if not (root.parent / "setup.py").exists():
+        return []
     return sorted(str(source.relative_to(root.parent)) for source, built in built_modules(root).items()
                   if source.stat().st_mtime > built.stat().st_mtime)
 

@@ -17,6 +17,7 @@ def _tree(tmp_path: Path) -> Path:
     """A package directory with a built module beside each of two sources, and a source built never."""
     root = tmp_path / "engine"
     (root / "ai").mkdir(parents=True)
+    (tmp_path / "setup.py").write_text("")  # a checkout
     for name in ("combos", "ai/memory", "hand"):
         (root / f"{name}.py").write_text("x = 1\n")
     for name in ("combos", "ai/memory"):
@@ -47,6 +48,17 @@ def test_a_source_changed_since_its_build_is_named_with_what_to_do(tmp_path: Pat
     assert stale_builds(root) == [os.path.join("engine", "ai", "memory.py")]
     message = stale_message(stale_builds(root))
     assert "engine/ai/memory.py" in message and "build_ext --inplace" in message and "*.so" in message
+
+
+def test_an_installed_wheel_is_never_stale(tmp_path: Path) -> None:
+    """Installed from a compiled wheel (no ``setup.py`` beside the engine), a source newer than its build is pip's
+    doing, not an edit: `chaodipi run` refused to start from such an install."""
+    root = _tree(tmp_path)
+    _touch(root / f"combos{SUFFIX}", 1_000_000)
+    _touch(root / "combos.py", 2_000_000)
+    assert stale_builds(root) == [os.path.join("engine", "combos.py")]
+    (tmp_path / "setup.py").unlink()
+    assert stale_builds(root) == []
 
 
 def test_this_checkout_has_no_stale_build() -> None:
