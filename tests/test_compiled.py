@@ -1,10 +1,12 @@
 """The optional compiled engine (setup.py, ``CHAODIPI_MYPYC=1``): it builds, imports, and plays as the pure code.
 
-The engine is built with mypyc in a copy of the tree (``build_ext
---inplace``: this checkout gets no compiled module), and the same script
-runs there twice: once as it comes, importing the compiled modules, and once
-with a finder that reads only the sources (the pure engine, as everywhere
-no compiled module was built).  Both print which file each engine module came from, the checksums of
+The engine is built with mypyc into a wheel from a copy of the tree (as
+deploy/Dockerfile builds it: this checkout gets no compiled module), the
+wheel is unpacked as pip installs it, and the same script runs there twice:
+once as it comes, importing the compiled modules, and once with a finder
+that reads only the sources (the pure engine, as everywhere no compiled
+module was built).  Both print which file each engine module came from,
+whether any compiled module counts as stale (`chaodipi run` would refuse to start), the checksums of
 fixed-seed hands (random legal and casual tallies, a strong player's plays)
 and whether a view, its ruleset, the strong player and its action survive
 pickling (the bot hands them to its search workers).
@@ -19,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +50,7 @@ if mode == "pure":  # the copy's sources only, as if no compiled module had been
 sys.path.insert(0, root)
 
 from engine.ai import DEFAULT_DEALS, StrongPlayer, casual_action, random_action
+from engine.compiled import stale_builds
 from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import duel, self_play
@@ -83,7 +87,7 @@ player = pickle.loads(pickle.dumps(StrongPlayer(deals=3, budget=1.0)))
 print(json.dumps({
     "files": files, "random": tallies(random_action, 6), "casual": tallies(casual_action, 1),
     "strong": plays.hexdigest()[:16], "pickled": pickle.loads(pickle.dumps(things)) == things,
-    "player": [player.deals, player.budget], "default_deals": DEFAULT_DEALS,
+    "player": [player.deals, player.budget], "default_deals": DEFAULT_DEALS, "stale": stale_builds(),
 }))
 """
 
@@ -108,11 +112,18 @@ def test_the_compiled_engine_imports_and_plays_the_pure_engines_hands(tmp_path: 
     source = tmp_path / "source"
     shutil.copytree(REPO, source, ignore=_NOT_SOURCE)
     env = {**os.environ, "CHAODIPI_MYPYC": "1"}
-    built = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=source, env=env,
-                           capture_output=True, text=True, timeout=1200)
+    # The wheel the Docker image installs (deploy/Dockerfile), unpacked as pip installs it: away from the
+    # checkout, its sources and builds given the times of their unpacking.
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps", "-w", "dist",
+                            "."], cwd=source, env=env, capture_output=True, text=True, timeout=1200)
     assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
+    (wheel,) = (source / "dist").glob("chaodipi-*.whl")
+    installed = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as unpacked:
+        unpacked.extractall(installed)
 
-    compiled, pure = _play(source, "compiled"), _play(source, "pure")
+    compiled, pure = _play(installed, "compiled"), _play(installed, "pure")
+    assert compiled.pop("stale") == [] and pure.pop("stale") == []  # `chaodipi run` starts from it
     names = {path.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
              for path in runpy.run_path(str(REPO / "setup.py"), run_name="compiled_list")["COMPILED"]}
     assert names and names <= compiled["files"].keys()

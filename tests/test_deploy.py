@@ -121,9 +121,18 @@ def dockerfile() -> list[tuple[str, str]]:
 
 
 def test_the_dockerfile() -> None:
+    """Two stages: one builds the wheel with the engine compiled (it has a C compiler and mypy), the image installs
+    only that wheel, at the pinned versions, and runs as its own user."""
     instructions = dockerfile()
-    get = lambda name: [arg for op, arg in instructions if op == name]  # noqa: E731
-    assert get("FROM") == ["python:3.11-slim"]
+    stages: list[list[tuple[str, str]]] = []
+    for op, arg in instructions:
+        if op == "FROM":
+            stages.append([])
+        stages[-1].append((op, arg))
+    assert [arg for stage in stages for op, arg in stage if op == "FROM"] == [
+        "python:3.11-bookworm AS wheel", "python:3.11-slim-bookworm"]  # the same Debian: the wheel's libc
+    build, image = stages
+    get = lambda name: [arg for op, arg in image if op == name]  # noqa: E731
     assert get("USER") == ["chaodipi"]
     assert get("VOLUME") == ['["/data"]']
     assert "CHAODIPI_DB=/data/chaodipi.db" in get("ENV")
@@ -134,8 +143,12 @@ def test_the_dockerfile() -> None:
     runs_the_cli(json.loads(get("CMD")[0]))
     assert json.loads(get("CMD")[0]) == ["chaodipi", "run"]
     runs_the_cli(json.loads(get("HEALTHCHECK")[0].split("CMD", 1)[1]))
+    assert "--from=wheel /wheels /wheels" in get("COPY")
+    assert any("pip install -c /src/constraints.txt /wheels/chaodipi-*.whl" in arg for arg in get("RUN"))  # pinned
     copied = set()
-    for arg in get("COPY"):
+    for op, arg in build:
+        if op != "COPY":
+            continue
         *sources, _ = arg.split()
         for source in sources:
             assert (REPO / source).exists(), source
@@ -146,7 +159,10 @@ def test_the_dockerfile() -> None:
     assert {m + ".py" for m in PYPROJECT["tool"]["setuptools"].get("py-modules", [])} <= copied
     assert "pyproject.toml" in copied and "README.md" in copied  # README: the project's readme field
     assert "LICENSE" in copied  # pyproject's license-files
-    assert any("pip install -c /src/constraints.txt /src" in arg for arg in get("RUN"))  # pinned versions
+    assert "setup.py" in copied and "constraints.txt" in copied  # the compiled build, at the pinned mypy
+    (built,) = [arg for op, arg in build if op == "RUN"]
+    assert "pip install -c /src/constraints.txt mypy setuptools" in built
+    assert "CHAODIPI_MYPYC=1 pip wheel --no-build-isolation --no-deps -w /wheels /src" in built
 
 
 def _package_patterns() -> list[str]:
