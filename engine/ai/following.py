@@ -77,8 +77,8 @@ def follow_candidates(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]
                 choice = _spare_red_five(mem, best, secure)
     if choice is not None and limit == 1:
         return [choice]
-    discard = [min(mine or hand, key=discard_cost(ctx, counts, not mine))] if single else \
-        cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts, len(mine) < len(lead)))
+    discard = [min(mine or hand, key=discard_cost(ctx, counts))] if single else \
+        cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
     if limit == 1:
         return [discard]
     if feed is None:
@@ -145,7 +145,7 @@ def single_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]],
             if _worth(ctx, win, table_points + win[0].points, last_trick, len(hand)):
                 return _spare_red_five(mem, win, secure)
     cards = mine or hand
-    return [min(cards, key=discard_cost(ctx, tally(cards), not mine))]
+    return [min(cards, key=discard_cost(ctx, tally(cards)))]
 
 
 def _single_beatable(mem: Memory, group: str, ruffed: bool, win_order: int, later: Sequence[int]) -> bool:

@@ -62,8 +62,7 @@ def pair_choice(mem: Memory, current: Sequence[tuple[int, Sequence[Card]]]) -> l
             win = min(secure, key=lambda w: prices[w[0]] + prices[w[1]])  # play_cost
             if _worth(ctx, win, table_points + 2 * win[0].points, last_trick, len(hand)):
                 return _spare_red_five(mem, win, secure)
-    short = sum(1 for c in hand if group_of(c) == group) < 2
-    return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts, short))
+    return cheapest_follow(ctx, lead, hand, discard_cost(ctx, counts))
 
 
 def _winning_pairs(mem: Memory, group: str, hand: list[Card], ruffed: bool, win_order: int) -> list[list[Card]]:

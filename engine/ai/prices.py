@@ -24,44 +24,13 @@ def powers(ctx: TrumpContext) -> dict[Card, float]:
     return {c: power(ctx, c) for c in ALL_CARDS}
 
 
-SHORTEN = 3.0
-"""What each card of its plain suit adds to a discard's price where the seat cannot follow and holds trumps.
-
-A void lets the hand ruff, so a seat short in the led group throws from
-its shortest plain suit first (the bury empties suits for the same
-reason).  The heuristics alone against the baseline, paired with the
-price without it (``bench/bench_heuristics.py --hands 2000 --seed
-31|32|33 --against FILE``): +0.59 ± 0.37, +0.46 ± 0.37 and +0.55 ± 0.38
-points of hands won, +0.058 ± 0.032, +0.043 ± 0.030 and +0.040 ± 0.030
-积分 per hand; 1 and 6 did less, and counting it without trumps too
-(3) +0.49 ± 0.41 and +0.39 ± 0.40 points, +0.018 and +0.024 积分."""
-
-
-def discard_cost(ctx: TrumpContext, hand_counts: Mapping[Card, int], shortening: bool = False) -> Callable[[Card], float]:
-    """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest.
-
-    ``shortening`` (the seat short in the led group, ``hand_counts`` its whole
-    hand): holding trumps, a card of a short plain suit is cheaper
-    (:data:`SHORTEN`), as emptying a suit lets the hand ruff it later.
-    """
+def discard_cost(ctx: TrumpContext, hand_counts: Mapping[Card, int]) -> Callable[[Card], float]:
+    """Price for throwing cards away to an opponent: low, pointless, unpaired cards are cheapest."""
     alone, paired = _discard_prices(ctx)
 
     def cost(card: Card) -> float:
         return paired[card] if hand_counts[card] >= 2 else alone[card]
-    if not shortening:
-        return cost
-    group_of = ctx.group
-    lengths: dict[str, int] = {}
-    for c, n in hand_counts.items():
-        g = group_of(c)
-        lengths[g] = lengths.get(g, 0) + n
-    if not lengths.get(TRUMP):
-        return cost
-    extra = {g: SHORTEN * n for g, n in lengths.items() if g != TRUMP}
-
-    def shortening_cost(card: Card) -> float:
-        return cost(card) + extra.get(group_of(card), 0.0)
-    return shortening_cost
+    return cost
 
 
 @lru_cache(maxsize=256)

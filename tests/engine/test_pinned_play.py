@@ -78,10 +78,9 @@ def _rollouts_hashed(into: Any) -> Iterator[None]:
 
 
 @pytest.mark.parametrize(("preset", "first", "pin"), [
-    # issue 56: feeds and wins put at risk dropped (dominance.py); then discards from short suits (prices.SHORTEN)
-    ("yancheng", 0, "13aca5dee9116104"),
-    ("anhui", 4, "2336eed737068ac3"),
-    ("xin", 8, "3df358efea354883"),
+    ("yancheng", 0, "a8bad42b01e66f2c"),
+    ("anhui", 4, "d7a76e92664e6249"),
+    ("xin", 8, "edcd89bf0a416dfc"),  # issue 56: feeds and wins put at risk dropped (dominance.py)
 ])
 def test_the_strong_players_plays_and_rollouts_are_pinned(preset: str, first: int, pin: str) -> None:
     """One duel hand (the strong player against the frozen baseline, 2 deals a play, no time budget)."""

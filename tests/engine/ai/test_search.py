@@ -43,26 +43,25 @@ def _key(cards: list[Card] | tuple[Card, ...]) -> Counter[Card]:
 def test_at_the_end_the_search_compares_leads_the_heuristic_does_not_propose() -> None:
     """池州 at level J, ♥ trump, three tricks left (a real deal, seed 2329, played by the heuristics until here).
 
-    The dealer (seat 2) holds ♥K 小王 ♠J, its partner 大王 ♥10 ♦8; attacker
+    The dealer (seat 2) holds 小王 ♠J ♣J, its partner 大王 ♥10 ♠Q; attacker
     seat 1 holds ♥J ♦J ♣J.  The heuristic's one lead is 小王: it wins, the
-    dealer's ♠J then falls to its partner's 大王, who must lead ♦8, and seat
-    1's ♥J takes the last trick, which in 池州 sends the dealer side back to
-    2 (−9).  Leading ♥K first, the partner's 大王 takes it and leads ♦8, seat
-    1 wins that with ♣J and must lead ♥J into 小王: the dealer side keeps the
-    last trick (+3).  With three cards left the search compares every lead
-    and finds it.  (Until the discards from short suits, the same deal reached
-    this at action 61 with ♣J and ♠Q in the dealer's and its partner's hands.)
+    dealer's ♣J then falls to its partner's 大王, who must lead ♠Q, and seat
+    1's ♥J ruffs it and takes the last trick, which in 池州 sends the dealer
+    side back to 2 (−9).  Leading ♣J first, the partner's 大王 takes it and
+    leads ♠Q, seat 1 wins that with ♣J and must lead ♥J into 小王: the dealer
+    side keeps the last trick (+5).  With three cards left the search
+    compares every lead and finds it.
     """
-    hand = _heuristic_until(Hand(HandSetup(RULESETS["chizhou"], 2329, 2, (11, 11), 0, 0)), 65)
+    hand = _heuristic_until(Hand(HandSetup(RULESETS["chizhou"], 2329, 2, (11, 11), 0, 0)), 61)
     assert [Counter(h) for h in hand.hands] == [Counter(parse_cards(h)) for h in
-                                                ("8D 10H BJ", "JH JD JC", "KH SJ JS", "9S 10H QS")]
+                                                ("BJ 10H QS", "JH JD JC", "SJ JS JC", "10H KS QS")]
     assert hand.turn == 2 and hand.dealer == 2 and hand.trump == "H" and not hand.current
     view = view_for(hand, 2)
     ctx = context(hand.ruleset, view.level, view.trump)
     leads = lead_candidates(build_memory(view, ctx), dealer_side=True, heaven_and_earth=True, limit=4)
     assert leads == [parse_cards("SJ")]
     strong = STRONG(view, hand.ruleset)
-    assert strong.cards == tuple(parse_cards("KH"))
+    assert strong.cards == tuple(parse_cards("JC"))
     heuristic = finish_casually(copy.deepcopy(hand), heuristic_action(view, hand.ruleset))
     searched = finish_casually(copy.deepcopy(hand), strong)
     assert heuristic.result is not None and heuristic.result.demoted_to == 2
