@@ -1,7 +1,7 @@
 """Is the strong player stronger than today's? A sequential test (SPRT) of hands won, new against old.
 
     python bench/bench_sprt.py FILE [--old ROOT] [--seed S] [--shard I/N] [--budget SECONDS] [--max-deals D]
-                               [--deals N]
+                               [--deals N] [--candidates C]
     python bench/bench_sprt.py --report FILE [FILE ...]
 
 Deals go round the seven presets (deal d is preset d mod 7's deal d div 7
@@ -162,6 +162,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=None,
                         help="the new player's sampled deals a play (default: the engine's), to spend the CPU a "
                              "faster engine saves (equal CPU)")
+    parser.add_argument("--candidates", type=int, default=None,
+                        help="the plays the new player's search compares at most (default: the engine's)")
     args = parser.parse_args()
     if args.report:
         for line in report(read(args.report)):
@@ -171,7 +173,8 @@ def main() -> None:
         parser.error("give the file to play into, or --report")
     shard, shards = (int(x) for x in args.shard.split("/"))
     new_times: list[float] = []
-    settings = {key: value for key, value in (("budget", args.budget), ("deals", args.deals)) if value is not None}
+    settings = {key: value for key, value in (("budget", args.budget), ("deals", args.deals),
+                                                          ("candidates", args.candidates)) if value is not None}
     strong = strong_player(**settings, clock=time.process_time)  # type: ignore[arg-type]
 
     def new(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:

@@ -113,14 +113,19 @@ class StrongPlayer:
     alone.  ``clock`` measures both: wall-clock by default (a person waits
     for the play); :func:`time.process_time` keeps a loaded machine from
     cutting the search short, for measurements on a shared machine.
+    ``candidates`` is how many of the heuristic's plays a search compares
+    at most before the end of the hand (each sampled deal plays out every
+    one of them).
     """
 
     def __init__(self, deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
-                 clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP) -> None:
+                 clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP,
+                 candidates: int = CANDIDATES) -> None:
         self.deals = deals
         self.budget = budget
         self.clock = clock
         self.cap = cap
+        self.candidates = candidates
 
     def __call__(self, view: HandView, ruleset: Ruleset, rng: random.Random | None = None) -> Action:
         """The strong AI's action for the viewing seat (the :data:`Player` signature)."""
@@ -130,7 +135,7 @@ class StrongPlayer:
         seat = acting_seat(view)
         ctx = context(ruleset, view.level, view.trump)
         mem = build_memory(view, ctx)
-        candidates = _candidates(view, ruleset, ctx, mem)
+        candidates = _candidates(view, ruleset, ctx, mem, self.candidates)
         if view.current:
             candidates = prune_follows(mem, view.current, candidates)
         else:
@@ -141,7 +146,7 @@ class StrongPlayer:
         # Rollouts shorten as the hand goes on: sample more deals for the same work (the end decides the kitty);
         # and with fewer candidates than usual (dominated follows dropped), more deals for each.
         deals = min(self.deals * 25 // max(len(view.hand), 1), _MAX_DEALS_FACTOR * self.deals)
-        deals = deals * max(CANDIDATES, len(candidates)) // len(candidates)
+        deals = deals * max(self.candidates, len(candidates)) // len(candidates)
         play = best_play(view, ruleset, mem, candidates, None, search_rng, deals,
                          started + self.budget, self.clock, most=_CLOSE_CALL * deals,
                          cap=None if self.cap is None else started + max(self.cap, self.budget))
@@ -149,9 +154,10 @@ class StrongPlayer:
 
 
 def strong_player(deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
-                  clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP) -> StrongPlayer:
+                  clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP,
+                  candidates: int = CANDIDATES) -> StrongPlayer:
     """A strong player with these search settings (see :class:`StrongPlayer`)."""
-    return StrongPlayer(deals, budget, clock, cap)
+    return StrongPlayer(deals, budget, clock, cap, candidates)
 
 
 _STRONG = StrongPlayer()
