@@ -209,3 +209,34 @@ def test_a_search_stops_when_its_leader_is_clear() -> None:
     assert _ahead([3.0, 2.0, 4.0, 3.0], [1.0, 1.0, 2.0, 1.0]) > 2
     assert abs(_ahead([3.0, 1.0, 4.0, 0.0], [2.0, 2.0, 2.0, 2.0])) < 1
     assert _ahead([1.0, 1.0], [1.0, 1.0]) == float("inf")  # the same everywhere: nothing to learn
+
+
+def test_a_search_compares_as_many_of_the_heuristics_plays_as_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``candidates`` bounds the plays a search compares; with one, the strong player plays the heuristic's choice."""
+    import engine.ai
+
+    hand = Hand(HandSetup(RULESETS["yancheng"], 7, 0, (2, 2), 0, 0))
+    for action in actions(hand, [lambda v, r, _g: heuristic_action(v, r)] * 4, random.Random(1)):
+        if hand.phase == "playing" and not hand.current:
+            break
+        hand.apply(action)
+    turn = hand.turn
+    assert turn is not None and len(hand.hands[turn]) == 25
+    view = view_for(hand, turn)
+    ctx = context(hand.ruleset, view.level, view.trump)
+    leads = lead_candidates(build_memory(view, ctx), dealer_side=view.dealer_side == turn % 2,
+                            heaven_and_earth=True, limit=8)
+    assert len(leads) >= 6
+    compared: list[int] = []
+    real = engine.ai.best_play
+
+    def counting(view, ruleset, mem, candidates, *args, **kwargs):  # type: ignore[no-untyped-def]
+        compared.append(len(candidates))
+        return real(view, ruleset, mem, candidates, *args, **kwargs)
+
+    monkeypatch.setattr(engine.ai, "best_play", counting)
+    for limit in (4, 6):
+        StrongPlayer(deals=2, budget=float("inf"), candidates=limit)(view, hand.ruleset)
+    assert compared == [4, 6]
+    alone = StrongPlayer(budget=float("inf"), candidates=1)(view, hand.ruleset)
+    assert compared == [4, 6] and alone == heuristic_action(view, hand.ruleset)
