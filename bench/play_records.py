@@ -3,6 +3,7 @@
     python bench/play_records.py DIR [--player strong|casual|heuristic] [--engine ROOT]
                                  [--preset NAME ...] [--pieces K] [--hands N] [--seed S]
                                  [--budget SECONDS] [--clock cpu|wall] [--deals D] [--cap SECONDS]
+                                 [--candidates C]
 
 Each piece is ``N`` hands of four-seat self-play of one preset
 (``engine.selfplay.self_play``: whole matches, levels rising, flag hands
@@ -57,8 +58,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=47)
     parser.add_argument("--budget", type=float, default=None, help="the strong player's seconds a play")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
-    parser.add_argument("--deals", type=int, default=None, help="the strong player's deals a play (default 16)")
+    parser.add_argument("--deals", type=int, default=None, help="the strong player's deals a play (default: the engine's)")
     parser.add_argument("--cap", type=float, default=None, help="the strong player's most seconds a play")
+    parser.add_argument("--candidates", type=int, default=None, help="the plays the strong player's search compares")
     args = parser.parse_args()
     sys.path.insert(0, os.path.abspath(args.engine))
     from engine.ai import DEFAULT_BUDGET, casual_action, heuristic_action, strong_player
@@ -75,6 +77,8 @@ def main() -> None:
             settings["deals"] = args.deals
         if args.cap is not None:
             settings["cap"] = args.cap
+        if args.candidates is not None:
+            settings["candidates"] = args.candidates
         strong = strong_player(**settings)
 
         def player(view: Any, ruleset: Any, rng: Any) -> Any:
