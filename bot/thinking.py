@@ -93,7 +93,7 @@ def search_work(budget: float) -> tuple[int, float]:
 
     Both in proportion to the share: :data:`engine.ai.DEFAULT_DEALS` deals and
     :data:`engine.ai.DEFAULT_CAP` seconds for the full budget, an eighth at
-    :data:`LEAST_BUDGET` (two deals of the pure engine's 16, five of the compiled one's 40).
+    :data:`LEAST_BUDGET` (two deals of the pure engine's 16, six of the compiled one's 44).
     """
     share = budget / DEFAULT_BUDGET
     return max(1, round(DEFAULT_DEALS * share)), DEFAULT_CAP * share

@@ -49,7 +49,7 @@ if mode == "pure":  # the copy's sources only, as if no compiled module had been
     sys.path_importer_cache.clear()
 sys.path.insert(0, root)
 
-from engine.ai import DEFAULT_DEALS, StrongPlayer, casual_action, random_action
+from engine.ai import DEFAULT_CANDIDATES, DEFAULT_DEALS, StrongPlayer, casual_action, random_action
 from engine.compiled import stale_builds
 from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
@@ -70,7 +70,7 @@ def tallies(player, hands):
     return digest.hexdigest()[:16]
 
 plays = hashlib.sha256()
-strong_player = StrongPlayer(deals=2, budget=math.inf)
+strong_player = StrongPlayer(deals=2, budget=math.inf, candidates=4)  # the same search in both
 
 def strong(view, ruleset, rng):
     action = strong_player(view, ruleset, rng)
@@ -87,7 +87,8 @@ player = pickle.loads(pickle.dumps(StrongPlayer(deals=3, budget=1.0)))
 print(json.dumps({
     "files": files, "random": tallies(random_action, 6), "casual": tallies(casual_action, 1),
     "strong": plays.hexdigest()[:16], "pickled": pickle.loads(pickle.dumps(things)) == things,
-    "player": [player.deals, player.budget], "default_deals": DEFAULT_DEALS, "stale": stale_builds(),
+    "player": [player.deals, player.budget], "default_deals": DEFAULT_DEALS,
+    "default_candidates": DEFAULT_CANDIDATES, "stale": stale_builds(),
 }))
 """
 
@@ -131,6 +132,7 @@ def test_the_compiled_engine_imports_and_plays_the_pure_engines_hands(tmp_path: 
         assert path.endswith(".py") is (name not in names), (name, path)
     assert all(path.endswith(".py") for path in pure["files"].values())
     assert compiled.pop("files") != pure.pop("files")
-    # Compiled, a search samples 40 deals a play by default (the CPU 16 cost the tag strong-2026-12-05); pure, 16.
-    assert (compiled.pop("default_deals"), pure.pop("default_deals")) == (40, 16)
+    # Compiled, a search samples 44 deals of 6 plays by default (less CPU than 16 of 4 cost at 0823a46); pure, 16 of 4.
+    assert (compiled.pop("default_deals"), pure.pop("default_deals")) == (44, 16)
+    assert (compiled.pop("default_candidates"), pure.pop("default_candidates")) == (6, 4)
     assert compiled == pure and compiled["pickled"] is True and compiled["player"] == [3, 1.0]

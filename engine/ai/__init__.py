@@ -57,11 +57,16 @@ STRENGTHS: tuple[Strength, ...] = ("casual", "strong")
 COMPILED_SEARCH = is_compiled(rollout)
 """Whether the search's rollouts run compiled (the optional build of ``setup.py``)."""
 
-DEFAULT_DEALS = 40 if COMPILED_SEARCH else 16
-"""Sampled deals per searched play: the strong player's default.  Compiled, a deal costs about half the CPU:
-40 deals spend what the 高手 before issue 47 (the tag ``strong-2026-12-05``) spent on its 16, and win 55 % of
-hands against it (``bench/bench_sprt.py --deals 42``, docs/ai-history); pure Python keeps 16, about three
-quarters of that CPU."""
+DEFAULT_DEALS = 44 if COMPILED_SEARCH else 16
+"""Sampled deals per searched play: the strong player's default.  Compiled, a deal costs about a fifth of the
+CPU it cost at issue 56's start: 44 deals of :data:`DEFAULT_CANDIDATES` plays spend about four fifths of the CPU
+the 高手 of 6 December (0823a46) spent on its 16 deals of 4, and win 55 % of hands against it
+(``bench/bench_sprt.py --deals 44 --candidates 6``, docs/ai-history); pure Python keeps 16."""
+
+DEFAULT_CANDIDATES = 6 if COMPILED_SEARCH else CANDIDATES
+"""Plays a search compares at most before the end of the hand: the strong player's default.  More deals of the
+same four plays bought no strength (47 % against 0823a46 at 40 and at 88 deals); six plays, with the CPU the
+compiled engine saves, did.  Pure Python keeps :data:`engine.ai.playing.CANDIDATES`."""
 
 DEFAULT_BUDGET = 0.4
 """Seconds after which a searched play that has sampled its deals samples no more for a close call."""
@@ -120,7 +125,7 @@ class StrongPlayer:
 
     def __init__(self, deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
                  clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP,
-                 candidates: int = CANDIDATES) -> None:
+                 candidates: int = DEFAULT_CANDIDATES) -> None:
         self.deals = deals
         self.budget = budget
         self.clock = clock
@@ -155,7 +160,7 @@ class StrongPlayer:
 
 def strong_player(deals: int = DEFAULT_DEALS, budget: float = DEFAULT_BUDGET,
                   clock: Callable[[], float] = time.perf_counter, cap: float | None = DEFAULT_CAP,
-                  candidates: int = CANDIDATES) -> StrongPlayer:
+                  candidates: int = DEFAULT_CANDIDATES) -> StrongPlayer:
     """A strong player with these search settings (see :class:`StrongPlayer`)."""
     return StrongPlayer(deals, budget, clock, cap, candidates)
 
