@@ -36,7 +36,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
-from engine.ai import DEFAULT_BUDGET, DEFAULT_CAP, DEFAULT_DEALS, StrongPlayer
+from engine.ai import DEFAULT_BUDGET, DEFAULT_CANDIDATES, DEFAULT_CAP, DEFAULT_DEALS, StrongPlayer
+from engine.ai.playing import CANDIDATES
 from engine.hand import Action
 from engine.ruleset import Ruleset
 from engine.views import HandView
@@ -88,15 +89,22 @@ def search_budget(waiting: int, workers: int, full: float = DEFAULT_BUDGET) -> f
     return share if share >= LEAST_BUDGET else 0.0
 
 
-def search_work(budget: float) -> tuple[int, float]:
-    """The deals a search with this share of the budget samples a play, and the seconds it may take at most.
+def search_work(budget: float) -> tuple[int, float, int]:
+    """The deals a search with this share of the budget samples a play, the seconds it may take at most, and the
+    plays it compares.
 
-    Both in proportion to the share: :data:`engine.ai.DEFAULT_DEALS` deals and
-    :data:`engine.ai.DEFAULT_CAP` seconds for the full budget, an eighth at
-    :data:`LEAST_BUDGET` (two deals of the pure engine's 16, six of the compiled one's 44).
+    Deals and seconds in proportion to the share: :data:`engine.ai.DEFAULT_DEALS`
+    deals and :data:`engine.ai.DEFAULT_CAP` seconds for the full budget, an
+    eighth at :data:`LEAST_BUDGET` (two deals of the pure engine's 16, six of the
+    compiled one's 44).  The compiled engine's :data:`engine.ai.DEFAULT_CANDIDATES`
+    plays are compared while a search samples at least half its deals; with
+    fewer, the four of :data:`engine.ai.playing.CANDIDATES` (more plays over
+    few deals let the noise pick: with eight tables searching, six plays over
+    six deals put points third in hand five times as often as four did, 10 times in 56 hands against 2).
     """
     share = budget / DEFAULT_BUDGET
-    return max(1, round(DEFAULT_DEALS * share)), DEFAULT_CAP * share
+    deals = max(1, round(DEFAULT_DEALS * share))
+    return deals, DEFAULT_CAP * share, DEFAULT_CANDIDATES if 2 * deals >= DEFAULT_DEALS else CANDIDATES
 
 
 class Thinking:
@@ -118,8 +126,8 @@ class Thinking:
         budget = self.budget()
         if budget <= 0:
             return StrongPlayer(deals=0)(view, ruleset)  # the heuristics alone: no need to queue for a worker
-        deals, cap = search_work(budget)
-        player = StrongPlayer(deals, budget, cap=cap)
+        deals, cap, candidates = search_work(budget)
+        player = StrongPlayer(deals, budget, cap=cap, candidates=candidates)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=die_with, initargs=(os.getpid(),))

@@ -10,8 +10,9 @@ import pytest
 
 from bot.config import Settings
 from bot.tables import Tables
-from bot.thinking import LEAST_BUDGET, Thinking, default_workers, search_budget
-from engine.ai import DEFAULT_BUDGET, casual_action, heuristic_action
+from bot.thinking import LEAST_BUDGET, Thinking, default_workers, search_budget, search_work
+from engine.ai import DEFAULT_BUDGET, DEFAULT_CANDIDATES, DEFAULT_CAP, DEFAULT_DEALS, casual_action, heuristic_action
+from engine.ai.playing import CANDIDATES
 from engine.hand import Hand, HandSetup
 from engine.ruleset import RULESETS
 from engine.selfplay import actions
@@ -43,6 +44,17 @@ def test_too_small_a_share_plays_the_heuristics_alone() -> None:
     waiting = next(w for w in range(100) if search_budget(w, 1) == 0)
     assert DEFAULT_BUDGET / waiting >= LEAST_BUDGET > DEFAULT_BUDGET / (waiting + 1)
     assert all(search_budget(w, 1) == 0 for w in range(waiting, waiting + 50))
+
+
+def test_a_share_of_the_budget_is_a_share_of_the_deals_and_fewer_plays_compared_over_few() -> None:
+    assert search_work(DEFAULT_BUDGET) == (DEFAULT_DEALS, DEFAULT_CAP, DEFAULT_CANDIDATES)
+    deals, cap, candidates = search_work(DEFAULT_BUDGET / 2)
+    assert (deals, candidates) == (DEFAULT_DEALS // 2, DEFAULT_CANDIDATES) and cap == pytest.approx(DEFAULT_CAP / 2)
+    deals, cap, candidates = search_work(LEAST_BUDGET)  # eight tables searching on one worker
+    assert deals == round(DEFAULT_DEALS / 8) and candidates == CANDIDATES == 4
+    assert cap == pytest.approx(DEFAULT_CAP / 8)
+    work = [search_work(DEFAULT_BUDGET * k / 64) for k in range(8, 65)]
+    assert work == sorted(work)
 
 
 @pytest.mark.parametrize(("cores", "workers"), [(None, 1), (1, 1), (2, 1), (4, 3), (16, 15)])
