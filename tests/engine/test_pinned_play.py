@@ -83,9 +83,10 @@ def _rollouts_hashed(into: Any) -> Iterator[None]:
     ("xin", 8, "edcd89bf0a416dfc"),  # issue 56: feeds and wins put at risk dropped (dominance.py)
 ])
 def test_the_strong_players_plays_and_rollouts_are_pinned(preset: str, first: int, pin: str) -> None:
-    """One duel hand (the strong player against the frozen baseline, 2 deals a play, no time budget)."""
+    """One duel hand (the strong player against the frozen baseline, 2 deals of 4 plays a play, no time budget:
+    the pure engine's search, which the compiled one plays the same when given the same work)."""
     digest = hashlib.sha256()
-    player = strong_player(deals=2, budget=math.inf, cap=None)
+    player = strong_player(deals=2, budget=math.inf, cap=None, candidates=4)
 
     def strong(view: HandView, ruleset: Ruleset, rng: random.Random) -> Action:
         action = player(view, ruleset, rng)
